@@ -1,0 +1,321 @@
+/*
+** roofline.h: the C interface of libroofline.
+**
+** libroofline estimates how fast LLM inference can possibly run on a GPU from the roofline model:
+** a step takes at least max(FLOPs / peak compute, bytes moved / memory bandwidth).
+**
+** This header is the library's only public interface. It is plain C99, usable from C and C++, and
+** its ABI is stable within a major version (the SONAME is libroofline.so.<major>).
+**
+** CONVENTIONS
+**
+**   One function per spreadsheet formula: ROOFLINE_DECODE_MS is roofline_decode_ms(). It takes
+**   every argument of the formula in formula order, optional ones included (pass the documented
+**   default), numbers as double and text as NUL-terminated UTF-8. It returns a status
+**   (ROOFLINE_OK is 0) and writes its result through its last parameter, which is written only on
+**   success.
+**
+**   Units are the same everywhere:
+**     parameters            billions (8 = 8e9 parameters)
+**     bandwidth             TB/s = 1e12 bytes/s
+**     compute               TFLOP/s = 1e12 FLOP/s, dense (never the structured-sparsity figure)
+**     flops, bytes          plain FLOP and bytes (16e9, not 16) in the primitives
+**     memory results        GB = 1e9 bytes
+**     KV cache per token    KiB = 1024 bytes per token, all layers, K and V together
+**     time                  milliseconds
+**     throughput            tokens per second
+**
+**   Bad input (NaN, infinity, a negative or zero size where that has no meaning, a fraction where
+**   a whole number belongs) gives ROOFLINE_ERROR_ARGUMENT, and roofline_errmsg() names the
+**   argument. No function returns a NaN or an infinity as a result.
+**
+** MEMORY
+**
+**   Every const char* the library returns points to static storage that lives as long as the
+**   library is loaded, except roofline_errmsg() and roofline_errarg() (valid until the calling
+**   thread's next call into the library) and the texts of a roofline_array (valid until it is freed).
+**   The only objects the caller owns are roofline_array results: free each with roofline_array_free().
+**
+** THREADS
+**
+**   Every function may be called from any number of threads at once. The library has no mutable
+**   global state; the last error is kept per thread.
+*/
+#ifndef ROOFLINE_H
+#define ROOFLINE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Version ---------------------------------------------------------------------------------- */
+
+#define ROOFLINE_VERSION_MAJOR 0
+#define ROOFLINE_VERSION_MINOR 1
+#define ROOFLINE_VERSION_PATCH 0
+/** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
+#define ROOFLINE_VERSION_NUMBER \
+    (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
+#define ROOFLINE_VERSION_STRING "0.1.0"
+
+#if defined(_WIN32) && defined(ROOFLINE_BUILDING)
+#define ROOFLINE_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define ROOFLINE_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define ROOFLINE_API __attribute__((visibility("default")))
+#else
+#define ROOFLINE_API
+#endif
+
+/** The version of the library that is loaded, "MAJOR.MINOR.PATCH" (may differ from the header's). */
+ROOFLINE_API const char* roofline_version(void);
+/** The version of the library that is loaded, as ROOFLINE_VERSION_NUMBER. */
+ROOFLINE_API int roofline_version_number(void);
+
+/* ---- Status ----------------------------------------------------------------------------------- */
+
+/** What every function returns. New codes may be appended; treat any nonzero value as an error. */
+typedef enum roofline_status {
+    ROOFLINE_OK = 0,                    /**< success: the result was written */
+    ROOFLINE_ERROR_ARGUMENT = 1,        /**< an argument is NaN, infinite, out of its domain or of the wrong type */
+    ROOFLINE_ERROR_NO_SOLUTION = 2,     /**< valid inputs, but the question has no answer (e.g. no batch is compute bound) */
+    ROOFLINE_ERROR_RANGE = 3,           /**< the result is too large to represent */
+    ROOFLINE_ERROR_NULL = 4,            /**< a required pointer is NULL */
+    ROOFLINE_ERROR_UNKNOWN_FORMULA = 5, /**< roofline_call(): no formula of that name */
+    ROOFLINE_ERROR_ARITY = 6,           /**< roofline_call(): too few or too many arguments */
+    ROOFLINE_ERROR_NOMEM = 7,           /**< an allocation failed */
+    ROOFLINE_ERROR_INTERNAL = 8         /**< a bug in libroofline: please report it */
+} roofline_status;
+
+/** The name of a status, e.g. "ROOFLINE_ERROR_ARGUMENT"; "ROOFLINE_ERROR_UNKNOWN" for other values. */
+ROOFLINE_API const char* roofline_status_string(int status);
+
+/**
+** What went wrong in this thread's last call, in English, naming the argument at fault, e.g.
+** "ROOFLINE_DECODE_MS: argument 'batch' must be a whole number >= 1 (got 0.5)". "" after a call
+** that succeeded. Valid until this thread's next call into the library.
+*/
+ROOFLINE_API const char* roofline_errmsg(void);
+
+/** The name of the argument at fault in this thread's last call ("batch"), or "" when none is. */
+ROOFLINE_API const char* roofline_errarg(void);
+
+/* ---- Arrays ----------------------------------------------------------------------------------- */
+
+/**
+** An array result: rows x cols cells, each a number or a text. Created by functions whose formula
+** returns an array, owned by the caller, freed with roofline_array_free(). Immutable: it may be read
+** from several threads at once.
+*/
+typedef struct roofline_array roofline_array;
+
+/** Number of rows; 0 for NULL. */
+ROOFLINE_API size_t roofline_array_rows(const roofline_array* array);
+/** Number of columns; 0 for NULL. */
+ROOFLINE_API size_t roofline_array_cols(const roofline_array* array);
+/** Nonzero if the cell holds a text; 0 for a number, or for NULL or a cell outside the array. */
+ROOFLINE_API int roofline_array_is_text(const roofline_array* array, size_t row, size_t col);
+/** The number in a cell; 0.0 for a text cell, for NULL or for a cell outside the array. */
+ROOFLINE_API double roofline_array_number(const roofline_array* array, size_t row, size_t col);
+/** The text in a cell (UTF-8, valid until the array is freed); NULL for a number cell, NULL or outside. */
+ROOFLINE_API const char* roofline_array_text(const roofline_array* array, size_t row, size_t col);
+/** Frees an array. NULL is allowed and does nothing. */
+ROOFLINE_API void roofline_array_free(roofline_array* array);
+
+/* ---- The formula table ------------------------------------------------------------------------ */
+
+/** Types of arguments and results. */
+typedef enum roofline_type {
+    ROOFLINE_TYPE_NUMBER = 0, /**< double */
+    ROOFLINE_TYPE_TEXT = 1,   /**< NUL-terminated UTF-8 */
+    ROOFLINE_TYPE_ARRAY = 2   /**< roofline_array (results only) */
+} roofline_type;
+
+/** One argument of a formula. Fields may be appended in later minor versions. */
+typedef struct roofline_arg_info {
+    const char* name;            /**< as in the formula contract, e.g. "params_b" */
+    const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
+    int type;                    /**< roofline_type: NUMBER or TEXT */
+    int optional;                /**< nonzero if the formula has a default for it */
+    double default_number;       /**< the default of an optional number argument, else 0 */
+    const char* default_text;    /**< the default of an optional text argument, else NULL */
+    const char* description_en;  /**< one sentence, English */
+    const char* description_zh;  /**< one sentence, Simplified Chinese */
+} roofline_arg_info;
+
+/** One formula. Fields may be appended in later minor versions. */
+typedef struct roofline_formula_info {
+    const char* name;            /**< spreadsheet name, e.g. "ROOFLINE_DECODE_MS" */
+    const char* c_name;          /**< this header's function, e.g. "roofline_decode_ms" */
+    const char* group;           /**< section of the formula contract, e.g. "Roofline primitives" */
+    int result_type;             /**< roofline_type of the result */
+    const char* result_unit;     /**< e.g. "ms" */
+    const char* description_en;  /**< English */
+    const char* description_zh;  /**< Simplified Chinese */
+    size_t arg_count;            /**< number of arguments, optional ones included */
+    const roofline_arg_info* args; /**< arg_count arguments in formula order */
+    const char* example;         /**< a spreadsheet call with the article's numbers */
+} roofline_formula_info;
+
+/** Number of formulas. */
+ROOFLINE_API size_t roofline_formula_count(void);
+/** The formula at `index` (0 .. roofline_formula_count()-1), or NULL past the end. Static storage. */
+ROOFLINE_API const roofline_formula_info* roofline_formula_at(size_t index);
+/** The formula named `name` (case-insensitive, "ROOFLINE_DECODE_MS"), or NULL. Static storage. */
+ROOFLINE_API const roofline_formula_info* roofline_formula_find(const char* name);
+
+/* ---- Calling any formula by name -------------------------------------------------------------- */
+
+/** An argument of roofline_call(): a number, or a text when `text` is not NULL. */
+typedef struct roofline_value {
+    double number;     /**< used when text is NULL */
+    const char* text;  /**< UTF-8; NULL for a number */
+} roofline_value;
+
+/**
+** Calls the formula `name` (case-insensitive) with `nargs` arguments; trailing optional arguments
+** may be left out and take their defaults. The result, whatever its type, comes back as a new array
+** in *result (1 x 1 for a number or a text) that the caller frees with roofline_array_free().
+** `args` may be NULL when `nargs` is 0.
+** Errors: ROOFLINE_ERROR_NULL (name or result NULL), ROOFLINE_ERROR_UNKNOWN_FORMULA,
+** ROOFLINE_ERROR_ARITY, ROOFLINE_ERROR_ARGUMENT (wrong type or domain) and those of the formula.
+*/
+ROOFLINE_API int roofline_call(const char* name, const roofline_value* args, size_t nargs,
+                               roofline_array** result);
+
+/* ---- Roofline primitives ---------------------------------------------------------------------- */
+
+/**
+** ROOFLINE_COMPUTE_MS(flops; tflops): compute time, flops / peak, in ms.
+** flops: FLOP (>= 0). tflops: dense peak, TFLOP/s (> 0).
+** Example: roofline_compute_ms(16e9, 989, &ms) gives 0.01618 ms.
+*/
+ROOFLINE_API int roofline_compute_ms(double flops, double tflops, double* result);
+
+/**
+** ROOFLINE_MEMORY_MS(bytes; tbs): memory time, bytes / bandwidth, in ms.
+** bytes: bytes (>= 0). tbs: memory bandwidth, TB/s (> 0).
+** Example: roofline_memory_ms(16e9, 3.35, &ms) gives 4.776 ms.
+*/
+ROOFLINE_API int roofline_memory_ms(double bytes, double tbs, double* result);
+
+/**
+** ROOFLINE_TIME_MS(flops; bytes; tflops; tbs): the lower bound of one step, the larger of its
+** compute time and its memory time, in ms. Arguments as in the two functions above.
+*/
+ROOFLINE_API int roofline_time_ms(double flops, double bytes, double tflops, double tbs, double* result);
+
+/**
+** ROOFLINE_AI(flops; bytes): arithmetic intensity, flops / bytes, in FLOP/byte.
+** flops: FLOP (>= 0). bytes: bytes (> 0).
+*/
+ROOFLINE_API int roofline_ai(double flops, double bytes, double* result);
+
+/**
+** ROOFLINE_BALANCE(tflops; tbs): the balance point of a GPU, peak over bandwidth, in FLOP/byte.
+** A step whose arithmetic intensity is above it is compute bound. H100 SXM: 989 / 3.35 = 295.
+*/
+ROOFLINE_API int roofline_balance(double tflops, double tbs, double* result);
+
+/**
+** ROOFLINE_ATTAINABLE_TFLOPS(ai; tflops; tbs): the roof at arithmetic intensity `ai`:
+** min(tflops, ai x tbs), in TFLOP/s. ai: FLOP/byte (>= 0).
+*/
+ROOFLINE_API int roofline_attainable_tflops(double ai, double tflops, double tbs, double* result);
+
+/**
+** ROOFLINE_BOUND(flops; bytes; tflops; tbs): what bounds the step, "memory" or "compute", as a
+** static string in *result (never freed). A tie counts as "memory": a step is compute bound only when
+** its compute time is strictly the longer.
+*/
+ROOFLINE_API int roofline_bound(double flops, double bytes, double tflops, double tbs, const char** result);
+
+/**
+** ROOFLINE_ROOF(tflops; tbs; [ai_min=0.1]; [ai_max=10000]; [points=50]): the roofline as a new array
+** of `points` rows and two number columns: arithmetic intensity in FLOP/byte, log-spaced from ai_min
+** to ai_max (both included), and the attainable TFLOP/s there. For a log-log chart.
+** ai_min > 0; ai_max > ai_min; points a whole number from 2 to 10000. Free with roofline_array_free().
+*/
+ROOFLINE_API int roofline_roof(double tflops, double tbs, double ai_min, double ai_max, double points,
+                               roofline_array** result);
+
+/* ---- Dense model from its parameter count (the article's model) ------------------------------- */
+/*
+** Weights are read once per step and shared by the whole batch; every sequence reads its own KV
+** cache; compute is 2 FLOP per parameter per token; compute and memory overlap ideally. The
+** article's defaults: tflops = 989 (H100 SXM BF16 dense), kv_kib_per_token = 128 (an 8B GQA model),
+** bytes_per_param = 2 (BF16), bw_tbs = 3.35 (H100 SXM).
+**
+**   params_b          parameters, billions (> 0)
+**   batch             sequences in the step, a whole number >= 1
+**   ctx               context tokens per sequence (>= 0; > 0 in roofline_max_batch)
+**   bw_tbs            memory bandwidth, TB/s (> 0)
+**   tflops            dense peak, TFLOP/s (> 0)
+**   kv_kib_per_token  KV cache per token, KiB (>= 0; > 0 in roofline_max_batch)
+**   bytes_per_param   bytes per weight (> 0): 2 BF16, 1 FP8/INT8, 0.5 INT4
+*/
+
+/**
+** ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128];
+** [bytes_per_param=2]): the lower bound of one decode step, in ms: the larger of
+** 2 x params x batch / peak and (weights + batch x ctx x KV per token) / bandwidth.
+** Example: roofline_decode_ms(8, 64, 4096, 3.35, 989, 128, 2, &ms) gives 15.03 ms.
+*/
+ROOFLINE_API int roofline_decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                                    double kv_kib_per_token, double bytes_per_param, double* result);
+
+/**
+** ROOFLINE_DECODE_TOKS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128];
+** [bytes_per_param=2]): the throughput ceiling of decode, batch / step time, in tokens/s.
+*/
+ROOFLINE_API int roofline_decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                                      double kv_kib_per_token, double bytes_per_param, double* result);
+
+/**
+** ROOFLINE_DECODE_AI(params_b; batch; ctx; [kv_kib_per_token=128]; [bytes_per_param=2]): the
+** arithmetic intensity of one decode step, FLOP over the bytes of weights and KV, in FLOP/byte.
+*/
+ROOFLINE_API int roofline_decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token,
+                                    double bytes_per_param, double* result);
+
+/**
+** ROOFLINE_CRITICAL_BATCH(params_b; ctx; tflops; bw_tbs; [kv_kib_per_token=128]; [bytes_per_param=2]):
+** the smallest whole batch whose decode step is compute bound. ROOFLINE_ERROR_NO_SOLUTION where
+** the KV read of one more sequence takes at least as long as its compute, so that no batch is.
+*/
+ROOFLINE_API int roofline_critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
+                                         double kv_kib_per_token, double bytes_per_param, double* result);
+
+/**
+** ROOFLINE_PREFILL_MS(params_b; tokens; tflops; [bw_tbs=3.35]; [bytes_per_param=2]): the lower bound
+** of a prefill of `tokens` tokens (a whole number >= 1), in ms: the larger of
+** 2 x params x tokens / peak and weights / bandwidth.
+*/
+ROOFLINE_API int roofline_prefill_ms(double params_b, double tokens, double tflops, double bw_tbs,
+                                     double bytes_per_param, double* result);
+
+/** ROOFLINE_WEIGHTS_GB(params_b; [bytes_per_param=2]): memory of the weights, in GB. */
+ROOFLINE_API int roofline_weights_gb(double params_b, double bytes_per_param, double* result);
+
+/**
+** ROOFLINE_KV_GB(batch; ctx; [kv_kib_per_token=128]): memory of the KV cache of `batch` sequences of
+** `ctx` tokens, in GB.
+*/
+ROOFLINE_API int roofline_kv_gb(double batch, double ctx, double kv_kib_per_token, double* result);
+
+/**
+** ROOFLINE_MAX_BATCH(mem_gb; params_b; ctx; [kv_kib_per_token=128]; [bytes_per_param=2];
+** [reserve_gb=0]): how many whole sequences of `ctx` tokens fit in `mem_gb` GB beside the weights
+** and `reserve_gb` GB. ROOFLINE_ERROR_NO_SOLUTION where the weights and the reserve alone do not fit.
+*/
+ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token,
+                                    double bytes_per_param, double reserve_gb, double* result);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ROOFLINE_H */

@@ -1,0 +1,299 @@
+// The C ABI: converts, calls the core, and turns every exception into a status. No roofline math.
+#include "roofline.h"
+
+#include <cstdio>
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "roofline/formulas.hpp"
+
+static_assert(ROOFLINE_OK == static_cast<int>(roofline::Status::ok));
+static_assert(ROOFLINE_ERROR_ARGUMENT == static_cast<int>(roofline::Status::invalid_argument));
+static_assert(ROOFLINE_ERROR_NO_SOLUTION == static_cast<int>(roofline::Status::no_solution));
+static_assert(ROOFLINE_ERROR_RANGE == static_cast<int>(roofline::Status::out_of_range));
+static_assert(ROOFLINE_ERROR_NULL == static_cast<int>(roofline::Status::null_pointer));
+static_assert(ROOFLINE_ERROR_UNKNOWN_FORMULA == static_cast<int>(roofline::Status::unknown_formula));
+static_assert(ROOFLINE_ERROR_ARITY == static_cast<int>(roofline::Status::wrong_arity));
+static_assert(ROOFLINE_ERROR_NOMEM == static_cast<int>(roofline::Status::out_of_memory));
+static_assert(ROOFLINE_ERROR_INTERNAL == static_cast<int>(roofline::Status::internal));
+static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
+static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
+static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
+
+struct roofline_array {
+    roofline::Table table;
+};
+
+namespace {
+
+// The only state of the library: each thread's last error.
+thread_local std::string t_errmsg;
+thread_local std::string t_errarg;
+
+int fail(roofline::Status status, const char* message, const char* argument) noexcept {
+    try {
+        t_errmsg = message;
+        t_errarg = argument;
+    } catch (...) {
+        t_errmsg.clear();
+        t_errarg.clear();
+    }
+    return static_cast<int>(status);
+}
+
+/// Runs `fn`, which writes the result; maps every exception to a status and the thread's error.
+template <typename Fn> int guard(Fn&& fn) noexcept {
+    try {
+        fn();
+        t_errmsg.clear();
+        t_errarg.clear();
+        return ROOFLINE_OK;
+    } catch (const roofline::Error& e) {
+        return fail(e.status(), e.what(), e.argument().c_str());
+    } catch (const std::bad_alloc&) {
+        return fail(roofline::Status::out_of_memory, "out of memory", "");
+    } catch (const std::exception& e) {
+        return fail(roofline::Status::internal, e.what(), "");
+    } catch (...) {
+        return fail(roofline::Status::internal, "unknown internal error", "");
+    }
+}
+
+/// A formula call: checks the out-parameter, then computes into it.
+template <typename T, typename Fn> int compute(const char* formula, T* result, Fn&& fn) noexcept {
+    if (!result) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "%s: the result pointer is NULL", formula);
+        return fail(roofline::Status::null_pointer, msg, "result");
+    }
+    return guard([&] { *result = fn(); });
+}
+
+roofline_array* new_array(roofline::Table table) { return new roofline_array{std::move(table)}; }
+
+roofline::Table as_table(roofline::Value value) {
+    if (auto* t = std::get_if<roofline::Table>(&value.value)) return std::move(*t);
+    roofline::Table t;
+    t.rows = t.cols = 1;
+    if (auto* d = std::get_if<double>(&value.value)) t.cells.emplace_back(*d);
+    else t.cells.emplace_back(std::move(std::get<std::string>(value.value)));
+    return t;
+}
+
+const std::variant<double, std::string>* cell(const roofline_array* a, size_t row, size_t col) noexcept {
+    if (!a || row >= a->table.rows || col >= a->table.cols) return nullptr;
+    return &a->table.cells[row * a->table.cols + col];
+}
+
+/// The formula table seen through C structs: built once, then read-only.
+struct CTable {
+    std::vector<std::string> c_names;
+    std::vector<std::vector<roofline_arg_info>> args;
+    std::vector<roofline_formula_info> formulas;
+
+    CTable() {
+        const auto table = roofline::formulas();
+        c_names.reserve(table.size());
+        args.reserve(table.size());
+        for (const roofline::FormulaSpec& f : table) {
+            c_names.push_back(roofline::c_function_name(f.name));
+            std::vector<roofline_arg_info>& a = args.emplace_back();
+            for (const roofline::ArgSpec& s : f.args)
+                a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,
+                             s.optional ? s.default_number : 0.0, s.default_text, s.description_en,
+                             s.description_zh});
+        }
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            const roofline::FormulaSpec& f = table[i];
+            formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
+                                f.description_en, f.description_zh, args[i].size(), args[i].data(), f.example});
+        }
+    }
+};
+
+const CTable* c_table() noexcept {
+    try {
+        static const CTable table;
+        return &table;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* roofline_version(void) { return ROOFLINE_VERSION_STRING; }
+int roofline_version_number(void) { return ROOFLINE_VERSION_NUMBER; }
+
+const char* roofline_status_string(int status) {
+    switch (status) {
+        case ROOFLINE_OK: return "ROOFLINE_OK";
+        case ROOFLINE_ERROR_ARGUMENT: return "ROOFLINE_ERROR_ARGUMENT";
+        case ROOFLINE_ERROR_NO_SOLUTION: return "ROOFLINE_ERROR_NO_SOLUTION";
+        case ROOFLINE_ERROR_RANGE: return "ROOFLINE_ERROR_RANGE";
+        case ROOFLINE_ERROR_NULL: return "ROOFLINE_ERROR_NULL";
+        case ROOFLINE_ERROR_UNKNOWN_FORMULA: return "ROOFLINE_ERROR_UNKNOWN_FORMULA";
+        case ROOFLINE_ERROR_ARITY: return "ROOFLINE_ERROR_ARITY";
+        case ROOFLINE_ERROR_NOMEM: return "ROOFLINE_ERROR_NOMEM";
+        case ROOFLINE_ERROR_INTERNAL: return "ROOFLINE_ERROR_INTERNAL";
+        default: return "ROOFLINE_ERROR_UNKNOWN";
+    }
+}
+
+const char* roofline_errmsg(void) { return t_errmsg.c_str(); }
+const char* roofline_errarg(void) { return t_errarg.c_str(); }
+
+// ---- Arrays ----
+
+size_t roofline_array_rows(const roofline_array* array) { return array ? array->table.rows : 0; }
+size_t roofline_array_cols(const roofline_array* array) { return array ? array->table.cols : 0; }
+
+int roofline_array_is_text(const roofline_array* array, size_t row, size_t col) {
+    const auto* c = cell(array, row, col);
+    return c && std::holds_alternative<std::string>(*c) ? 1 : 0;
+}
+
+double roofline_array_number(const roofline_array* array, size_t row, size_t col) {
+    const auto* c = cell(array, row, col);
+    const double* d = c ? std::get_if<double>(c) : nullptr;
+    return d ? *d : 0.0;
+}
+
+const char* roofline_array_text(const roofline_array* array, size_t row, size_t col) {
+    const auto* c = cell(array, row, col);
+    const std::string* s = c ? std::get_if<std::string>(c) : nullptr;
+    return s ? s->c_str() : nullptr;
+}
+
+void roofline_array_free(roofline_array* array) { delete array; }
+
+// ---- The formula table ----
+
+size_t roofline_formula_count(void) {
+    const CTable* t = c_table();
+    return t ? t->formulas.size() : 0;
+}
+
+const roofline_formula_info* roofline_formula_at(size_t index) {
+    const CTable* t = c_table();
+    return t && index < t->formulas.size() ? &t->formulas[index] : nullptr;
+}
+
+const roofline_formula_info* roofline_formula_find(const char* name) {
+    const CTable* t = c_table();
+    if (!t || !name) return nullptr;
+    const roofline::FormulaSpec* f = roofline::find_formula(name);
+    if (!f) return nullptr;
+    return &t->formulas[static_cast<std::size_t>(f - roofline::formulas().data())];
+}
+
+int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {
+    if (!name) return fail(roofline::Status::null_pointer, "roofline_call: the formula name is NULL", "name");
+    if (!args && nargs > 0) return fail(roofline::Status::null_pointer, "roofline_call: args is NULL", "args");
+    return compute(name, result, [&] {
+        std::vector<roofline::Arg> in;
+        in.reserve(nargs);
+        for (size_t i = 0; i < nargs; ++i) {
+            if (args[i].text) in.push_back({std::string(args[i].text)});
+            else in.push_back({args[i].number});
+        }
+        return new_array(as_table(roofline::call(name, in)));
+    });
+}
+
+// ---- Roofline primitives ----
+
+int roofline_compute_ms(double flops, double tflops, double* result) {
+    return compute("ROOFLINE_COMPUTE_MS", result, [&] { return roofline::formula::compute_ms(flops, tflops); });
+}
+
+int roofline_memory_ms(double bytes, double tbs, double* result) {
+    return compute("ROOFLINE_MEMORY_MS", result, [&] { return roofline::formula::memory_ms(bytes, tbs); });
+}
+
+int roofline_time_ms(double flops, double bytes, double tflops, double tbs, double* result) {
+    return compute("ROOFLINE_TIME_MS", result, [&] { return roofline::formula::time_ms(flops, bytes, tflops, tbs); });
+}
+
+int roofline_ai(double flops, double bytes, double* result) {
+    return compute("ROOFLINE_AI", result, [&] { return roofline::formula::ai(flops, bytes); });
+}
+
+int roofline_balance(double tflops, double tbs, double* result) {
+    return compute("ROOFLINE_BALANCE", result, [&] { return roofline::formula::balance(tflops, tbs); });
+}
+
+int roofline_attainable_tflops(double ai, double tflops, double tbs, double* result) {
+    return compute("ROOFLINE_ATTAINABLE_TFLOPS", result,
+                   [&] { return roofline::formula::attainable_tflops(ai, tflops, tbs); });
+}
+
+int roofline_bound(double flops, double bytes, double tflops, double tbs, const char** result) {
+    // The core returns a view of a static literal: it outlives the call.
+    return compute("ROOFLINE_BOUND", result,
+                   [&] { return roofline::formula::bound(flops, bytes, tflops, tbs).data(); });
+}
+
+int roofline_roof(double tflops, double tbs, double ai_min, double ai_max, double points, roofline_array** result) {
+    return compute("ROOFLINE_ROOF", result,
+                   [&] { return new_array(roofline::formula::roof(tflops, tbs, ai_min, ai_max, points)); });
+}
+
+// ---- Dense model from its parameter count ----
+
+int roofline_decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                       double kv_kib_per_token, double bytes_per_param, double* result) {
+    return compute("ROOFLINE_DECODE_MS", result, [&] {
+        return roofline::formula::decode_ms(params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param);
+    });
+}
+
+int roofline_decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                         double kv_kib_per_token, double bytes_per_param, double* result) {
+    return compute("ROOFLINE_DECODE_TOKS", result, [&] {
+        return roofline::formula::decode_toks(params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param);
+    });
+}
+
+int roofline_decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param,
+                       double* result) {
+    return compute("ROOFLINE_DECODE_AI", result, [&] {
+        return roofline::formula::decode_ai(params_b, batch, ctx, kv_kib_per_token, bytes_per_param);
+    });
+}
+
+int roofline_critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
+                            double bytes_per_param, double* result) {
+    return compute("ROOFLINE_CRITICAL_BATCH", result, [&] {
+        return roofline::formula::critical_batch(params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param);
+    });
+}
+
+int roofline_prefill_ms(double params_b, double tokens, double tflops, double bw_tbs, double bytes_per_param,
+                        double* result) {
+    return compute("ROOFLINE_PREFILL_MS", result, [&] {
+        return roofline::formula::prefill_ms(params_b, tokens, tflops, bw_tbs, bytes_per_param);
+    });
+}
+
+int roofline_weights_gb(double params_b, double bytes_per_param, double* result) {
+    return compute("ROOFLINE_WEIGHTS_GB", result, [&] { return roofline::formula::weights_gb(params_b, bytes_per_param); });
+}
+
+int roofline_kv_gb(double batch, double ctx, double kv_kib_per_token, double* result) {
+    return compute("ROOFLINE_KV_GB", result, [&] { return roofline::formula::kv_gb(batch, ctx, kv_kib_per_token); });
+}
+
+int roofline_max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token, double bytes_per_param,
+                       double reserve_gb, double* result) {
+    return compute("ROOFLINE_MAX_BATCH", result, [&] {
+        return roofline::formula::max_batch(mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb);
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,27 @@
+// The article's defaults, defined once. The formula table (formulas.cpp) takes its optional
+// arguments' defaults from here; every host reads them from that table.
+#pragma once
+
+namespace roofline::defaults {
+
+/// H100 SXM, BF16 dense Tensor Core peak, TFLOP/s (the article; NVIDIA H100 datasheet).
+inline constexpr double h100_sxm_bf16_dense_tflops = 989.0;
+/// H100 SXM HBM3 bandwidth, TB/s (the article; NVIDIA H100 datasheet).
+inline constexpr double h100_sxm_hbm_tbs = 3.35;
+/// KV cache of an 8B GQA model (Llama-3-8B: 32 layers x 8 KV heads x 128 dims x K,V x 2 B), KiB/token.
+inline constexpr double kv_kib_per_token_8b_gqa = 128.0;
+/// BF16 weights: bytes per parameter.
+inline constexpr double bf16_bytes_per_param = 2.0;
+/// FLOP per parameter per token of a dense forward pass (one multiply-add).
+inline constexpr double flops_per_param_per_token = 2.0;
+
+/// ROOFLINE_ROOF: default range and resolution of the chart.
+inline constexpr double roof_ai_min = 0.1;
+inline constexpr double roof_ai_max = 10000.0;
+inline constexpr double roof_points = 50.0;
+inline constexpr double roof_points_max = 10000.0;
+
+/// ROOFLINE_MAX_BATCH: memory kept aside, GB.
+inline constexpr double reserve_gb = 0.0;
+
+}  // namespace roofline::defaults

@@ -1,0 +1,120 @@
+// The formula layer: one function per spreadsheet formula of formulas.md, and the one table that
+// describes them all (name, arguments, units, defaults, checks, descriptions in English and
+// Chinese). Every host (the C ABI, and through it the Calc add-in, the CLI and Python) reads the
+// table; the Function Wizard texts and the README's formula reference are generated from it.
+//
+// Each formula function checks its arguments against the table, computes with the concept layer
+// (roofline.hpp, dense.hpp) and checks that its result is finite. It throws roofline::Error.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+
+/// How an argument is checked. Every check also rejects NaN and infinity.
+enum class Check {
+    finite,        ///< any finite number
+    non_negative,  ///< >= 0
+    positive,      ///< > 0
+    count,         ///< a whole number >= 1
+};
+
+enum class Type { number, text, array };
+
+/// One argument of a formula.
+struct ArgSpec {
+    const char* name;            ///< as in formulas.md: "params_b"
+    const char* unit;            ///< "billions", "TB/s", ... ("" for pure numbers)
+    Type type;                   ///< number or text
+    Check check;                 ///< domain of a number
+    bool optional;               ///< has a default
+    double default_number;       ///< the default of an optional number
+    const char* default_text;    ///< the default of an optional text, else nullptr
+    double max;                  ///< upper limit of a number (inclusive); infinity when none
+    const char* description_en;
+    const char* description_zh;
+};
+
+struct Value;
+struct Arg;
+
+/// One formula.
+struct FormulaSpec {
+    const char* name;            ///< "ROOFLINE_DECODE_MS"
+    const char* group;           ///< the formulas.md section, e.g. "Roofline primitives"
+    Type result;                 ///< number, text or array
+    const char* result_unit;     ///< "ms", "FLOP/byte", ...
+    const char* description_en;
+    const char* description_zh;
+    std::span<const ArgSpec> args;
+    Value (*invoke)(std::span<const Arg> args);  ///< all arguments present, of the right type
+    const char* example;         ///< a call with the article's numbers, e.g. "ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"
+};
+
+/// The formula table, in formulas.md order.
+std::span<const FormulaSpec> formulas() noexcept;
+/// The formula of that name (case-insensitive), or nullptr.
+const FormulaSpec* find_formula(std::string_view name) noexcept;
+/// The C function of a formula: its name in lower case ("ROOFLINE_DECODE_MS" -> "roofline_decode_ms").
+std::string c_function_name(std::string_view formula_name);
+
+/// An argument of a generic call: a number or a text.
+struct Arg {
+    std::variant<double, std::string> value;
+};
+
+/// An array result: rows x cols cells, row-major, each a number or a text.
+struct Table {
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    std::vector<std::variant<double, std::string>> cells;
+};
+
+/// A result: a number, a text or an array.
+struct Value {
+    std::variant<double, std::string, Table> value;
+};
+
+/// Calls a formula by name. Missing trailing optional arguments take their defaults.
+/// Throws Error: unknown_formula, wrong_arity, invalid_argument (wrong type or domain) and
+/// whatever the formula throws.
+Value call(std::string_view name, std::span<const Arg> args);
+
+// ---- The formulas. Arguments in formula order, every optional one included. -------------------
+namespace formula {
+
+// Roofline primitives
+double compute_ms(double flops, double tflops);
+double memory_ms(double bytes, double tbs);
+double time_ms(double flops, double bytes, double tflops, double tbs);
+double ai(double flops, double bytes);
+double balance(double tflops, double tbs);
+double attainable_tflops(double ai, double tflops, double tbs);
+std::string_view bound(double flops, double bytes, double tflops, double tbs);
+Table roof(double tflops, double tbs, double ai_min, double ai_max, double points);
+
+// Dense model from its parameter count
+double decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                 double kv_kib_per_token, double bytes_per_param);
+double decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                   double kv_kib_per_token, double bytes_per_param);
+double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token,
+                 double bytes_per_param);
+double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
+                      double kv_kib_per_token, double bytes_per_param);
+double prefill_ms(double params_b, double tokens, double tflops, double bw_tbs,
+                  double bytes_per_param);
+double weights_gb(double params_b, double bytes_per_param);
+double kv_gb(double batch, double ctx, double kv_kib_per_token);
+double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token,
+                 double bytes_per_param, double reserve_gb);
+
+}  // namespace formula
+}  // namespace roofline

@@ -1,0 +1,26 @@
+// Units of libroofline, defined once and used by every layer.
+//
+// The formula contract (formulas.md) fixes the unit of every quantity a user sees:
+// parameters in billions, bandwidth in TB/s (1e12 B/s), compute in TFLOP/s (1e12 FLOP/s, dense),
+// memory results in GB (1e9 B), KV cache in KiB (1024 B) per token, time in milliseconds,
+// throughput in tokens per second. The core computes in SI base units (FLOP, bytes, seconds) and
+// converts at its edges with these functions only.
+#pragma once
+
+namespace roofline::units {
+
+inline constexpr double tera = 1e12;          ///< TB/s and TFLOP/s
+inline constexpr double giga = 1e9;           ///< GB and billions of parameters
+inline constexpr double kib = 1024.0;         ///< KiB of KV cache
+inline constexpr double ms_per_second = 1e3;  ///< milliseconds
+
+constexpr double params_from_billions(double params_b) { return params_b * giga; }
+constexpr double bytes_from_gb(double gb) { return gb * giga; }
+constexpr double gb_from_bytes(double bytes) { return bytes / giga; }
+constexpr double bytes_from_kib(double kib_count) { return kib_count * kib; }
+constexpr double flops_per_second_from_tflops(double tflops) { return tflops * tera; }
+constexpr double bytes_per_second_from_tbs(double tbs) { return tbs * tera; }
+constexpr double ms_from_seconds(double seconds) { return seconds * ms_per_second; }
+constexpr double seconds_from_ms(double ms) { return ms / ms_per_second; }
+
+}  // namespace roofline::units

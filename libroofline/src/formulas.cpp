@@ -1,0 +1,455 @@
+// The formula table and the formula layer. See formulas.hpp.
+#include "roofline/formulas.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "roofline/defaults.hpp"
+#include "roofline/dense.hpp"
+#include "roofline/roofline.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr double kNoMax = std::numeric_limits<double>::infinity();
+
+// ---- Arguments: each defined once, shared by every formula that takes it. ----------------------
+
+constexpr ArgSpec number(const char* name, const char* unit, Check check, const char* en, const char* zh) {
+    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh};
+}
+constexpr ArgSpec optional(ArgSpec arg, double default_number) {
+    arg.optional = true;
+    arg.default_number = default_number;
+    return arg;
+}
+constexpr ArgSpec with_check(ArgSpec arg, Check check) {
+    arg.check = check;
+    return arg;
+}
+constexpr ArgSpec with_max(ArgSpec arg, double max) {
+    arg.max = max;
+    return arg;
+}
+constexpr ArgSpec renamed(ArgSpec arg, const char* name) {
+    arg.name = name;
+    return arg;
+}
+
+constexpr ArgSpec kFlops = number("flops", "FLOP", Check::non_negative,
+    "Floating-point operations of the step, plain FLOP (16e9, not 16).",
+    "这一步的浮点运算次数，单位 FLOP（写 16e9，不是 16）。");
+constexpr ArgSpec kBytes = number("bytes", "bytes", Check::non_negative,
+    "Bytes moved between memory and the chip in the step, plain bytes (16e9, not 16).",
+    "这一步在显存与芯片之间搬运的字节数，单位字节（写 16e9，不是 16）。");
+constexpr ArgSpec kTflops = number("tflops", "TFLOP/s", Check::positive,
+    "Dense peak compute of the GPU, TFLOP/s (H100 SXM BF16: 989). Never the sparsity figure.",
+    "GPU 的稠密峰值算力，TFLOPS（H100 SXM BF16 为 989）。不要用结构化稀疏的数字。");
+constexpr ArgSpec kTbs = number("tbs", "TB/s", Check::positive,
+    "Memory bandwidth of the GPU, TB/s = 1e12 bytes/s (H100 SXM: 3.35).",
+    "GPU 的显存带宽，TB/s = 每秒 1e12 字节（H100 SXM 为 3.35）。");
+constexpr ArgSpec kBwTbs = renamed(kTbs, "bw_tbs");
+constexpr ArgSpec kAi = number("ai", "FLOP/byte", Check::non_negative,
+    "Arithmetic intensity, FLOP per byte moved.",
+    "算术强度，每搬运一个字节的浮点运算次数（FLOP/Byte）。");
+constexpr ArgSpec kAiMin = optional(number("ai_min", "FLOP/byte", Check::positive,
+    "Smallest arithmetic intensity of the chart, FLOP/byte (> 0).",
+    "图表横轴最小的算术强度，FLOP/Byte（大于 0）。"), defaults::roof_ai_min);
+constexpr ArgSpec kAiMax = optional(number("ai_max", "FLOP/byte", Check::positive,
+    "Largest arithmetic intensity of the chart, FLOP/byte (above ai_min).",
+    "图表横轴最大的算术强度，FLOP/Byte（须大于 ai_min）。"), defaults::roof_ai_max);
+constexpr ArgSpec kPoints = with_max(optional(number("points", "rows", Check::count,
+    "Rows of the array: points of the chart, log-spaced, 2 to 10000.",
+    "数组的行数：图上的点数，按对数等距，2 到 10000。"), defaults::roof_points), defaults::roof_points_max);
+constexpr ArgSpec kParamsB = number("params_b", "billions", Check::positive,
+    "Parameters of the model, in billions (8 = 8e9 parameters).",
+    "模型参数量，单位十亿（8 表示 80 亿个参数）。");
+constexpr ArgSpec kBatch = number("batch", "sequences", Check::count,
+    "Sequences decoded together in one step: the batch size, a whole number >= 1.",
+    "同一步一起解码的序列数，即批大小，不小于 1 的整数。");
+constexpr ArgSpec kCtx = number("ctx", "tokens", Check::non_negative,
+    "Context of each sequence, tokens: how much KV cache each one reads (0: ignore KV).",
+    "每个序列的上下文长度（token 数），决定它要读多少 KV Cache（0 表示不计 KV）。");
+constexpr ArgSpec kKv = optional(number("kv_kib_per_token", "KiB/token", Check::non_negative,
+    "KV cache per token, all layers, K and V together, KiB (8B GQA model: 128).",
+    "每个 token 的 KV Cache，所有层、K 与 V 合计，KiB（8B GQA 模型为 128）。"),
+    defaults::kv_kib_per_token_8b_gqa);
+constexpr ArgSpec kBytesPerParam = optional(number("bytes_per_param", "bytes", Check::positive,
+    "Bytes per weight: 2 for BF16, 1 for FP8 or INT8, 0.5 for INT4.",
+    "每个权重的字节数：BF16 为 2，FP8 或 INT8 为 1，INT4 为 0.5。"), defaults::bf16_bytes_per_param);
+constexpr ArgSpec kTokens = number("tokens", "tokens", Check::count,
+    "Prompt tokens processed at once, a whole number >= 1.",
+    "一次处理的输入 token 数，不小于 1 的整数。");
+constexpr ArgSpec kMemGb = number("mem_gb", "GB", Check::positive,
+    "GPU memory, GB = 1e9 bytes (H100 SXM: 80).",
+    "GPU 显存容量，GB = 1e9 字节（H100 SXM 为 80）。");
+constexpr ArgSpec kReserveGb = optional(number("reserve_gb", "GB", Check::non_negative,
+    "Memory kept aside for activations and the runtime, GB.",
+    "为激活值和运行时预留的显存，GB。"), defaults::reserve_gb);
+
+constexpr std::array kArgsCompute{kFlops, kTflops};
+constexpr std::array kArgsMemory{kBytes, kTbs};
+constexpr std::array kArgsTime{kFlops, kBytes, kTflops, kTbs};
+constexpr std::array kArgsAi{kFlops, with_check(kBytes, Check::positive)};
+constexpr std::array kArgsBalance{kTflops, kTbs};
+constexpr std::array kArgsAttainable{kAi, kTflops, kTbs};
+constexpr std::array kArgsRoof{kTflops, kTbs, kAiMin, kAiMax, kPoints};
+constexpr std::array kArgsDecode{kParamsB, kBatch, kCtx, kBwTbs,
+                                 optional(kTflops, defaults::h100_sxm_bf16_dense_tflops), kKv,
+                                 kBytesPerParam};
+constexpr std::array kArgsDecodeAi{kParamsB, kBatch, kCtx, kKv, kBytesPerParam};
+constexpr std::array kArgsCritical{kParamsB, kCtx, kTflops, kBwTbs, kKv, kBytesPerParam};
+constexpr std::array kArgsPrefill{kParamsB, kTokens, kTflops, optional(kBwTbs, defaults::h100_sxm_hbm_tbs),
+                                  kBytesPerParam};
+constexpr std::array kArgsWeights{kParamsB, kBytesPerParam};
+constexpr std::array kArgsKv{kBatch, kCtx, kKv};
+constexpr std::array kArgsMaxBatch{kMemGb, kParamsB, with_check(kCtx, Check::positive),
+                                   with_check(kKv, Check::positive), kBytesPerParam, kReserveGb};
+
+// ---- Generic invocation: from a row of Args to a typed formula function. -----------------------
+
+template <typename T> T arg_as(const Arg& a);
+template <> double arg_as<double>(const Arg& a) { return std::get<double>(a.value); }
+template <> [[maybe_unused]] std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
+
+Value to_value(double v) { return {v}; }
+Value to_value(std::string_view v) { return {std::string(v)}; }
+[[maybe_unused]] Value to_value(Table v) { return {std::move(v)}; }
+
+template <typename R, typename... P, std::size_t... I>
+Value invoke_impl(R (*f)(P...), std::span<const Arg> a, std::index_sequence<I...>) {
+    return to_value(f(arg_as<P>(a[I])...));
+}
+
+template <typename F> struct fn_traits;
+template <typename R, typename... P> struct fn_traits<R (*)(P...)> {
+    static constexpr std::size_t arity = sizeof...(P);
+    using result = R;
+};
+
+template <auto F> Value invoke(std::span<const Arg> a) {
+    return invoke_impl(F, a, std::make_index_sequence<fn_traits<decltype(F)>::arity>{});
+}
+
+template <typename R> constexpr Type type_of() {
+    if constexpr (std::is_same_v<R, double>) return Type::number;
+    else if constexpr (std::is_same_v<R, std::string_view>) return Type::text;
+    else return Type::array;
+}
+
+template <auto F, std::size_t N>
+constexpr FormulaSpec formula(const char* name, const char* group, const char* unit, const char* en,
+                              const char* zh, const std::array<ArgSpec, N>& args, const char* example) {
+    static_assert(N == fn_traits<decltype(F)>::arity, "the table must list every argument of the function");
+    return {name, group, type_of<typename fn_traits<decltype(F)>::result>(), unit, en, zh,
+            std::span<const ArgSpec>(args), &invoke<F>, example};
+}
+
+constexpr const char* kPrimitives = "Roofline primitives";
+constexpr const char* kDense = "Dense model from its parameter count";
+
+// ---- The table. --------------------------------------------------------------------------------
+
+constexpr std::array kFormulas{
+    formula<&formula::compute_ms>("ROOFLINE_COMPUTE_MS", kPrimitives, "ms",
+        "Compute time: FLOPs divided by peak compute, ms.",
+        "计算时间：浮点运算次数除以峰值算力，毫秒。",
+        kArgsCompute, "ROOFLINE_COMPUTE_MS(16e9; 989)"),
+    formula<&formula::memory_ms>("ROOFLINE_MEMORY_MS", kPrimitives, "ms",
+        "Memory time: bytes moved divided by memory bandwidth, ms.",
+        "搬运时间：搬运的字节数除以显存带宽，毫秒。",
+        kArgsMemory, "ROOFLINE_MEMORY_MS(16e9; 3.35)"),
+    formula<&formula::time_ms>("ROOFLINE_TIME_MS", kPrimitives, "ms",
+        "Lower bound of one step: the larger of its compute time and its memory time, ms.",
+        "一步的时间下界：计算时间与搬运时间中较大的那个，毫秒。",
+        kArgsTime, "ROOFLINE_TIME_MS(0; 14e9; 989; 2)"),
+    formula<&formula::ai>("ROOFLINE_AI", kPrimitives, "FLOP/byte",
+        "Arithmetic intensity: FLOPs per byte moved.",
+        "算术强度：每搬运一个字节所做的浮点运算次数。",
+        kArgsAi, "ROOFLINE_AI(2e12; 16e9)"),
+    formula<&formula::balance>("ROOFLINE_BALANCE", kPrimitives, "FLOP/byte",
+        "Balance point of a GPU: peak compute over bandwidth, FLOP/byte (H100 SXM: 295).",
+        "GPU 的平衡点：峰值算力除以带宽，FLOP/Byte（H100 SXM 约 295）。",
+        kArgsBalance, "ROOFLINE_BALANCE(989; 3.35)"),
+    formula<&formula::attainable_tflops>("ROOFLINE_ATTAINABLE_TFLOPS", kPrimitives, "TFLOP/s",
+        "Height of the roof at an arithmetic intensity: min(peak, intensity x bandwidth), TFLOP/s.",
+        "某一算术强度下屋顶的高度：min(峰值算力, 算术强度 × 带宽)，TFLOPS。",
+        kArgsAttainable, "ROOFLINE_ATTAINABLE_TFLOPS(64; 989; 3.35)"),
+    formula<&formula::bound>("ROOFLINE_BOUND", kPrimitives, "text",
+        "What bounds the step: \"memory\" (bandwidth) or \"compute\" (peak); a tie counts as memory.",
+        "这一步受什么限制：memory（访存受限）或 compute（计算受限）；两者相等时算作 memory。",
+        kArgsTime, "ROOFLINE_BOUND(0; 14e9; 989; 2)"),
+    formula<&formula::roof>("ROOFLINE_ROOF", kPrimitives, "FLOP/byte, TFLOP/s",
+        "The roofline as an array of points rows: arithmetic intensity (log-spaced) and attainable "
+        "TFLOP/s, for a log-log chart.",
+        "以数组给出的 Roofline：共 points 行，每行是算术强度（对数等距）与可达算力 TFLOPS，用于双对数图。",
+        kArgsRoof, "ROOFLINE_ROOF(989; 3.35; 1; 1000; 4)"),
+    formula<&formula::decode_ms>("ROOFLINE_DECODE_MS", kDense, "ms",
+        "Lower bound of one decode step of a dense model: the weights are read once for the whole "
+        "batch, each sequence reads its own KV cache, 2 FLOP per parameter per token, ms.",
+        "稠密模型一步 Decode 的时间下界：整批共享一次权重读取，每个序列各读自己的 KV Cache，"
+        "每个参数每个 token 2 次浮点运算，毫秒。",
+        kArgsDecode, "ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"),
+    formula<&formula::decode_toks>("ROOFLINE_DECODE_TOKS", kDense, "tokens/s",
+        "Throughput ceiling of decode: batch divided by the decode step time, tokens/s of the system.",
+        "Decode 的系统吞吐上限：批大小除以一步的时间，整个系统每秒的 token 数。",
+        kArgsDecode, "ROOFLINE_DECODE_TOKS(8; 64; 4096; 3.35)"),
+    formula<&formula::decode_ai>("ROOFLINE_DECODE_AI", kDense, "FLOP/byte",
+        "Arithmetic intensity of one decode step: its FLOPs over the bytes of weights and KV it reads.",
+        "一步 Decode 的算术强度：浮点运算次数除以要读的权重与 KV 字节数。",
+        kArgsDecodeAi, "ROOFLINE_DECODE_AI(8; 64; 0)"),
+    formula<&formula::critical_batch>("ROOFLINE_CRITICAL_BATCH", kDense, "sequences",
+        "Smallest whole batch whose decode step is compute bound; an error where the KV reads make "
+        "that unreachable.",
+        "使一步 Decode 变为计算受限的最小整数批大小；KV 读取使其无法达到时返回错误值。",
+        kArgsCritical, "ROOFLINE_CRITICAL_BATCH(8; 0; 989; 3.35)"),
+    formula<&formula::prefill_ms>("ROOFLINE_PREFILL_MS", kDense, "ms",
+        "Lower bound of a prefill of tokens tokens: 2 FLOP per parameter per token, weights read once, ms.",
+        "处理 tokens 个输入 token 的 Prefill 时间下界：每个参数每个 token 2 次浮点运算，权重只读一次，毫秒。",
+        kArgsPrefill, "ROOFLINE_PREFILL_MS(8; 2000; 989)"),
+    formula<&formula::weights_gb>("ROOFLINE_WEIGHTS_GB", kDense, "GB",
+        "Memory of the weights, GB.",
+        "权重占用的显存，GB。",
+        kArgsWeights, "ROOFLINE_WEIGHTS_GB(8)"),
+    formula<&formula::kv_gb>("ROOFLINE_KV_GB", kDense, "GB",
+        "Memory of the KV cache of batch sequences of ctx tokens, GB.",
+        "batch 个序列、每个 ctx 个 token 的 KV Cache 占用的显存，GB。",
+        kArgsKv, "ROOFLINE_KV_GB(64; 4096)"),
+    formula<&formula::max_batch>("ROOFLINE_MAX_BATCH", kDense, "sequences",
+        "How many sequences of ctx tokens fit in memory beside the weights and the reserve; an error "
+        "where the weights alone do not fit.",
+        "放下权重和预留之后，显存还能容纳多少个 ctx 个 token 的序列；权重本身放不下时返回错误值。",
+        kArgsMaxBatch, "ROOFLINE_MAX_BATCH(80; 8; 4096)"),
+};
+
+// ---- Checks: every formula validates its inputs here, against the table. -----------------------
+
+const FormulaSpec& spec(std::string_view name) {
+    const FormulaSpec* f = find_formula(name);
+    if (!f) throw Error(Status::internal, "", fmt::format("no formula {} in the table", name));
+    return *f;
+}
+
+[[noreturn]] void bad(const FormulaSpec& f, const ArgSpec& a, double v, std::string_view must) {
+    throw Error(Status::invalid_argument, a.name,
+                fmt::format("{}: argument '{}' must be {} (got {})", f.name, a.name, must, v));
+}
+
+void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
+    if (std::isnan(v)) bad(f, a, v, "a number");
+    if (std::isinf(v)) bad(f, a, v, "finite");
+    switch (a.check) {
+        case Check::finite: break;
+        case Check::non_negative: if (v < 0) bad(f, a, v, "zero or more"); break;
+        case Check::positive: if (!(v > 0)) bad(f, a, v, "greater than zero"); break;
+        case Check::count: if (v < 1 || v != std::floor(v)) bad(f, a, v, "a whole number >= 1"); break;
+    }
+    if (v > a.max) bad(f, a, v, fmt::format("at most {}", a.max));
+}
+
+/// Checks the arguments of a formula whose arguments are all numbers; returns its spec.
+const FormulaSpec& checked(std::string_view name, std::initializer_list<double> values) {
+    const FormulaSpec& f = spec(name);
+    std::size_t i = 0;
+    for (double v : values) check_number(f, f.args[i++], v);
+    return f;
+}
+
+/// A result goes out only if it is a finite number.
+double finite(const FormulaSpec& f, double v) {
+    if (!std::isfinite(v))
+        throw Error(Status::out_of_range, "", fmt::format("{}: the result is too large to represent", f.name));
+    return v;
+}
+
+DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_token) {
+    return {params_b, bytes_per_param, kv_kib_per_token};
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
+        return up(x) == up(y);
+    });
+}
+
+}  // namespace
+
+std::span<const FormulaSpec> formulas() noexcept { return kFormulas; }
+
+const FormulaSpec* find_formula(std::string_view name) noexcept {
+    for (const FormulaSpec& f : kFormulas)
+        if (iequals(f.name, name)) return &f;
+    return nullptr;
+}
+
+std::string c_function_name(std::string_view formula_name) {
+    std::string s(formula_name);
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+Value call(std::string_view name, std::span<const Arg> args) {
+    const FormulaSpec* f = find_formula(name);
+    if (!f) throw Error(Status::unknown_formula, "", fmt::format("no formula named '{}'", name));
+    const std::size_t required = static_cast<std::size_t>(
+        std::count_if(f->args.begin(), f->args.end(), [](const ArgSpec& a) { return !a.optional; }));
+    if (args.size() < required || args.size() > f->args.size())
+        throw Error(Status::wrong_arity, "",
+                    required == f->args.size()
+                        ? fmt::format("{} takes {} arguments (got {})", f->name, required, args.size())
+                        : fmt::format("{} takes {} to {} arguments (got {})", f->name, required,
+                                      f->args.size(), args.size()));
+    std::vector<Arg> full;
+    full.reserve(f->args.size());
+    for (std::size_t i = 0; i < f->args.size(); ++i) {
+        const ArgSpec& a = f->args[i];
+        if (i >= args.size()) {
+            // A trailing optional argument left out: its default from the table.
+            if (a.type == Type::text) full.push_back({std::string(a.default_text)});
+            else full.push_back({a.default_number});
+            continue;
+        }
+        const bool is_text = std::holds_alternative<std::string>(args[i].value);
+        if (is_text != (a.type == Type::text))
+            throw Error(Status::invalid_argument, a.name,
+                        fmt::format("{}: argument '{}' must be {}", f->name, a.name,
+                                    a.type == Type::text ? "a text" : "a number"));
+        full.push_back(args[i]);
+    }
+    return f->invoke(full);
+}
+
+namespace formula {
+
+// ---- Roofline primitives. ----------------------------------------------------------------------
+
+double compute_ms(double flops, double tflops) {
+    const auto& f = checked("ROOFLINE_COMPUTE_MS", {flops, tflops});
+    return finite(f, compute_time_ms(flops, tflops));
+}
+
+double memory_ms(double bytes, double tbs) {
+    const auto& f = checked("ROOFLINE_MEMORY_MS", {bytes, tbs});
+    return finite(f, memory_time_ms(bytes, tbs));
+}
+
+double time_ms(double flops, double bytes, double tflops, double tbs) {
+    const auto& f = checked("ROOFLINE_TIME_MS", {flops, bytes, tflops, tbs});
+    return finite(f, step_time({flops, bytes}, {tflops, tbs}).time_ms);
+}
+
+double ai(double flops, double bytes) {
+    const auto& f = checked("ROOFLINE_AI", {flops, bytes});
+    return finite(f, arithmetic_intensity({flops, bytes}));
+}
+
+double balance(double tflops, double tbs) {
+    const auto& f = checked("ROOFLINE_BALANCE", {tflops, tbs});
+    return finite(f, balance_point({tflops, tbs}));
+}
+
+double attainable_tflops(double ai, double tflops, double tbs) {
+    const auto& f = checked("ROOFLINE_ATTAINABLE_TFLOPS", {ai, tflops, tbs});
+    return finite(f, roofline::attainable_tflops(ai, Gpu{tflops, tbs}));
+}
+
+std::string_view bound(double flops, double bytes, double tflops, double tbs) {
+    const auto& f = checked("ROOFLINE_BOUND", {flops, bytes, tflops, tbs});
+    const StepTime t = step_time({flops, bytes}, {tflops, tbs});
+    finite(f, t.time_ms);
+    return to_string(t.bound);
+}
+
+Table roof(double tflops, double tbs, double ai_min, double ai_max, double points) {
+    const auto& f = checked("ROOFLINE_ROOF", {tflops, tbs, ai_min, ai_max, points});
+    if (!(ai_max > ai_min)) bad(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
+    if (points < 2) bad(f, f.args[4], points, "at least 2");
+    Table t;
+    t.cols = 2;
+    for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
+        t.cells.emplace_back(finite(f, p.ai));
+        t.cells.emplace_back(finite(f, p.attainable_tflops));
+        ++t.rows;
+    }
+    return t;
+}
+
+// ---- Dense model from its parameter count. -----------------------------------------------------
+
+double decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                 double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_DECODE_MS",
+                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
+    return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
+}
+
+double decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
+                   double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_DECODE_TOKS",
+                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
+    const double step_ms = finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
+    return finite(f, batch / units::seconds_from_ms(step_ms));
+}
+
+double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_DECODE_AI", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
+    finite(f, w.flops);
+    return finite(f, arithmetic_intensity(w));
+}
+
+double critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
+                      double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_CRITICAL_BATCH",
+                            {params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param});
+    const CriticalBatch c =
+        roofline::critical_batch(dense(params_b, bytes_per_param, kv_kib_per_token), ctx, {tflops, bw_tbs});
+    if (!c.reachable)
+        throw Error(Status::no_solution, "ctx",
+                    fmt::format("{}: no batch is compute bound: with ctx = {} tokens of {} KiB each, every "
+                                "sequence adds more memory time than compute time",
+                                f.name, ctx, kv_kib_per_token));
+    return finite(f, c.batch);
+}
+
+double prefill_ms(double params_b, double tokens, double tflops, double bw_tbs, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_PREFILL_MS", {params_b, tokens, tflops, bw_tbs, bytes_per_param});
+    const Work w = prefill_work(dense(params_b, bytes_per_param, 0), tokens);
+    return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
+}
+
+double weights_gb(double params_b, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_WEIGHTS_GB", {params_b, bytes_per_param});
+    return finite(f, units::gb_from_bytes(weight_bytes(dense(params_b, bytes_per_param, 0))));
+}
+
+double kv_gb(double batch, double ctx, double kv_kib_per_token) {
+    const auto& f = checked("ROOFLINE_KV_GB", {batch, ctx, kv_kib_per_token});
+    return finite(f, units::gb_from_bytes(kv_bytes(dense(0, 0, kv_kib_per_token), batch, ctx)));
+}
+
+double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token, double bytes_per_param,
+                 double reserve_gb) {
+    const auto& f = checked("ROOFLINE_MAX_BATCH",
+                            {mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb});
+    const DenseModel m = dense(params_b, bytes_per_param, kv_kib_per_token);
+    const MemoryFit fit = roofline::max_batch(m, mem_gb, ctx, reserve_gb);
+    if (!fit.weights_fit)
+        throw Error(Status::no_solution, "mem_gb",
+                    fmt::format("{}: the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
+                                f.name, units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
+    return finite(f, fit.batch);
+}
+
+}  // namespace formula
+}  // namespace roofline

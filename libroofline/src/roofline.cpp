@@ -1,0 +1,55 @@
+#include "roofline/roofline.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofline/units.hpp"
+
+namespace roofline {
+
+std::string_view to_string(Bound bound) noexcept {
+    return bound == Bound::compute ? "compute" : "memory";
+}
+
+double compute_time_ms(double flops, double tflops) noexcept {
+    return units::ms_from_seconds(flops / units::flops_per_second_from_tflops(tflops));
+}
+
+double memory_time_ms(double bytes, double tbs) noexcept {
+    return units::ms_from_seconds(bytes / units::bytes_per_second_from_tbs(tbs));
+}
+
+StepTime step_time(const Work& work, const Gpu& gpu) noexcept {
+    StepTime t;
+    t.compute_ms = compute_time_ms(work.flops, gpu.tflops);
+    t.memory_ms = memory_time_ms(work.bytes, gpu.tbs);
+    t.bound = t.compute_ms > t.memory_ms ? Bound::compute : Bound::memory;
+    t.time_ms = std::max(t.compute_ms, t.memory_ms);
+    return t;
+}
+
+double arithmetic_intensity(const Work& work) noexcept { return work.flops / work.bytes; }
+
+double balance_point(const Gpu& gpu) noexcept {
+    return units::flops_per_second_from_tflops(gpu.tflops) / units::bytes_per_second_from_tbs(gpu.tbs);
+}
+
+double attainable_tflops(double ai, const Gpu& gpu) noexcept {
+    // ai [FLOP/B] x bandwidth [1e12 B/s] is in 1e12 FLOP/s: the same scale as the peak.
+    return std::min(gpu.tflops, ai * gpu.tbs);
+}
+
+std::vector<RoofPoint> roof(const Gpu& gpu, double ai_min, double ai_max, int points) {
+    std::vector<RoofPoint> out;
+    out.reserve(static_cast<std::size_t>(points));
+    const double lo = std::log10(ai_min);
+    const double step = (std::log10(ai_max) - lo) / (points - 1);
+    for (int i = 0; i < points; ++i) {
+        // Pin both ends exactly rather than trusting pow(10, log10(x)) to round-trip.
+        const double ai = i == 0 ? ai_min : i == points - 1 ? ai_max : std::pow(10.0, lo + step * i);
+        out.push_back({ai, attainable_tflops(ai, gpu)});
+    }
+    return out;
+}
+
+}  // namespace roofline
