@@ -75,6 +75,7 @@ struct Table {
     std::size_t rows = 0;
     std::size_t cols = 0;
     std::vector<std::variant<double, std::string>> cells;
+    bool operator==(const Table&) const = default;
 };
 
 /// A result: a number, a text or an array.

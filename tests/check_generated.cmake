@@ -1,0 +1,23 @@
+# ctest: a generated block of a committed file equals what roofline-codegen prints now.
+# Usage: cmake -DCODEGEN=... -DMODE=reference -DFILE=README.md -DMARKER=formula-reference -P check_generated.cmake
+execute_process(COMMAND ${CODEGEN} ${MODE} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "roofline-codegen ${MODE} failed")
+endif()
+file(READ ${FILE} text)
+set(begin "<!-- ${MARKER}:begin -->\n")
+set(end "<!-- ${MARKER}:end -->")
+string(FIND "${text}" "${begin}" b)
+string(FIND "${text}" "${end}" e)
+if(b EQUAL -1 OR e EQUAL -1)
+  message(FATAL_ERROR "${FILE} has no ${MARKER} block")
+endif()
+string(LENGTH "${begin}" blen)
+math(EXPR start "${b} + ${blen}")
+math(EXPR len "${e} - ${start}")
+string(SUBSTRING "${text}" ${start} ${len} committed)
+if(NOT committed STREQUAL generated)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${MARKER}.generated "${generated}")
+  message(FATAL_ERROR "The ${MARKER} block of ${FILE} is out of date with the formula table: run scripts/update-docs "
+                      "(generated text in ${CMAKE_CURRENT_BINARY_DIR}/${MARKER}.generated)")
+endif()

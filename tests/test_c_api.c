@@ -1,0 +1,176 @@
+/*
+** Tests of the C ABI, in C99: every typed function agrees with roofline_call() on the formula table's
+** defaults, bad input gives a status and a message naming the argument, NULL pointers are refused,
+** and arrays, status strings, versions and the table read back as documented.
+*/
+#include <roofline.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int passed = 0, failed = 0;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (cond) {                                                                   \
+            ++passed;                                                                 \
+        } else {                                                                      \
+            ++failed;                                                                 \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed (%s)\n", __FILE__, __LINE__, #cond, \
+                    roofline_errmsg());                                               \
+        }                                                                             \
+    } while (0)
+
+/* The value of a formula called by name with its required arguments only. */
+static double by_name(const char* name, const double* required, size_t n) {
+    roofline_value args[8];
+    roofline_array* r = NULL;
+    double v;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        args[i].number = required[i];
+        args[i].text = NULL;
+    }
+    if (roofline_call(name, args, n, &r) != ROOFLINE_OK) return NAN;
+    v = roofline_array_number(r, 0, 0);
+    roofline_array_free(r);
+    return v;
+}
+
+/* The default of argument `index` of a formula, from the table. */
+static double def(const char* name, size_t index) {
+    return roofline_formula_find(name)->args[index].default_number;
+}
+
+static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
+
+static void test_typed_functions_match_the_table(void) {
+    double r = 0;
+    const double dec[] = {8, 64, 4096, 3.35};
+    const double crit[] = {8, 0, 989, 3.35};
+    const double pre[] = {8, 2000, 989};
+    const double mb[] = {80, 8, 4096};
+
+    CHECK(roofline_compute_ms(16e9, 989, &r) == ROOFLINE_OK && close_to(r, by_name("ROOFLINE_COMPUTE_MS", (double[]){16e9, 989}, 2)));
+    CHECK(roofline_memory_ms(16e9, 3.35, &r) == ROOFLINE_OK && close_to(r, by_name("ROOFLINE_MEMORY_MS", (double[]){16e9, 3.35}, 2)));
+    CHECK(roofline_time_ms(1e12, 16e9, 989, 3.35, &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_TIME_MS", (double[]){1e12, 16e9, 989, 3.35}, 4)));
+    CHECK(roofline_ai(2e12, 16e9, &r) == ROOFLINE_OK && close_to(r, 125));
+    CHECK(roofline_balance(989, 3.35, &r) == ROOFLINE_OK && close_to(r, by_name("ROOFLINE_BALANCE", (double[]){989, 3.35}, 2)));
+    CHECK(roofline_attainable_tflops(64, 989, 3.35, &r) == ROOFLINE_OK && close_to(r, 64 * 3.35));
+    CHECK(roofline_decode_ms(8, 64, 4096, 3.35, def("ROOFLINE_DECODE_MS", 4), def("ROOFLINE_DECODE_MS", 5),
+                             def("ROOFLINE_DECODE_MS", 6), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_DECODE_MS", dec, 4)));
+    CHECK(roofline_decode_toks(8, 64, 4096, 3.35, def("ROOFLINE_DECODE_TOKS", 4), def("ROOFLINE_DECODE_TOKS", 5),
+                               def("ROOFLINE_DECODE_TOKS", 6), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_DECODE_TOKS", dec, 4)));
+    CHECK(roofline_decode_ai(8, 64, 4096, def("ROOFLINE_DECODE_AI", 3), def("ROOFLINE_DECODE_AI", 4), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_DECODE_AI", dec, 3)));
+    CHECK(roofline_critical_batch(8, 0, 989, 3.35, def("ROOFLINE_CRITICAL_BATCH", 4), def("ROOFLINE_CRITICAL_BATCH", 5),
+                                  &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_CRITICAL_BATCH", crit, 4)));
+    CHECK(roofline_prefill_ms(8, 2000, 989, def("ROOFLINE_PREFILL_MS", 3), def("ROOFLINE_PREFILL_MS", 4), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_PREFILL_MS", pre, 3)));
+    CHECK(roofline_weights_gb(8, def("ROOFLINE_WEIGHTS_GB", 1), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_WEIGHTS_GB", dec, 1)));
+    CHECK(roofline_kv_gb(64, 4096, def("ROOFLINE_KV_GB", 2), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_KV_GB", dec + 1, 2)));
+    CHECK(roofline_max_batch(80, 8, 4096, def("ROOFLINE_MAX_BATCH", 3), def("ROOFLINE_MAX_BATCH", 4),
+                             def("ROOFLINE_MAX_BATCH", 5), &r) == ROOFLINE_OK &&
+          close_to(r, by_name("ROOFLINE_MAX_BATCH", mb, 3)));
+}
+
+static void test_text_and_array_results(void) {
+    const char* bound = NULL;
+    roofline_array* roof = NULL;
+    CHECK(roofline_bound(0, 14e9, 989, 2, &bound) == ROOFLINE_OK && strcmp(bound, "memory") == 0);
+    CHECK(roofline_bound(1e15, 1e9, 989, 2, &bound) == ROOFLINE_OK && strcmp(bound, "compute") == 0);
+
+    CHECK(roofline_roof(989, 3.35, 1, 1000, 4, &roof) == ROOFLINE_OK);
+    CHECK(roofline_array_rows(roof) == 4 && roofline_array_cols(roof) == 2);
+    CHECK(close_to(roofline_array_number(roof, 1, 0), 10));
+    CHECK(close_to(roofline_array_number(roof, 1, 1), 33.5));
+    CHECK(roofline_array_number(roof, 3, 1) == 989);
+    CHECK(!roofline_array_is_text(roof, 0, 0) && roofline_array_text(roof, 0, 0) == NULL);
+    CHECK(roofline_array_number(roof, 4, 0) == 0 && roofline_array_number(roof, 0, 2) == 0);
+    roofline_array_free(roof);
+    roofline_array_free(NULL);
+    CHECK(roofline_array_rows(NULL) == 0 && roofline_array_cols(NULL) == 0);
+
+    {
+        roofline_value args[2] = {{0, NULL}, {14e9, NULL}};
+        roofline_value more[4] = {{0, NULL}, {14e9, NULL}, {989, NULL}, {2, NULL}};
+        roofline_array* r = NULL;
+        CHECK(roofline_call("roofline_bound", more, 4, &r) == ROOFLINE_OK);
+        CHECK(roofline_array_is_text(r, 0, 0) && strcmp(roofline_array_text(r, 0, 0), "memory") == 0);
+        roofline_array_free(r);
+        r = NULL;
+        CHECK(roofline_call("ROOFLINE_BOUND", args, 2, &r) == ROOFLINE_ERROR_ARITY && r == NULL);
+        CHECK(roofline_call("ROOFLINE_NOPE", args, 2, &r) == ROOFLINE_ERROR_UNKNOWN_FORMULA);
+        more[1].text = "lots";
+        CHECK(roofline_call("ROOFLINE_BOUND", more, 4, &r) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(strcmp(roofline_errarg(), "bytes") == 0);
+    }
+}
+
+static void test_bad_input(void) {
+    double r = -7;
+    const char* s = NULL;
+    CHECK(roofline_decode_ms(8, NAN, 0, 3.35, 989, 128, 2, &r) == ROOFLINE_ERROR_ARGUMENT && r == -7);
+    CHECK(strcmp(roofline_errarg(), "batch") == 0 && strstr(roofline_errmsg(), "'batch'") != NULL);
+    CHECK(roofline_decode_ms(8, 1, 0, 0, 989, 128, 2, &r) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "bw_tbs") == 0);
+    CHECK(roofline_memory_ms(INFINITY, 3.35, &r) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "bytes") == 0);
+    CHECK(roofline_compute_ms(-1, 989, &r) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "flops") == 0);
+    CHECK(roofline_kv_gb(1.5, 10, 128, &r) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "batch") == 0);
+    CHECK(roofline_bound(0, 1, 989, -3, &s) == ROOFLINE_ERROR_ARGUMENT && s == NULL);
+    CHECK(roofline_critical_batch(8, 4096, 989, 3.35, 128, 2, &r) == ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(roofline_max_batch(10, 8, 4096, 128, 2, 0, &r) == ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strcmp(roofline_errarg(), "mem_gb") == 0);
+    CHECK(roofline_compute_ms(1e300, 1e-300, &r) == ROOFLINE_ERROR_RANGE);
+    /* The error is cleared by the next call that succeeds. */
+    CHECK(roofline_balance(989, 3.35, &r) == ROOFLINE_OK && roofline_errmsg()[0] == '\0' && roofline_errarg()[0] == '\0');
+}
+
+static void test_null_pointers(void) {
+    roofline_value one = {1, NULL};
+    CHECK(roofline_decode_ms(8, 1, 0, 3.35, 989, 128, 2, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(strcmp(roofline_errarg(), "result") == 0);
+    CHECK(roofline_bound(0, 1, 989, 3, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_roof(989, 3.35, 0.1, 1e4, 50, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_call(NULL, &one, 1, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_call("ROOFLINE_WEIGHTS_GB", NULL, 1, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_formula_find(NULL) == NULL);
+    CHECK(roofline_array_text(NULL, 0, 0) == NULL);
+}
+
+static void test_status_version_table(void) {
+    size_t i, j;
+    CHECK(strcmp(roofline_status_string(ROOFLINE_OK), "ROOFLINE_OK") == 0);
+    CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_ARGUMENT), "ROOFLINE_ERROR_ARGUMENT") == 0);
+    CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_INTERNAL), "ROOFLINE_ERROR_INTERNAL") == 0);
+    CHECK(strcmp(roofline_status_string(999), "ROOFLINE_ERROR_UNKNOWN") == 0);
+    CHECK(strcmp(roofline_version(), ROOFLINE_VERSION_STRING) == 0);
+    CHECK(roofline_version_number() == ROOFLINE_VERSION_NUMBER);
+
+    CHECK(roofline_formula_count() >= 16);
+    CHECK(roofline_formula_at(roofline_formula_count()) == NULL);
+    for (i = 0; i < roofline_formula_count(); ++i) {
+        const roofline_formula_info* f = roofline_formula_at(i);
+        CHECK(f != NULL && roofline_formula_find(f->name) == f && roofline_formula_find(f->c_name) == f);
+        CHECK(strncmp(f->c_name, "roofline_", 9) == 0);
+        for (j = 0; j < f->arg_count; ++j) CHECK(f->args[j].name != NULL && f->args[j].description_zh != NULL);
+    }
+    CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4].optional);
+}
+
+int main(void) {
+    test_typed_functions_match_the_table();
+    test_text_and_array_results();
+    test_bad_input();
+    test_null_pointers();
+    test_status_version_table();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

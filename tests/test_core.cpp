@@ -1,0 +1,210 @@
+// Unit tests of the C++ core: the concept layer and the formula layer with its table.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "roofline/defaults.hpp"
+#include "roofline/dense.hpp"
+#include "roofline/formulas.hpp"
+#include "roofline/roofline.hpp"
+
+using namespace roofline;
+using Catch::Matchers::Contains;
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const Gpu kH100{defaults::h100_sxm_bf16_dense_tflops, defaults::h100_sxm_hbm_tbs};
+}  // namespace
+
+TEST_CASE("compute and memory time convert TFLOP/s and TB/s to ms", "[core]") {
+    CHECK(compute_time_ms(2e12, 2) == Approx(1000.0));
+    CHECK(memory_time_ms(3e12, 1.5) == Approx(2000.0));
+    CHECK(compute_time_ms(0, 989) == 0.0);
+}
+
+TEST_CASE("a step takes the larger of compute and memory time", "[core]") {
+    const StepTime mem = step_time({1e12, 1e12}, {1000, 1});  // 1 ms compute, 1000 ms memory
+    CHECK(mem.time_ms == Approx(1000.0));
+    CHECK(mem.bound == Bound::memory);
+    const StepTime cmp = step_time({1e15, 1e9}, {1000, 1});  // 1000 ms compute, 1 ms memory
+    CHECK(cmp.time_ms == Approx(1000.0));
+    CHECK(cmp.bound == Bound::compute);
+    SECTION("a tie counts as memory bound") {
+        CHECK(step_time({2e12, 1e12}, {2, 1}).bound == Bound::memory);
+    }
+}
+
+TEST_CASE("a step is compute bound exactly when its intensity exceeds the balance point", "[core]") {
+    for (double ai : {1.0, 64.0, 200.0, 295.0, 296.0, 1000.0, 2000.0}) {
+        const Work w{ai * 1e9, 1e9};
+        INFO("ai = " << ai);
+        CHECK((step_time(w, kH100).bound == Bound::compute) == (arithmetic_intensity(w) > balance_point(kH100)));
+    }
+}
+
+TEST_CASE("the roof is the slope below the balance point and the peak above it", "[core]") {
+    const double ridge = balance_point(kH100);
+    CHECK(attainable_tflops(ridge / 2, kH100) == Approx(kH100.tflops / 2));
+    CHECK(attainable_tflops(ridge * 2, kH100) == kH100.tflops);
+    const auto pts = roof(kH100, 0.1, 10000, 50);
+    REQUIRE(pts.size() == 50);
+    CHECK(pts.front().ai == 0.1);
+    CHECK(pts.back().ai == 10000.0);
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+        CHECK(pts[i].ai / pts[i - 1].ai == Approx(std::pow(1e5, 1.0 / 49)));
+        CHECK(pts[i].attainable_tflops >= pts[i - 1].attainable_tflops);
+    }
+}
+
+TEST_CASE("decode reads the weights once per step and the KV once per sequence", "[core][dense]") {
+    const DenseModel m{8, 2, 128};
+    const Work one = decode_work(m, 1, 4096);
+    const Work many = decode_work(m, 64, 4096);
+    CHECK(many.flops == Approx(64 * one.flops));
+    CHECK(many.bytes - weight_bytes(m) == Approx(64 * (one.bytes - weight_bytes(m))));
+    CHECK(prefill_work(m, 2000).bytes == weight_bytes(m));
+}
+
+TEST_CASE("the critical batch is the first compute-bound batch", "[core][dense]") {
+    for (double params : {0.5, 7.0, 8.0, 70.0, 405.0}) {
+        for (double ctx : {0.0, 1.0, 16.0, 100.0}) {
+            for (double bpp : {0.5, 1.0, 2.0}) {
+                const DenseModel m{params, bpp, 128};
+                const CriticalBatch c = critical_batch(m, ctx, kH100);
+                INFO("params " << params << " ctx " << ctx << " bpp " << bpp);
+                if (!c.reachable) {
+                    // Then even an enormous batch stays memory bound.
+                    CHECK(step_time(decode_work(m, 1e9, ctx), kH100).bound == Bound::memory);
+                    continue;
+                }
+                CHECK(c.batch == std::floor(c.batch));
+                CHECK(step_time(decode_work(m, c.batch, ctx), kH100).bound == Bound::compute);
+                if (c.batch > 1) CHECK(step_time(decode_work(m, c.batch - 1, ctx), kH100).bound == Bound::memory);
+            }
+        }
+    }
+    CHECK_FALSE(critical_batch({8, 2, 128}, 4096, kH100).reachable);
+}
+
+TEST_CASE("max batch fills the memory left beside the weights", "[core][dense]") {
+    const DenseModel m{8, 2, 128};
+    const MemoryFit fit = max_batch(m, 80, 4096, 0);
+    REQUIRE(fit.weights_fit);
+    CHECK(weight_bytes(m) + kv_bytes(m, fit.batch, 4096) <= 80e9);
+    CHECK(weight_bytes(m) + kv_bytes(m, fit.batch + 1, 4096) > 80e9);
+    CHECK_FALSE(max_batch(m, 10, 4096, 0).weights_fit);
+    // An exact fit keeps its last sequence: 16 GB of weights + 4 sequences of 1 GB.
+    CHECK(max_batch({8, 2, 1e9 / 1024 / 1000}, 20, 1000, 0).batch == 4);
+}
+
+TEST_CASE("the formula table describes every formula completely", "[table]") {
+    std::set<std::string> names;
+    for (const FormulaSpec& f : formulas()) {
+        INFO(f.name);
+        CHECK(std::string(f.name).rfind("ROOFLINE_", 0) == 0);
+        CHECK(names.insert(f.name).second);
+        CHECK(std::string(f.description_en).size() > 10);
+        CHECK(std::string(f.description_zh).size() > 10);
+        CHECK(find_formula(c_function_name(f.name)) == &f);
+        bool seen_optional = false;
+        for (const ArgSpec& a : f.args) {
+            INFO(a.name);
+            CHECK(std::string(a.description_en).size() > 5);
+            CHECK(std::string(a.description_zh).size() > 5);
+            CHECK((a.optional || !seen_optional));  // optional arguments only at the end
+            seen_optional = seen_optional || a.optional;
+        }
+    }
+    CHECK(c_function_name("ROOFLINE_DECODE_MS") == "roofline_decode_ms");
+    CHECK(find_formula("no_such_formula") == nullptr);
+}
+
+TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {
+    for (const FormulaSpec& f : formulas()) {
+        std::vector<Arg> required, all;
+        for (const ArgSpec& a : f.args) {
+            // A valid value for every argument: 2 for counts, 1 otherwise.
+            const double v = a.check == Check::count ? 2 : 1;
+            if (!a.optional) required.push_back({v});
+            all.push_back(a.optional ? Arg{a.default_number} : Arg{v});
+        }
+        if (required.size() == all.size()) continue;
+        INFO(f.name);
+        Value short_call, full_call;
+        try {
+            short_call = call(f.name, required);
+            full_call = call(f.name, all);
+        } catch (const Error&) {
+            // Some formulas have no answer for these inputs; both calls must agree on that.
+            CHECK_THROWS_AS(call(f.name, all), Error);
+            continue;
+        }
+        CHECK(short_call.value == full_call.value);
+    }
+    CHECK(std::get<double>(call("ROOFLINE_DECODE_MS", std::vector<Arg>{{8.0}, {64.0}, {4096.0}, {3.35}}).value) ==
+          formula::decode_ms(8, 64, 4096, 3.35, 989, 128, 2));
+}
+
+TEST_CASE("bad input gives an error that names the argument", "[table][errors]") {
+    for (const FormulaSpec& f : formulas()) {
+        for (std::size_t i = 0; i < f.args.size(); ++i) {
+            for (double bad : {kNaN, kInf, -kInf, -1.0}) {
+                if (bad == -1.0 && f.args[i].check == Check::finite) continue;
+                std::vector<Arg> args;
+                for (std::size_t j = 0; j < f.args.size(); ++j)
+                    args.push_back({j == i ? bad : (f.args[j].check == Check::count ? 2.0 : 1.0)});
+                INFO(f.name << " argument " << f.args[i].name << " = " << bad);
+                try {
+                    call(f.name, args);
+                    FAIL("no error");
+                } catch (const Error& e) {
+                    CHECK(e.status() == Status::invalid_argument);
+                    CHECK(e.argument() == f.args[i].name);
+                    CHECK_THAT(e.what(), Contains(f.args[i].name) && Contains(f.name));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("domain errors of single formulas", "[errors]") {
+    auto status_of = [](auto&& fn) {
+        try {
+            fn();
+        } catch (const Error& e) {
+            return e.status();
+        }
+        return Status::ok;
+    };
+    CHECK(status_of([] { formula::decode_ms(8, 0.5, 0, 3.35, 989, 128, 2); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::ai(1, 0); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::roof(989, 3.35, 10, 1, 50); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::roof(989, 3.35, 1, 10, 1); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::roof(989, 3.35, 1, 10, 1e6); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::critical_batch(8, 4096, 989, 3.35, 128, 2); }) == Status::no_solution);
+    CHECK(status_of([] { formula::max_batch(8, 8, 4096, 128, 2, 0); }) == Status::no_solution);
+    CHECK(status_of([] { formula::max_batch(80, 8, 0, 128, 2, 0); }) == Status::invalid_argument);
+    CHECK(status_of([] { formula::decode_ms(1e300, 1e300, 0, 3.35, 989, 128, 2); }) == Status::out_of_range);
+    CHECK(status_of([] { formula::compute_ms(1e300, 1e-300); }) == Status::out_of_range);
+}
+
+TEST_CASE("generic calls check the name, the arity and the types", "[errors]") {
+    auto status_of = [](std::string_view name, std::vector<Arg> args) {
+        try {
+            call(name, args);
+        } catch (const Error& e) {
+            return e.status();
+        }
+        return Status::ok;
+    };
+    CHECK(status_of("ROOFLINE_NOPE", {}) == Status::unknown_formula);
+    CHECK(status_of("ROOFLINE_BALANCE", {{989.0}}) == Status::wrong_arity);
+    CHECK(status_of("ROOFLINE_BALANCE", {{989.0}, {3.35}, {1.0}}) == Status::wrong_arity);
+    CHECK(status_of("ROOFLINE_BALANCE", {{989.0}, {std::string("fast")}}) == Status::invalid_argument);
+    CHECK(status_of("roofline_balance", {{989.0}, {3.35}}) == Status::ok);
+}
