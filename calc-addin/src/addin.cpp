@@ -1,0 +1,213 @@
+// The libroofline Calc add-in: one UNO component, org.libroofline.RooflineAddIn, modelled on
+// LibreOffice's scaddins. Its formula methods are generated from the formula table (addin_methods.inc);
+// the Function Wizard's names and descriptions, in English and Chinese, are read from the same table
+// through the C ABI. This file converts between UNO and C types and computes nothing.
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <cppuhelper/factory.hxx>
+#include <cppuhelper/implbase5.hxx>
+#include <cppuhelper/implementationentry.hxx>
+#include <cppuhelper/supportsservice.hxx>
+#include <rtl/string.hxx>
+#include <rtl/ustring.hxx>
+#include <uno/lbnames.h>
+
+#include <com/sun/star/lang/IllegalArgumentException.hpp>
+#include <com/sun/star/lang/Locale.hpp>
+#include <com/sun/star/lang/XServiceInfo.hpp>
+#include <com/sun/star/lang/XServiceName.hpp>
+#include <com/sun/star/sheet/LocalizedName.hpp>
+#include <com/sun/star/sheet/XAddIn.hpp>
+#include <com/sun/star/sheet/XCompatibilityNames.hpp>
+#include <com/sun/star/uno/RuntimeException.hpp>
+#include <com/sun/star/uno/Sequence.hxx>
+#include <com/sun/star/uno/XComponentContext.hpp>
+
+#include <org/libroofline/XRoofline.hpp>
+
+#include <roofline.h>
+
+namespace css = ::com::sun::star;
+using ::rtl::OUString;
+
+namespace {
+
+// The frozen names: .ods files store calls as ORG.LIBROOFLINE.ROOFLINEADDIN.<FORMULA>(...).
+constexpr const char kServiceName[] = "org.libroofline.RooflineAddIn";
+constexpr const char kAddInService[] = "com.sun.star.sheet.AddIn";
+// LibreOffice 7.4 honours only its predefined categories; anything else falls back to "Add-In".
+constexpr const char kCategory[] = "Add-In";
+
+using Array = css::uno::Sequence<css::uno::Sequence<css::uno::Any>>;
+
+OUString fromUtf8(const char* s) { return s ? OUString(s, std::strlen(s), RTL_TEXTENCODING_UTF8) : OUString(); }
+
+std::string utf8(const OUString& s) {
+    const rtl::OString o = rtl::OUStringToOString(s, RTL_TEXTENCODING_UTF8);
+    return std::string(o.getStr(), static_cast<std::size_t>(o.getLength()));
+}
+
+css::uno::Sequence<OUString> serviceNames() {
+    css::uno::Sequence<OUString> names(2);
+    names.getArray()[0] = OUString::createFromAscii(kAddInService);
+    names.getArray()[1] = OUString::createFromAscii(kServiceName);
+    return names;
+}
+
+using Base = cppu::WeakImplHelper5<css::sheet::XAddIn, css::sheet::XCompatibilityNames, org::libroofline::XRoofline,
+                                   css::lang::XServiceName, css::lang::XServiceInfo>;
+
+class RooflineAddIn : public Base {
+public:
+    RooflineAddIn() = default;
+
+    // ---- The formulas (generated from the formula table) ----
+#include "addin_methods.inc"
+
+    // ---- XLocalizable (through XAddIn) ----
+    void SAL_CALL setLocale(const css::lang::Locale& locale) override { locale_ = locale; }
+    css::lang::Locale SAL_CALL getLocale() override { return locale_; }
+
+    // ---- XAddIn: the Function Wizard's texts, from the formula table ----
+    OUString SAL_CALL getProgrammaticFuntionName(const OUString& display) override {
+        const roofline_formula_info* f = roofline_formula_find(utf8(display).c_str());
+        return f ? OUString::createFromAscii(f->name) : OUString();
+    }
+    OUString SAL_CALL getDisplayFunctionName(const OUString& programmatic) override {
+        const roofline_formula_info* f = find(programmatic);
+        return f ? OUString::createFromAscii(f->name) : OUString();
+    }
+    OUString SAL_CALL getFunctionDescription(const OUString& programmatic) override {
+        const roofline_formula_info* f = find(programmatic);
+        return f ? fromUtf8(chinese() ? f->description_zh : f->description_en) : OUString();
+    }
+    OUString SAL_CALL getDisplayArgumentName(const OUString& programmatic, sal_Int32 index) override {
+        const roofline_arg_info* a = arg(programmatic, index);
+        return a ? OUString::createFromAscii(a->name) : OUString();
+    }
+    OUString SAL_CALL getArgumentDescription(const OUString& programmatic, sal_Int32 index) override {
+        const roofline_arg_info* a = arg(programmatic, index);
+        if (!a) return OUString();
+        std::string text = chinese() ? a->description_zh : a->description_en;
+        if (a->optional) {
+            char buf[64];
+            if (a->type == ROOFLINE_TYPE_TEXT) std::snprintf(buf, sizeof buf, "%s", a->default_text);
+            else std::snprintf(buf, sizeof buf, "%.15g", a->default_number);
+            text += chinese() ? std::string(" 可省略，默认值：") + buf + "。" : std::string(" Optional, default: ") + buf + ".";
+        }
+        return fromUtf8(text.c_str());
+    }
+    OUString SAL_CALL getProgrammaticCategoryName(const OUString&) override {
+        return OUString::createFromAscii(kCategory);
+    }
+    OUString SAL_CALL getDisplayCategoryName(const OUString&) override { return OUString::createFromAscii(kCategory); }
+
+    // ---- XCompatibilityNames: the names written to .xls files ----
+    css::uno::Sequence<css::sheet::LocalizedName> SAL_CALL getCompatibilityNames(const OUString& programmatic) override {
+        const roofline_formula_info* f = find(programmatic);
+        if (!f) return css::uno::Sequence<css::sheet::LocalizedName>();
+        css::uno::Sequence<css::sheet::LocalizedName> names(1);
+        names.getArray()[0] =
+            css::sheet::LocalizedName(css::lang::Locale("en", "US", OUString()), OUString::createFromAscii(f->name));
+        return names;
+    }
+
+    // ---- XServiceName, XServiceInfo ----
+    OUString SAL_CALL getServiceName() override { return OUString::createFromAscii(kServiceName); }
+    OUString SAL_CALL getImplementationName() override { return OUString::createFromAscii(kServiceName); }
+    sal_Bool SAL_CALL supportsService(const OUString& name) override { return cppu::supportsService(this, name); }
+    css::uno::Sequence<OUString> SAL_CALL getSupportedServiceNames() override { return serviceNames(); }
+
+private:
+    css::lang::Locale locale_;
+
+    bool chinese() const { return locale_.Language == "zh"; }
+
+    static const roofline_formula_info* find(const OUString& programmatic) {
+        return roofline_formula_find(utf8(programmatic).c_str());
+    }
+    static const roofline_arg_info* arg(const OUString& programmatic, sal_Int32 index) {
+        const roofline_formula_info* f = find(programmatic);
+        return f && index >= 0 && static_cast<size_t>(index) < f->arg_count ? &f->args[index] : nullptr;
+    }
+
+    const roofline_formula_info& formula(const char* name) {
+        const roofline_formula_info* f = roofline_formula_find(name);
+        if (!f) throw css::uno::RuntimeException(OUString::createFromAscii(name), getXWeak());
+        return *f;
+    }
+
+    css::uno::Reference<css::uno::XInterface> getXWeak() { return static_cast<cppu::OWeakObject*>(this); }
+
+    [[noreturn]] void bad(const roofline_formula_info& f, size_t index, const char* what) {
+        std::string msg = std::string(f.name) + ": argument '" + f.args[index].name + "' must be " + what;
+        throw css::lang::IllegalArgumentException(fromUtf8(msg.c_str()), getXWeak(), static_cast<sal_Int16>(index));
+    }
+
+    /// An optional number: its default when the cell left it out.
+    double number(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
+        if (!value.hasValue()) return f.args[index].default_number;
+        double d = 0;
+        if (!(value >>= d)) bad(f, index, "a number");
+        return d;
+    }
+
+    /// An optional text, in UTF-8: its default when the cell left it out.
+    std::string text(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
+        if (!value.hasValue()) return f.args[index].default_text ? f.args[index].default_text : "";
+        OUString s;
+        if (!(value >>= s)) bad(f, index, "a text");
+        return utf8(s);
+    }
+
+    /// A failed call becomes an IllegalArgumentException (Err:502 in the cell) with the library's message.
+    void check(const roofline_formula_info& f, int status) {
+        if (status == ROOFLINE_OK) return;
+        sal_Int16 position = -1;
+        for (size_t i = 0; i < f.arg_count; ++i)
+            if (std::strcmp(f.args[i].name, roofline_errarg()) == 0) position = static_cast<sal_Int16>(i);
+        throw css::lang::IllegalArgumentException(fromUtf8(roofline_errmsg()), getXWeak(), position);
+    }
+
+    /// An array result as Calc's matrix of numbers and texts; frees the C array.
+    static Array toArray(roofline_array* result) {
+        std::unique_ptr<roofline_array, void (*)(roofline_array*)> owned(result, roofline_array_free);
+        const size_t rows = roofline_array_rows(result), cols = roofline_array_cols(result);
+        Array out(static_cast<sal_Int32>(rows));
+        css::uno::Sequence<css::uno::Any>* row = out.getArray();
+        for (size_t r = 0; r < rows; ++r) {
+            row[r].realloc(static_cast<sal_Int32>(cols));
+            css::uno::Any* cell = row[r].getArray();
+            for (size_t c = 0; c < cols; ++c) {
+                if (roofline_array_is_text(result, r, c)) cell[c] <<= fromUtf8(roofline_array_text(result, r, c));
+                else cell[c] <<= roofline_array_number(result, r, c);
+            }
+        }
+        return out;
+    }
+};
+
+css::uno::Reference<css::uno::XInterface> SAL_CALL create(const css::uno::Reference<css::uno::XComponentContext>&) {
+    return static_cast<cppu::OWeakObject*>(new RooflineAddIn());
+}
+
+OUString SAL_CALL implementationName() { return OUString::createFromAscii(kServiceName); }
+
+const cppu::ImplementationEntry kEntries[] = {
+    {create, implementationName, serviceNames, cppu::createSingleComponentFactory, nullptr, 0},
+    {nullptr, nullptr, nullptr, nullptr, nullptr, 0}};
+
+}  // namespace
+
+extern "C" SAL_DLLPUBLIC_EXPORT void* SAL_CALL component_getFactory(const char* implName, void* serviceManager,
+                                                                    void* registryKey) {
+    return cppu::component_getFactoryHelper(implName, serviceManager, registryKey, kEntries);
+}
+
+extern "C" SAL_DLLPUBLIC_EXPORT void SAL_CALL component_getImplementationEnvironment(const char** envTypeName,
+                                                                                    uno_Environment**) {
+    *envTypeName = CPPU_CURRENT_LANGUAGE_BINDING_NAME;
+}

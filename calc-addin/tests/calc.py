@@ -1,0 +1,197 @@
+"""A private, headless LibreOffice Calc for the add-in's tests (run with /usr/bin/python3).
+
+Nothing on the system is touched: each Calc has its own profile and its own shared-extension cache
+under a folder of the build tree, so tests can run side by side, as root too. Workbooks are computed
+by `soffice --headless --convert-to`, which recalculates them on load.
+"""
+import csv
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
+UNOPKG = shutil.which("unopkg") or "/usr/bin/unopkg"
+
+# Import a CSV with formula evaluation on: each cell computes as if typed.
+CSV_IN = "CSV:44,34,76,1,,0,false,false,false,false,false,-1,true"
+# Export values at full precision ("save cell contents as shown" off), first sheet.
+CSV_OUT = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false"
+
+RECALC_ALWAYS = """<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+"""
+
+
+class Calc:
+    """A headless Calc with its own profile; with the add-in when `oxt` is given."""
+
+    def __init__(self, workdir, oxt=None, timeout=240):
+        self.dir = Path(workdir).resolve()
+        self.timeout = timeout
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        self.env_args = [
+            f"-env:UserInstallation=file://{self.dir}/profile",
+            f"-env:UNO_SHARED_PACKAGES_CACHE=file://{self.dir}/shared",
+        ]
+        # Start the profile once, or a later start undoes the extension's registration.
+        self._run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
+        self._recalculate_on_load()
+        if oxt:
+            self._run([UNOPKG, "add", "--shared", "-s", "-f", *self.env_args, str(oxt)])
+            listed = self._run([UNOPKG, "list", "--shared", *self.env_args]).stdout
+            if "org.libroofline.calc-addin" not in listed:
+                raise RuntimeError("the add-in is not registered:\n" + listed)
+
+    def _run(self, cmd, **kw):
+        # HOME inside the work folder: soffice writes nothing anywhere else.
+        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp")
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout, env=env,
+                           stdin=subprocess.DEVNULL, **kw)
+        if r.returncode != 0:
+            raise RuntimeError(f"{cmd[0]} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+        return r
+
+    def _recalculate_on_load(self):
+        """Recalculate every workbook on load, so that cached values never stand in for results."""
+        xcu = self.dir / "profile" / "user" / "registrymodifications.xcu"
+        text = xcu.read_text(encoding="utf-8")
+        xcu.write_text(text.replace("</oor:items>", RECALC_ALWAYS + "</oor:items>"), encoding="utf-8")
+
+    def convert(self, src, to, outdir, infilter=None):
+        """Opens `src` in this Calc (recalculating it) and saves it as `to` ("csv", "ods", "xlsx", "pdf")."""
+        outdir = Path(outdir)
+        outdir.mkdir(parents=True, exist_ok=True)
+        cmd = [SOFFICE, "--headless", "--norestore", *self.env_args]
+        if infilter:
+            cmd.append(f"--infilter={infilter}")
+        cmd += ["--convert-to", CSV_OUT if to == "csv" else to, "--outdir", str(outdir), str(src)]
+        self._run(cmd)
+        stem = Path(src).stem
+        out = sorted(outdir.glob(f"{stem}*.{to}"))
+        if not out:
+            raise RuntimeError(f"soffice wrote no {to} for {src}")
+        return out[0]
+
+    def sheet_values(self, src):
+        """The first sheet of a workbook as computed by Calc: a list of rows of displayed texts."""
+        with tempfile.TemporaryDirectory(dir=self.dir) as tmp:
+            out = self.convert(src, "csv", tmp)
+            with open(out, newline="", encoding="utf-8") as f:
+                return list(csv.reader(f))
+
+    def compute(self, formulas):
+        """Types each formula (e.g. "=ROOFLINE_BALANCE(989; 3.35)") into a cell of column A, as a
+        user would, and returns what each cell shows: a number, a text, or an error such as Err:502."""
+        with tempfile.TemporaryDirectory(dir=self.dir) as tmp:
+            src = Path(tmp) / "typed.csv"
+            with open(src, "w", newline="", encoding="utf-8") as f:
+                w = csv.writer(f)
+                for formula in formulas:
+                    w.writerow([formula])
+            out = self.convert(src, "csv", Path(tmp) / "out", infilter=CSV_IN)
+            with open(out, newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))
+        cells = [r[0] if r else "" for r in rows]
+        cells += [""] * (len(formulas) - len(cells))
+        return [parse_cell(c) for c in cells]
+
+
+class Error(str):
+    """What a cell shows instead of a value: Err:502, #VALUE!, #NAME?, ..."""
+
+
+def parse_cell(text):
+    if text.startswith("Err:") or text.startswith("#"):
+        return Error(text)
+    if text == "TRUE":
+        return 1.0
+    if text == "FALSE":
+        return 0.0
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def close(a, b, rel):
+    return abs(a - b) <= rel * abs(b)
+
+
+# ---- The C ABI, through ctypes: what the spreadsheet must agree with. ----
+
+class _ArgInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("type", ctypes.c_int),
+                ("optional", ctypes.c_int), ("default_number", ctypes.c_double),
+                ("default_text", ctypes.c_char_p), ("description_en", ctypes.c_char_p),
+                ("description_zh", ctypes.c_char_p)]
+
+
+class _FormulaInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("c_name", ctypes.c_char_p), ("group", ctypes.c_char_p),
+                ("result_type", ctypes.c_int), ("result_unit", ctypes.c_char_p),
+                ("description_en", ctypes.c_char_p), ("description_zh", ctypes.c_char_p),
+                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(_ArgInfo)), ("example", ctypes.c_char_p)]
+
+
+class _Value(ctypes.Structure):
+    _fields_ = [("number", ctypes.c_double), ("text", ctypes.c_char_p)]
+
+
+class Library:
+    """libroofline.so: the formula table, and formulas called by name."""
+
+    def __init__(self, path):
+        lib = ctypes.CDLL(str(path))
+        lib.roofline_formula_count.restype = ctypes.c_size_t
+        lib.roofline_formula_at.restype = ctypes.POINTER(_FormulaInfo)
+        lib.roofline_formula_at.argtypes = [ctypes.c_size_t]
+        lib.roofline_call.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Value), ctypes.c_size_t,
+                                      ctypes.POINTER(ctypes.c_void_p)]
+        lib.roofline_array_rows.argtypes = lib.roofline_array_cols.argtypes = [ctypes.c_void_p]
+        lib.roofline_array_rows.restype = lib.roofline_array_cols.restype = ctypes.c_size_t
+        lib.roofline_array_number.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+        lib.roofline_array_number.restype = ctypes.c_double
+        lib.roofline_array_is_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+        lib.roofline_array_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+        lib.roofline_array_text.restype = ctypes.c_char_p
+        lib.roofline_array_free.argtypes = [ctypes.c_void_p]
+        self.lib = lib
+
+    def formulas(self):
+        out = []
+        for i in range(self.lib.roofline_formula_count()):
+            f = self.lib.roofline_formula_at(i).contents
+            args = [f.args[j] for j in range(f.arg_count)]
+            out.append({
+                "name": f.name.decode(), "result_type": f.result_type,
+                "description_en": f.description_en.decode(), "example": f.example.decode(),
+                "args": [{"name": a.name.decode(), "type": a.type, "optional": bool(a.optional),
+                          "default": a.default_number} for a in args],
+            })
+        return out
+
+    def call(self, name, args):
+        """The result of a formula: a float, a str, a list of rows, or None on any error."""
+        values = (_Value * max(1, len(args)))()
+        for i, a in enumerate(args):
+            if isinstance(a, str):
+                values[i].text = a.encode()
+            else:
+                values[i].number = float(a)
+        out = ctypes.c_void_p()
+        if self.lib.roofline_call(name.encode(), values, len(args), ctypes.byref(out)) != 0:
+            return None
+        try:
+            rows, cols = self.lib.roofline_array_rows(out), self.lib.roofline_array_cols(out)
+            cell = lambda r, c: (self.lib.roofline_array_text(out, r, c).decode()
+                                 if self.lib.roofline_array_is_text(out, r, c)
+                                 else self.lib.roofline_array_number(out, r, c))
+            if rows == 1 and cols == 1:
+                return cell(0, 0)
+            return [[cell(r, c) for c in range(cols)] for r in range(rows)]
+        finally:
+            self.lib.roofline_array_free(out)
