@@ -4,6 +4,9 @@
 ROOFLINE_DEBIAN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libfmt-dev catch2 nlohmann-json3-dev
+  # The Calc add-in: the SDK to build it, a headless Calc and Python-UNO to test it, and the
+  # Chinese language pack to see its Function Wizard texts in Chinese.
+  libreoffice-dev libreoffice-calc python3-uno libreoffice-l10n-zh-cn
 )
 
 roofline_install_deps() {
@@ -21,6 +24,8 @@ roofline_install_deps() {
 }
 
 roofline_build() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # The add-in and its Calc tests are required here: their absence fails instead of skipping them.
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DROOFLINE_BUILD_ADDIN=ON -DROOFLINE_CALC_TESTS=ON >/dev/null
   cmake --build build
 }

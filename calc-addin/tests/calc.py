@@ -4,12 +4,14 @@ Nothing on the system is touched: each Calc has its own profile and its own shar
 under a folder of the build tree, so tests can run side by side, as root too. Workbooks are computed
 by `soffice --headless --convert-to`, which recalculates them on load.
 """
+import contextlib
 import csv
 import ctypes
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
@@ -28,9 +30,14 @@ RECALC_ALWAYS = """<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><pr
 class Calc:
     """A headless Calc with its own profile; with the add-in when `oxt` is given."""
 
-    def __init__(self, workdir, oxt=None, timeout=240):
+    def __init__(self, workdir, oxt=None, timeout=240, ui_locale=None):
         self.dir = Path(workdir).resolve()
         self.timeout = timeout
+        # The user interface's language follows the process locale: "zh-CN" needs its language pack.
+        self.locale_env = {}
+        if ui_locale:
+            posix = ui_locale.replace("-", "_") + ".UTF-8"
+            self.locale_env = {"LC_ALL": posix, "LANG": posix, "LANGUAGE": ui_locale.replace("-", "_")}
         shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True)
         self.env_args = [
@@ -48,12 +55,47 @@ class Calc:
 
     def _run(self, cmd, **kw):
         # HOME inside the work folder: soffice writes nothing anywhere else.
-        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp")
+        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout, env=env,
                            stdin=subprocess.DEVNULL, **kw)
         if r.returncode != 0:
             raise RuntimeError(f"{cmd[0]} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
         return r
+
+    @contextlib.contextmanager
+    def uno(self):
+        """A running soffice of this Calc, reached through Python-UNO (/usr/bin/python3 only):
+        yields its component context. The office is terminated afterwards."""
+        import uno  # noqa: PLC0415 (only /usr/bin/python3 has it)
+        from com.sun.star.connection import NoConnectException  # noqa: PLC0415
+        pipe = f"roofline_{os.getpid()}_{id(self)}"
+        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
+        proc = subprocess.Popen([SOFFICE, "--headless", "--norestore", "--nologo", "--nodefault",
+                                 *self.env_args, f"--accept=pipe,name={pipe};urp;StarOffice.ComponentContext"],
+                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        try:
+            local = uno.getComponentContext()
+            resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+            deadline = time.time() + self.timeout
+            while True:
+                try:
+                    ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
+                    break
+                except NoConnectException:
+                    if time.time() > deadline or proc.poll() is not None:
+                        raise RuntimeError("soffice did not answer on its pipe")
+                    time.sleep(0.3)
+            yield ctx
+            try:
+                ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx).terminate()
+            except Exception:  # noqa: BLE001 (the bridge closes as the office goes)
+                pass
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
     def _recalculate_on_load(self):
         """Recalculate every workbook on load, so that cached values never stand in for results."""

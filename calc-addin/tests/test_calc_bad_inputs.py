@@ -1,0 +1,92 @@
+"""Bad input through a real Calc: for every formula, every argument takes each value of a table of bad
+(and borderline) inputs. Whatever the C ABI refuses must show an error value in its cell; whatever it
+accepts must show the C ABI's own result. Calc must survive it all and still compute afterwards.
+
+usage: test_calc_bad_inputs.py WORKDIR OXT LIBROOFLINE
+"""
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import Calc, Error, Library, close  # noqa: E402
+
+# What a user might type into an argument: (as typed, as the C ABI gets it; None: not a number).
+INPUTS = [
+    ("-1", -1.0), ("0", 0.0), ("0.5", 0.5), ("1E+300", 1e300), ("-1E+300", -1e300), ("1E-300", 1e-300),
+    ('"x"', None), ('""', None), ("1/0", None), ("NA()", None), ("SQRT(-1)", None),
+]
+
+
+def example_args(formula):
+    """The valid numbers of the formula's example call, then the defaults of the rest."""
+    inner = re.search(r"\((.*)\)", formula["example"]).group(1)
+    given = [float(x) for x in inner.split(";")]
+    return given + [a["default"] for a in formula["args"][len(given):]]
+
+
+def typed_call(name, typed_args, array):
+    call = f"{name}({'; '.join(typed_args)})"
+    return f"=INDEX({call}; 1; 2)" if array else "=" + call
+
+
+def expected_value(result, array):
+    if result is None:
+        return None
+    return result[0][1] if array else result
+
+
+def main(workdir, oxt, library):
+    lib = Library(library)
+    cases = []  # (label, typed formula, expected: None for an error, else the C ABI's value)
+    for f in lib.formulas():
+        array = f["result_type"] == 2
+        base = example_args(f)
+        typed_base = [repr(v) for v in base]
+        cases.append((f"{f['name']} valid", typed_call(f["name"], typed_base, array),
+                      expected_value(lib.call(f["name"], base), array)))
+        for i, arg in enumerate(f["args"]):
+            for typed, value in INPUTS:
+                args = list(base)
+                typed_args = list(typed_base)
+                typed_args[i] = typed
+                expected = None
+                if value is not None:
+                    args[i] = value
+                    expected = expected_value(lib.call(f["name"], args), array)
+                cases.append((f"{f['name']} {arg['name']}={typed}", typed_call(f["name"], typed_args, array),
+                              expected))
+        # Wrong number of arguments.
+        cases.append((f"{f['name']} one argument too many",
+                      typed_call(f["name"], typed_base + ["1"], array), None))
+        required = [a for a in f["args"] if not a["optional"]]
+        if required:
+            cases.append((f"{f['name']} a required argument missing",
+                          typed_call(f["name"], typed_base[: len(required) - 1], array), None))
+    # Calc survived the table and still computes.
+    sentinel = ("still computing after the bad inputs", "=ROOFLINE_BALANCE(989; 3.35)",
+                lib.call("ROOFLINE_BALANCE", [989, 3.35]))
+    cases.append(sentinel)
+
+    calc = Calc(workdir, oxt)
+    shown = calc.compute([c[1] for c in cases])
+    passed = failed = errors = 0
+    for (label, typed, expected), got in zip(cases, shown):
+        if expected is None:
+            ok = isinstance(got, Error)
+            errors += ok
+        elif isinstance(expected, str):
+            ok = got == expected
+        else:
+            # CSV shows numbers in scientific notation with 8 significant digits.
+            ok = isinstance(got, float) and close(got, expected, 1e-7)
+        if not ok:
+            print(f"FAIL {label}: {typed} shows {got!r}, expected {'an error value' if expected is None else expected}")
+        passed, failed = passed + ok, failed + (not ok)
+    print(f"{len(cases)} calls, {errors} of them error values as expected")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))

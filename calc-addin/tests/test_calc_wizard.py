@@ -1,0 +1,95 @@
+"""The Function Wizard shows every formula of the table, with its arguments, optional ones marked,
+in English and, under a Chinese user interface, in Chinese; and array formulas fill their range.
+
+usage: test_calc_wizard.py WORKDIR OXT LIBROOFLINE     (run with /usr/bin/python3: it needs Python-UNO)
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import Calc, Library, close  # noqa: E402
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if not ok:
+        print(f"FAIL {what}")
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+def wizard(ctx):
+    """Name -> (description, category, [(argument, description, optional)]) as Calc describes it."""
+    descs = ctx.ServiceManager.createInstanceWithContext("com.sun.star.sheet.FunctionDescriptions", ctx)
+    out = {}
+    for i in range(descs.getCount()):
+        p = {v.Name: v.Value for v in descs.getByIndex(i)}
+        if p["Name"].startswith("ROOFLINE_"):
+            out[p["Name"]] = (p["Description"], p["Category"],
+                              [(a.Name, a.Description, bool(a.IsOptional)) for a in p["Arguments"]])
+    return out
+
+
+def check_wizard(shown, formulas, lang):
+    check(len(shown) == len(formulas), f"[{lang}] the wizard lists {len(shown)} of {len(formulas)} formulas")
+    for f in formulas:
+        name = f["name"]
+        if name not in shown:
+            check(False, f"[{lang}] {name} is in the Function Wizard")
+            continue
+        description, category, args = shown[name]
+        check(description == f[f"description_{lang}"], f"[{lang}] {name}: description {description!r}")
+        check(category == ADD_IN, f"[{lang}] {name}: category {category} (Add-In is {ADD_IN})")
+        check([a[0] for a in args] == [a["name"] for a in f["args"]], f"[{lang}] {name}: argument names {args}")
+        check([a[2] for a in args] == [a["optional"] for a in f["args"]], f"[{lang}] {name}: optional flags")
+        for a, spec in zip(args, f["args"]):
+            check(a[1].startswith(spec[f"description_{lang}"]), f"[{lang}] {name}.{a[0]}: {a[1]!r}")
+
+
+ADD_IN = 11  # com.sun.star.sheet.FunctionCategory.ADDIN
+
+
+def main(workdir, oxt, library):
+    lib = Library(library)
+    formulas = lib.formulas()
+    for f, raw in zip(formulas, range(len(formulas))):
+        info = lib.lib.roofline_formula_at(raw).contents
+        f["description_zh"] = info.description_zh.decode()
+        for j, a in enumerate(f["args"]):
+            a["description_en"] = info.args[j].description_en.decode()
+            a["description_zh"] = info.args[j].description_zh.decode()
+
+    english = Calc(Path(workdir) / "en", oxt)
+    with english.uno() as ctx:
+        check_wizard(wizard(ctx), formulas, "en")
+
+        # An array formula fills its range with the C ABI's roof.
+        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        import uno  # noqa: PLC0415
+        from com.sun.star.beans import PropertyValue  # noqa: PLC0415
+        hidden = PropertyValue()
+        hidden.Name, hidden.Value = "Hidden", True
+        doc = desktop.loadComponentFromURL("private:factory/scalc", "_blank", 0, (hidden,))
+        cells = doc.Sheets.getByIndex(0).getCellRangeByName("A1:B6")
+        cells.setArrayFormula("=ROOFLINE_ROOF(989; 3.35; 0.1; 10000; 6)")
+        doc.calculateAll()
+        got = [list(r) for r in cells.getDataArray()]
+        want = lib.call("ROOFLINE_ROOF", [989, 3.35, 0.1, 10000, 6])
+        check(all(close(g, w, 1e-12) for gr, wr in zip(got, want) for g, w in zip(gr, wr)) and len(got) == 6,
+              f"array formula ROOFLINE_ROOF fills A1:B6: {got}")
+        formula = cells.getArrayFormula()
+        check("ROOFLINE_ROOF(" in formula.upper(), f"the array formula reads back: {formula}")
+        doc.close(True)
+        del uno
+
+    chinese = Calc(Path(workdir) / "zh", oxt, ui_locale="zh-CN")
+    with chinese.uno() as ctx:
+        check_wizard(wizard(ctx), formulas, "zh")
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
