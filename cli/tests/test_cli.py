@@ -1,0 +1,125 @@
+"""Tests of the roofline command: it prints what the C ABI computes (read here through the Python
+package), the article's figures (seed-cases.json), JSON for programs, distinct exit codes, errors that
+name the option, and an SVG chart."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import roofline
+
+CLI = os.environ["ROOFLINE_CLI"]
+SEED = json.loads(Path(os.environ["ROOFLINE_SEED_CASES"]).read_text(encoding="utf-8"))["cases"]
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+def seed(formula):
+    return next(c["exact"] for c in SEED if c["formula"] == formula)
+
+
+class Decode(unittest.TestCase):
+    def test_json_step_is_the_articles(self):
+        r = run("decode", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertAlmostEqual(out["step_ms"], seed("ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"), delta=1e-6)
+        self.assertAlmostEqual(out["tokens_per_s"], seed("ROOFLINE_DECODE_TOKS(8; 64; 4096; 3.35)"), delta=1e-3)
+        self.assertIsNone(out["critical_batch"])
+        self.assertEqual(out["kv_gb"], roofline.kv_gb(64, 4096))
+        self.assertEqual(out["ai_flop_per_byte"], roofline.decode_ai(8, 64, 4096))
+
+    def test_defaults_come_from_the_formula_table(self):
+        r = run("decode", "--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--tflops", r.stdout)
+        self.assertIn(str(int(roofline.decode_ms.__signature__.parameters["tflops"].default)), r.stdout)
+        r = run("decode", "--params-b", "8", "--batch", "64", "--ctx", "0", "--bw-tbs", "3.35", "--tflops", "100",
+                "--json")
+        self.assertEqual(json.loads(r.stdout)["step_ms"], roofline.decode_ms(8, 64, 0, 3.35, 100))
+        self.assertEqual(json.loads(r.stdout)["critical_batch"], roofline.critical_batch(8, 0, 100, 3.35))
+
+    def test_human_table(self):
+        r = run("decode", "--params-b", "8", "--batch", "1", "--ctx", "0", "--bw", "3.35")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("step time", r.stdout)
+        self.assertIn("critical batch", r.stdout)
+
+
+class Tables(unittest.TestCase):
+    def test_both_tables(self):
+        r = run("tables")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Decode without KV", r.stdout)
+        self.assertIn("Decode with 4096 tokens of KV", r.stdout)
+        self.assertIn(f"{seed('ROOFLINE_DECODE_TOKS(8; 64; 0; 3.35)'):.0f} tok/s", r.stdout)
+        self.assertIn(f"{seed('ROOFLINE_DECODE_TOKS(8; 64; 4096; 3.35)'):.0f} tok/s", r.stdout)
+        self.assertIn(f"batch of {seed('ROOFLINE_CRITICAL_BATCH(8; 0; 989; 3.35)')} sequences", r.stdout)
+
+    def test_json(self):
+        tables = json.loads(run("tables", "--json").stdout)
+        self.assertEqual([t["ctx"] for t in tables], [0, 4096])
+        self.assertEqual(tables[1]["rows"][1]["step_ms"], roofline.decode_ms(8, 64, 4096, 3.35))
+
+
+class Errors(unittest.TestCase):
+    def test_bad_value_names_the_option(self):
+        r = run("decode", "--params-b", "8", "--batch", "0.5", "--ctx", "4096", "--bw", "3.35")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--batch", r.stderr)
+        r = run("prefill", "--params-b", "-8", "--tokens", "2000", "--tflops", "989", "--json")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--params-b", r.stderr)
+
+    def test_usage_errors(self):
+        self.assertEqual(run("decode", "--params-b", "8").returncode, 2)
+        self.assertEqual(run("decode", "--params-b", "eight", "--batch", "1", "--ctx", "0", "--bw", "1").returncode, 2)
+        self.assertEqual(run("no-such-command").returncode, 2)
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run("--help").returncode, 0)
+
+    def test_no_solution(self):
+        r = run("memory", "--mem-gb", "8", "--params-b", "8", "--ctx", "4096")
+        self.assertEqual(r.returncode, 4)
+        self.assertIn("--mem-gb", r.stderr)
+
+
+class Formula(unittest.TestCase):
+    def test_any_formula_by_name(self):
+        r = run("formula", "ROOFLINE_BALANCE", "989", "3.35", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["result"], roofline.balance(989, 3.35))
+        r = run("formula", "roofline_bound", "0", "14e9", "989", "2")
+        self.assertEqual(r.stdout.strip(), roofline.bound(0, 14e9, 989, 2))
+        self.assertEqual(run("formula", "ROOFLINE_NOPE").returncode, 3)
+        self.assertEqual(run("formula", "ROOFLINE_BALANCE", "989", "fast").returncode, 2)
+
+    def test_formulas_lists_the_table(self):
+        listed = json.loads(run("formulas", "--json").stdout)
+        self.assertEqual([f["name"].lower() for f in listed], ["roofline_" + n for n in roofline.formulas()])
+
+
+class Plot(unittest.TestCase):
+    def test_svg(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "roof.svg"
+            r = run("plot", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35", "--svg", str(path))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            svg = ET.parse(path).getroot()
+            ns = "{http://www.w3.org/2000/svg}"
+            self.assertEqual(len(svg.findall(f"{ns}circle")), 3)
+            self.assertEqual(len(svg.findall(f"{ns}polyline")), 1)
+            texts = " ".join(t.text or "" for t in svg.iter(f"{ns}text"))
+            self.assertIn("prefill", texts)
+            self.assertIn("balance point", texts)
+        r = run("plot", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35", "--svg", "/nonexistent/x.svg")
+        self.assertEqual(r.returncode, 5)
+
+
+if __name__ == "__main__":
+    unittest.main()

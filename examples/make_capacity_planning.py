@@ -1,0 +1,562 @@
+"""Builds examples/capacity-planning.fods: a capacity-planning workbook made only of ROOFLINE_* formulas.
+
+Three sheets:
+  Article   the article's two batching tables (8B BF16 model on an H100 SXM), critical batches, prefill;
+  Plan      a deployment planner (inputs -> memory, max batch, step time, tokens/s) and what-if grids;
+  Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart.
+
+The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
+formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
+
+usage: /usr/bin/python3 examples/make_capacity_planning.py WORKDIR OXT OUTPUT.fods
+e.g.   /usr/bin/python3 examples/make_capacity_planning.py /tmp/cp build/calc-addin/roofline.oxt \\
+           examples/capacity-planning.fods
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "calc-addin" / "tests"))
+from calc import Calc  # noqa: E402
+
+FLAT_ODS = "OpenDocument Spreadsheet Flat XML"
+
+# Colours (RGB as integers).
+INPUT_BG = 0xFFF2CC     # yellow: change me
+HEADER_BG = 0xDDEBF7    # light blue: table headers
+TITLE_COLOR = 0x1F4E79
+NOTE_COLOR = 0x595959
+ROOF_COLOR = 0x1F77B4
+POINT_COLOR = 0xD62728
+
+# Named ranges: the key tables, which show_capacity_planning.py prints and checks.
+KEY_TABLES = {}
+
+
+class Book:
+    """Small helpers over a Calc document reached through Python-UNO."""
+
+    def __init__(self, ctx, doc):
+        import uno  # noqa: PLC0415
+        self.uno = uno
+        self.ctx = ctx
+        self.doc = doc
+        self.locale = uno.createUnoStruct("com.sun.star.lang.Locale")
+        self.locale.Language, self.locale.Country = "en", "US"
+        self._formats = {}
+
+    def fmt(self, code):
+        if code not in self._formats:
+            formats = self.doc.NumberFormats
+            key = formats.queryKey(code, self.locale, False)
+            if key == -1:
+                key = formats.addNew(code, self.locale)
+            self._formats[code] = key
+        return self._formats[code]
+
+    def put(self, sheet, ref, value, fmt=None, bold=False, bg=None, italic=False, color=None, size=None,
+            align=None):
+        cell = sheet.getCellRangeByName(ref)
+        if isinstance(value, str) and value.startswith("="):
+            cell.setFormula(value)
+        elif isinstance(value, str):
+            cell.setString(value)
+        elif value is not None:
+            cell.setValue(value)
+        self.style(cell, fmt=fmt, bold=bold, bg=bg, italic=italic, color=color, size=size, align=align)
+        return cell
+
+    def style(self, cells, fmt=None, bold=False, bg=None, italic=False, color=None, size=None, align=None,
+              wrap=False):
+        from com.sun.star.awt.FontWeight import BOLD  # noqa: PLC0415
+        from com.sun.star.awt.FontSlant import ITALIC  # noqa: PLC0415
+        if fmt:
+            cells.NumberFormat = self.fmt(fmt)
+        if bold:
+            cells.CharWeight = BOLD
+        if italic:
+            cells.CharPosture = ITALIC
+        if bg is not None:
+            cells.CellBackColor = bg
+        if color is not None:
+            cells.CharColor = color
+        if size:
+            cells.CharHeight = size
+        if align:
+            cells.HoriJustify = self.uno.Enum("com.sun.star.table.CellHoriJustify", align)
+        if wrap:
+            cells.IsTextWrapped = True
+
+    def row(self, sheet, first, values, **kw):
+        """Writes values to the row starting at `first` (e.g. "A5")."""
+        col, row = _split(first)
+        for i, v in enumerate(values):
+            if v is not None:
+                self.put(sheet, f"{_col(col + i)}{row}", v, **kw)
+
+    def header(self, sheet, ref_range, labels):
+        first = ref_range.split(":")[0]
+        self.row(sheet, first, labels)
+        cells = sheet.getCellRangeByName(ref_range)
+        self.style(cells, bold=True, bg=HEADER_BG, wrap=True, align="CENTER")
+        cells.VertJustify = self.uno.Enum("com.sun.star.table.CellVertJustify", "CENTER")
+
+    def title(self, sheet, ref, text, size=14):
+        self.put(sheet, ref, text, bold=True, color=TITLE_COLOR, size=size)
+
+    def note(self, sheet, ref, text):
+        self.put(sheet, ref, text, italic=True, color=NOTE_COLOR)
+
+    def inputs(self, sheet, first_row, rows, unit_col="C"):
+        """rows: (label, value, unit, number format) -> label in A, yellow input in B, unit in C."""
+        for i, (label, value, unit, fmt) in enumerate(rows):
+            r = first_row + i
+            self.put(sheet, f"A{r}", label)
+            self.put(sheet, f"B{r}", value, fmt=fmt, bg=INPUT_BG)
+            if unit:
+                self.put(sheet, f"{unit_col}{r}", unit, color=NOTE_COLOR)
+
+    def widths(self, sheet, cm):
+        cols = sheet.Columns
+        for i, w in enumerate(cm):
+            if w:
+                cols.getByIndex(i).Width = int(w * 1000)
+
+    def name(self, key, sheet_name, ref):
+        """A named range over a key table, e.g. Article_Table1 -> $Article.$A$16:$L$18."""
+        a, b = ref.split(":")
+        absolute = f"${sheet_name}.{_abs(a)}:{_abs(b)}"
+        pos = self.uno.createUnoStruct("com.sun.star.table.CellAddress")
+        self.doc.NamedRanges.addNewByName(key, absolute, pos, 0)
+        KEY_TABLES[key] = absolute
+
+
+def _split(ref):
+    letters = "".join(ch for ch in ref if ch.isalpha())
+    number = int("".join(ch for ch in ref if ch.isdigit()))
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + (ord(ch) - 64)
+    return col - 1, number
+
+
+def _col(index):
+    s = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        s = chr(65 + rem) + s
+    return s
+
+
+def _abs(ref):
+    col, row = _split(ref)
+    return f"${_col(col)}${row}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sheet "Article"
+
+def article(book, sheet):
+    P, BPP, TF, BW, KV, MEM, CTX2, PRE = "$B$5", "$B$6", "$B$7", "$B$8", "$B$9", "$B$10", "$B$11", "$B$12"
+    book.title(sheet, "A1", "Reproducing the article: an 8B BF16 model decoding on one H100 SXM")
+    book.note(sheet, "A2", "Every number is computed by the libroofline add-in (ROOFLINE_* formulas) from the "
+                           "yellow inputs; the article's own figures are quoted under each table.")
+    book.put(sheet, "A4", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 5, [
+        ("Model parameters", 8, "billions", "0.##"),
+        ("Bytes per parameter", 2, "bytes (BF16)", "0.##"),
+        ("Peak compute, dense BF16", 989, "TFLOP/s", "0"),
+        ("Memory bandwidth", 3.35, "TB/s", "0.00"),
+        ("KV cache per token", 128, "KiB/token (all layers, K+V)", "0"),
+        ("GPU memory", 80, "GB", "0"),
+        ("Context per user in table 2", 4096, "tokens", "#,##0"),
+        ("Prompt tokens of the prefill", 2000, "tokens", "#,##0"),
+    ])
+    book.put(sheet, "A13", "Balance point of the GPU")
+    book.put(sheet, "B13", f"=ROOFLINE_BALANCE({TF};{BW})", fmt="0.0")
+    book.put(sheet, "C13", "FLOP/byte (peak compute / bandwidth)", color=NOTE_COLOR)
+
+    headers = ["Batch (users)", "Weight read (ms)", "KV read (ms)", "Compute (ms)", "Step bound (ms)",
+               "Bound by", "Throughput (tok/s)", "Per user (tok/s)", "Weights (GB)", "KV cache (GB)",
+               "Memory used (GB)", "Arithmetic intensity (FLOP/byte)"]
+
+    def batching_table(top, title, ctx_value, notes, key):
+        # top: title row; top+1: context; top+2: header; top+3, top+4: batch 1 and 64; then critical batch.
+        book.title(sheet, f"A{top}", title, size=12)
+        book.put(sheet, f"A{top + 1}", "Context per user (tokens)")
+        ctx_cell = f"$B${top + 1}"
+        book.put(sheet, f"B{top + 1}", ctx_value, fmt="#,##0",
+                 bg=INPUT_BG if not str(ctx_value).startswith("=") else None)
+        book.header(sheet, f"A{top + 2}:L{top + 2}", headers)
+        for r, batch in ((top + 3, 1), (top + 4, 64)):
+            b = f"$A{r}"
+            flops = f"2*{P}*1E9*{b}"
+            read = f"(ROOFLINE_WEIGHTS_GB({P};{BPP})+ROOFLINE_KV_GB({b};{ctx_cell};{KV}))*1E9"
+            book.put(sheet, f"A{r}", batch, fmt="0", bg=INPUT_BG, align="CENTER")
+            book.put(sheet, f"B{r}", f"=ROOFLINE_MEMORY_MS(ROOFLINE_WEIGHTS_GB({P};{BPP})*1E9;{BW})", fmt="0.000")
+            book.put(sheet, f"C{r}", f"=ROOFLINE_MEMORY_MS(ROOFLINE_KV_GB({b};{ctx_cell};{KV})*1E9;{BW})",
+                     fmt="0.000")
+            book.put(sheet, f"D{r}", f"=ROOFLINE_COMPUTE_MS({flops};{TF})", fmt="0.000")
+            book.put(sheet, f"E{r}", f"=ROOFLINE_DECODE_MS({P};{b};{ctx_cell};{BW};{TF};{KV};{BPP})",
+                     fmt="0.000", bold=True)
+            book.put(sheet, f"F{r}", f"=ROOFLINE_BOUND({flops};{read};{TF};{BW})", align="CENTER")
+            book.put(sheet, f"G{r}", f"=ROOFLINE_DECODE_TOKS({P};{b};{ctx_cell};{BW};{TF};{KV};{BPP})",
+                     fmt="#,##0", bold=True)
+            book.put(sheet, f"H{r}", f"=G{r}/{b}", fmt="#,##0")
+            book.put(sheet, f"I{r}", f"=ROOFLINE_WEIGHTS_GB({P};{BPP})", fmt="0.0")
+            book.put(sheet, f"J{r}", f"=ROOFLINE_KV_GB({b};{ctx_cell};{KV})", fmt="0.0")
+            book.put(sheet, f"K{r}", f"=I{r}+J{r}", fmt="0.0")
+            book.put(sheet, f"L{r}", f"=ROOFLINE_DECODE_AI({P};{b};{ctx_cell};{KV};{BPP})", fmt="0.0")
+        crit = top + 5
+        book.put(sheet, f"A{crit}", "Critical batch (first compute-bound batch)", bold=True)
+        book.put(sheet, f"B{crit}",
+                 f'=IFERROR(ROOFLINE_CRITICAL_BATCH({P};{ctx_cell};{TF};{BW};{KV};{BPP});"never (KV bound)")',
+                 fmt="#,##0", bold=True, align="LEFT")
+        book.note(sheet, f"A{crit + 1}", notes)
+        book.name(key, "Article", f"A{top + 2}:L{top + 4}")
+        book.name(key + "_Critical", "Article", f"A{crit}:B{crit}")
+        return crit + 1
+
+    batching_table(15, "Table 1: decode without KV cache", 0,
+                   "Article: weight read 4.8 ms; compute 0.016 ms (batch 1) and 1.0 ms (batch 64); step bound "
+                   "4.8 ms; ~209 and ~13,400 tok/s; critical batch ~296.", "Article_Table1")
+    batching_table(23, f'="Table 2: decode with "&TEXT({CTX2};"#,##0")&" tokens of KV cache per user ("&{KV}&'
+                       f'" KiB/token)"', f"={CTX2}",
+                   "Article: batch 64 needs weights 16 GB + KV 34 GB = 50 GB; step 15 ms; ~4,257 tok/s; "
+                   "no critical batch: the KV reads grow with the batch, decode stays memory bound.",
+                   "Article_Table2")
+
+    top = 31
+    book.title(sheet, f"A{top}", "Prefill: the prompt in one step", size=12)
+    book.header(sheet, f"A{top + 1}:G{top + 1}",
+                ["Prompt tokens", "Weight read (ms)", "Compute (ms)", "Prefill bound (ms)", "Bound by",
+                 "Throughput (tok/s)", "Arithmetic intensity (FLOP/byte)"])
+    r = top + 2
+    flops, read = f"2*{P}*1E9*$A{r}", f"ROOFLINE_WEIGHTS_GB({P};{BPP})*1E9"
+    book.put(sheet, f"A{r}", f"={PRE}", fmt="#,##0", align="CENTER")
+    book.put(sheet, f"B{r}", f"=ROOFLINE_MEMORY_MS({read};{BW})", fmt="0.000")
+    book.put(sheet, f"C{r}", f"=ROOFLINE_COMPUTE_MS({flops};{TF})", fmt="0.000")
+    book.put(sheet, f"D{r}", f"=ROOFLINE_PREFILL_MS({P};$A{r};{TF};{BW};{BPP})", fmt="0.000", bold=True)
+    book.put(sheet, f"E{r}", f"=ROOFLINE_BOUND({flops};{read};{TF};{BW})", align="CENTER")
+    book.put(sheet, f"F{r}", f"=$A{r}/D{r}*1000", fmt="#,##0")
+    book.put(sheet, f"G{r}", f"=ROOFLINE_AI({flops};{read})", fmt="#,##0")
+    book.note(sheet, f"A{r + 1}", "Article: a 2000-token prefill takes ~32 ms and is compute bound.")
+    book.name("Article_Prefill", "Article", f"A{top + 1}:G{r}")
+    book.name("Article_Inputs", "Article", "A5:B13")
+
+    book.widths(sheet, [7.2, 2.6, 2.4, 2.4, 2.4, 2.2, 2.6, 2.4, 2.2, 2.2, 2.4, 3.0])
+    for r in (17, 25, 32):
+        sheet.Rows.getByIndex(r - 1).Height = 1000
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sheet "Plan"
+
+BATCHES = [1, 8, 16, 32, 64, 128, 256]
+CONTEXTS = [0, 1024, 4096, 16384, 32768]
+
+
+def plan(book, sheet):
+    P, BPP, KV, MEM, TF, BW, RES, CTX, B = ("$B$5", "$B$6", "$B$7", "$B$8", "$B$9", "$B$10", "$B$11", "$B$12",
+                                            "$B$13")
+    book.title(sheet, "A1", "Deployment planner: one dense model on one GPU")
+    book.note(sheet, "A2", "Change the yellow inputs; every other number follows from ROOFLINE_* formulas "
+                           "(decode lower bounds: real systems reach a fraction of them).")
+    book.put(sheet, "A4", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 5, [
+        ("Model parameters", 8, "billions", "0.##"),
+        ("Bytes per parameter", 2, "bytes: 2 BF16, 1 FP8/INT8, 0.5 INT4", "0.##"),
+        ("KV cache per token", 128, "KiB/token (all layers, K+V)", "0.##"),
+        ("GPU memory", 80, "GB", "0.##"),
+        ("Peak compute, dense", 989, "TFLOP/s", "0.##"),
+        ("Memory bandwidth", 3.35, "TB/s", "0.00"),
+        ("Memory reserve (activations, runtime)", 4, "GB", "0.##"),
+        ("Context per user", 4096, "tokens", "#,##0"),
+        ("Batch (concurrent users)", 64, "sequences", "#,##0"),
+    ])
+
+    book.put(sheet, "A15", "Outputs", bold=True, size=12)
+    outputs = [
+        ("Weights", f"=ROOFLINE_WEIGHTS_GB({P};{BPP})", "GB", "0.0"),
+        ("KV cache of the batch", f"=ROOFLINE_KV_GB({B};{CTX};{KV})", "GB", "0.0"),
+        ("Memory needed (weights + KV + reserve)", f"=B16+B17+{RES}", "GB", "0.0"),
+        ("Fits in GPU memory?", f'=IF(B18<={MEM};"yes";"NO: does not fit")', "", None),
+        ("Max batch that fits at this context",
+         f'=IF({CTX}=0;IF(B16+{RES}<={MEM};"no KV limit";"weights do not fit");'
+         f'IFERROR(ROOFLINE_MAX_BATCH({MEM};{P};{CTX};{KV};{BPP};{RES});"weights do not fit"))',
+         "sequences", "#,##0"),
+        ("Decode step (lower bound)", f"=ROOFLINE_DECODE_MS({P};{B};{CTX};{BW};{TF};{KV};{BPP})", "ms", "0.00"),
+        ("Throughput, system", f"=ROOFLINE_DECODE_TOKS({P};{B};{CTX};{BW};{TF};{KV};{BPP})", "tokens/s",
+         "#,##0"),
+        ("Throughput, per user", f"=B22/{B}", "tokens/s", "#,##0.0"),
+        ("Decode arithmetic intensity", f"=ROOFLINE_DECODE_AI({P};{B};{CTX};{KV};{BPP})", "FLOP/byte", "0.0"),
+        ("Balance point of the GPU", f"=ROOFLINE_BALANCE({TF};{BW})", "FLOP/byte", "0.0"),
+        ("Bound by", f"=ROOFLINE_BOUND(2*{P}*1E9*{B};({P}*{BPP}+B17)*1E9;{TF};{BW})", "", None),
+        ("Critical batch at this context",
+         f'=IFERROR(ROOFLINE_CRITICAL_BATCH({P};{CTX};{TF};{BW};{KV};{BPP});"never (KV bound)")',
+         "sequences", "#,##0"),
+    ]
+    for i, (label, formula, unit, fmt) in enumerate(outputs):
+        r = 16 + i
+        book.put(sheet, f"A{r}", label)
+        book.put(sheet, f"B{r}", formula, fmt=fmt, bold=label.startswith(("Throughput, system", "Decode step",
+                                                                          "Max batch")), align="RIGHT")
+        if unit:
+            book.put(sheet, f"C{r}", unit, color=NOTE_COLOR)
+    book.name("Plan_Inputs", "Plan", "A5:B13")
+    book.name("Plan_Outputs", "Plan", "A16:B27")
+
+    def grid(top, title, cell_formula, fmt, key):
+        book.title(sheet, f"A{top}", title, size=12)
+        hdr = top + 1
+        book.put(sheet, f"A{hdr}", "Batch \u2193  /  context per user (tokens) \u2192", bold=True, bg=HEADER_BG)
+        for j, c in enumerate(CONTEXTS):
+            book.put(sheet, f"{_col(1 + j)}{hdr}", c, fmt="#,##0", bold=True, bg=INPUT_BG, align="CENTER")
+        for i, batch in enumerate(BATCHES):
+            r = hdr + 1 + i
+            book.put(sheet, f"A{r}", batch, fmt="#,##0", bold=True, bg=INPUT_BG, align="CENTER")
+            for j in range(len(CONTEXTS)):
+                col = _col(1 + j)
+                book.put(sheet, f"{col}{r}", cell_formula(f"$A{r}", f"{col}${hdr}", col, r), fmt=fmt,
+                         align="RIGHT")
+        last = hdr + len(BATCHES)
+        book.name(key, "Plan", f"A{hdr}:{_col(len(CONTEXTS))}{last}")
+        return last
+
+    def fits(batch, ctx):
+        return f"ROOFLINE_WEIGHTS_GB({P};{BPP})+ROOFLINE_KV_GB({batch};{ctx};{KV})+{RES}<={MEM}"
+
+    last = grid(29, "What-if: system throughput (tokens/s) by batch and context",
+                lambda b, c, col, r: f'=IF({fits(b, c)};ROOFLINE_DECODE_TOKS({P};{b};{c};{BW};{TF};{KV};{BPP});'
+                                     f'"does not fit")',
+                "#,##0", "Plan_Grid_System")
+    book.note(sheet, f"A{last + 1}", "\"does not fit\": weights + KV cache + reserve exceed the GPU memory.")
+    top2 = last + 3
+    shift = top2 - 29  # a cell of the second grid sits `shift` rows below its cell in the first
+
+    def per_user(b, c, col, r):
+        system = f"{col}{r - shift}"
+        return f"=IF(ISNUMBER({system});{system}/{b};{system})"
+
+    grid(top2, "What-if: tokens/s per user (interactivity) by batch and context", per_user,
+         "#,##0.0", "Plan_Grid_User")
+    book.widths(sheet, [8.0, 2.6, 2.6, 2.6, 2.6, 2.6, 2.6])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sheet "Roofline"
+
+ROOF_ROWS = 50
+
+
+def roofline(book, sheet):
+    TF, BW, P, BPP, KV, AIMIN, AIMAX = "$B$4", "$B$5", "$B$6", "$B$7", "$B$8", "$B$10", "$B$11"
+    book.title(sheet, "A1", "The roofline of the GPU, with the article's workloads on it")
+    book.put(sheet, "A3", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 4, [
+        ("Peak compute, dense", 989, "TFLOP/s", "0.##"),
+        ("Memory bandwidth", 3.35, "TB/s", "0.00"),
+        ("Model parameters", 8, "billions", "0.##"),
+        ("Bytes per parameter", 2, "bytes", "0.##"),
+        ("KV cache per token", 128, "KiB/token", "0.##"),
+    ])
+    book.put(sheet, "A9", "Balance point (ridge)")
+    book.put(sheet, "B9", f"=ROOFLINE_BALANCE({TF};{BW})", fmt="0.0")
+    book.put(sheet, "C9", "FLOP/byte", color=NOTE_COLOR)
+    book.inputs(sheet, 10, [
+        ("Roof from intensity", 0.1, "FLOP/byte", "General"),
+        ("Roof to intensity", 10000, "FLOP/byte", "#,##0"),
+    ])
+
+    book.title(sheet, "A13", "Workloads", size=12)
+    book.header(sheet, "A14:H14", ["Workload", "Batch", "Context (tokens)", "Prompt tokens",
+                                   "Arithmetic intensity (FLOP/byte)", "Attainable (TFLOP/s)", "Bound by",
+                                   "Step bound (ms)"])
+    rows = [("Decode, batch 1, no KV", 1, 0, None), ("Decode, batch 64, 4096 ctx", 64, 4096, None),
+            ("Prefill, 2000 tokens", None, None, 2000)]
+    for i, (label, batch, ctx, prompt) in enumerate(rows):
+        r = 15 + i
+        book.put(sheet, f"A{r}", label, bold=True)
+        if prompt is None:
+            book.put(sheet, f"B{r}", batch, fmt="#,##0", bg=INPUT_BG, align="CENTER")
+            book.put(sheet, f"C{r}", ctx, fmt="#,##0", bg=INPUT_BG, align="CENTER")
+            book.put(sheet, f"E{r}", f"=ROOFLINE_DECODE_AI({P};B{r};C{r};{KV};{BPP})", fmt="0.0")
+            book.put(sheet, f"H{r}", f"=ROOFLINE_DECODE_MS({P};B{r};C{r};{BW};{TF};{KV};{BPP})", fmt="0.00")
+        else:
+            book.put(sheet, f"D{r}", prompt, fmt="#,##0", bg=INPUT_BG, align="CENTER")
+            book.put(sheet, f"E{r}", f"=ROOFLINE_AI(2*{P}*1E9*D{r};ROOFLINE_WEIGHTS_GB({P};{BPP})*1E9)", fmt="#,##0")
+            book.put(sheet, f"H{r}", f"=ROOFLINE_PREFILL_MS({P};D{r};{TF};{BW};{BPP})", fmt="0.00")
+        book.put(sheet, f"F{r}", f"=ROOFLINE_ATTAINABLE_TFLOPS(E{r};{TF};{BW})", fmt="0.0", bold=True)
+        book.put(sheet, f"G{r}", f'=IF(E{r}<=B9;"memory";"compute")', align="CENTER")
+    book.name("Roofline_Points", "Roofline", "A14:H17")
+
+    # The roof: a real array formula over J3:K52, under a header row.
+    book.header(sheet, "J2:K2", ["Intensity (FLOP/byte)", "Roof (TFLOP/s)"])
+    roof = sheet.getCellRangeByName(f"J3:K{2 + ROOF_ROWS}")
+    roof.setArrayFormula(f"=ROOFLINE_ROOF({TF};{BW};{AIMIN};{AIMAX};{ROOF_ROWS})")
+    book.style(sheet.getCellRangeByName(f"J3:J{2 + ROOF_ROWS}"), fmt="0.###")
+    book.style(sheet.getCellRangeByName(f"K3:K{2 + ROOF_ROWS}"), fmt="0.0")
+    book.name("Roofline_Roof", "Roofline", f"J2:K{2 + ROOF_ROWS}")
+    book.widths(sheet, [5.6, 1.6, 2.2, 2.0, 2.8, 2.4, 2.0, 2.2, 0.6, 2.6, 2.4])
+    sheet.Rows.getByIndex(13).Height = 1000
+
+    add_chart(book, sheet)
+
+
+def add_chart(book, sheet):
+    uno = book.uno
+    from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
+    ctx = book.ctx
+    smgr = ctx.ServiceManager
+
+    top = sheet.getCellRangeByName("A19").Position
+    rect = Rectangle(top.X, top.Y, 19500, 11500)
+    roof = sheet.getCellRangeByName(f"J2:K{2 + ROOF_ROWS}").RangeAddress
+    sheet.Charts.addNewByName("RooflineChart", rect, (roof,), True, False)
+    chart = sheet.Charts.getByName("RooflineChart").EmbeddedObject
+    chart.lockControllers()
+    chart.Diagram = chart.createInstance("com.sun.star.chart.XYDiagram")
+
+    # The roof: the only series so far (first column X, second Y), a line without symbols.
+    dia2 = chart.getFirstDiagram()
+    chart_type = dia2.getCoordinateSystems()[0].getChartTypes()[0]
+    roof_series = chart_type.getDataSeries()[0]
+    symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
+    symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "NONE")
+    roof_series.Symbol = symbol
+    roof_series.LineStyle = uno.Enum("com.sun.star.drawing.LineStyle", "SOLID")
+    roof_series.LineWidth = 60
+    roof_series.Color = ROOF_COLOR
+
+    # The workloads: a second series over other cells, points only.
+    provider = chart.getDataProvider()
+
+    def sequence(rng, role):
+        seq = provider.createDataSequenceByRangeRepresentation(rng)
+        seq.Role = role
+        return seq
+
+    def labeled(values, label=None):
+        lds = smgr.createInstanceWithContext("com.sun.star.chart2.data.LabeledDataSequence", ctx)
+        lds.setValues(values)
+        if label is not None:
+            lds.setLabel(label)
+        return lds
+
+    points = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
+    label = sequence("$Roofline.$A$13", "label")
+    points.setData((labeled(sequence("$Roofline.$E$15:$E$17", "values-x")),
+                    labeled(sequence("$Roofline.$F$15:$F$17", "values-y"), label)))
+    chart_type.addDataSeries(points)
+    symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
+    symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "STANDARD")
+    symbol.StandardSymbol = 0  # square
+    symbol.Size = Size(300, 300)
+    symbol.FillColor = POINT_COLOR
+    symbol.BorderColor = POINT_COLOR
+    points.Symbol = symbol
+    points.Color = POINT_COLOR
+    points.LineStyle = uno.Enum("com.sun.star.drawing.LineStyle", "NONE")
+    # Each point carries its workload's name beside it.
+    names = ["decode, batch 1", "decode, batch 64, 4096 ctx", "prefill, 2000 tokens"]
+    for i, name in enumerate(names):
+        point = points.getDataPointByIndex(i)
+        field = smgr.createInstanceWithContext("com.sun.star.chart2.DataPointCustomLabelField", ctx)
+        field.FieldType = uno.Enum("com.sun.star.chart2.DataPointCustomLabelFieldType", "TEXT")
+        field.String = name
+        point.CustomLabelFields = (field,)
+        dl = uno.createUnoStruct("com.sun.star.chart2.DataPointLabel")
+        dl.ShowCustomLabel = True
+        point.Label = dl
+        point.LabelPlacement = 8 if i < 2 else 6  # com.sun.star.chart.DataLabelPlacement: RIGHT / BOTTOM
+
+    # Titles, legend, logarithmic axes (old API).
+    chart.HasMainTitle = True
+    chart.Title.String = "Roofline: H100 SXM (989 TFLOP/s dense BF16, 3.35 TB/s)"
+    chart.HasLegend = True
+    chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
+    diagram = chart.Diagram
+    diagram.HasXAxisTitle = True
+    diagram.XAxisTitle.String = "Arithmetic intensity (FLOP/byte)"
+    diagram.HasYAxisTitle = True
+    diagram.YAxisTitle.String = "Attainable TFLOP/s"
+    for axis in (diagram.XAxis, diagram.YAxis):
+        axis.Logarithmic = True
+    diagram.XAxis.Min, diagram.XAxis.Max = 0.1, 10000.0
+    diagram.XAxis.AutoMin = diagram.XAxis.AutoMax = False
+    diagram.YAxis.Min, diagram.YAxis.Max = 0.1, 2000.0
+    diagram.YAxis.AutoMin = diagram.YAxis.AutoMax = False
+    diagram.HasXAxisGrid = True
+    diagram.HasYAxisGrid = True
+    chart.unlockControllers()
+
+
+def main(workdir, oxt, output):
+    import uno  # noqa: PLC0415, F401 (its import hook makes com.sun.star importable)
+    from com.sun.star.beans import PropertyValue  # noqa: PLC0415
+    calc = Calc(workdir, oxt)
+    output = Path(output).resolve()
+    with calc.uno() as ctx:
+        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        hidden = PropertyValue(Name="Hidden", Value=True)
+        doc = desktop.loadComponentFromURL("private:factory/scalc", "_blank", 0, (hidden,))
+        try:
+            errors = build(ctx, doc, output)
+        except Exception:
+            desktop.terminate()  # or the office outlives the harness, which only ends its launcher
+            raise
+    print(f"wrote {output}")
+    if errors:
+        print("error values in key tables:\n  " + "\n  ".join(errors))
+        return 1
+    return 0
+
+
+def build(ctx, doc, output):
+    """Fills the three sheets, stores the workbook; returns the error values found in key tables."""
+    import uno  # noqa: PLC0415
+    from com.sun.star.beans import PropertyValue  # noqa: PLC0415
+    book = Book(ctx, doc)
+    sheets = doc.Sheets
+    first = sheets.getByIndex(0)
+    first.Name = "Article"
+    sheets.insertNewByName("Plan", 1)
+    sheets.insertNewByName("Roofline", 2)
+    while sheets.Count > 3:
+        sheets.removeByName(sheets.ElementNames[3])
+
+    article(book, sheets.getByName("Article"))
+    plan(book, sheets.getByName("Plan"))
+    roofline(book, sheets.getByName("Roofline"))
+
+    # Printing: landscape A4, each sheet one page wide.
+    style = doc.StyleFamilies.getByName("PageStyles").getByName("Default")
+    style.IsLandscape = True
+    style.Width, style.Height = 29700, 21000
+    style.ScaleToPagesX = 1
+    style.ScaleToPagesY = 1
+    style.CenterHorizontally = False
+    if doc.CurrentController:
+        doc.CurrentController.setActiveSheet(sheets.getByName("Article"))
+
+    doc.calculateAll()
+    errors = []
+    for key in KEY_TABLES:
+        cells = doc.NamedRanges.getByName(key).ReferredCells
+        addr = cells.RangeAddress
+        for r in range(addr.EndRow - addr.StartRow + 1):
+            for c in range(addr.EndColumn - addr.StartColumn + 1):
+                cell = cells.getCellByPosition(c, r)
+                if cell.getError():
+                    errors.append(f"{key} {cell.AbsoluteName}: {cell.getString()}")
+    store = PropertyValue(Name="FilterName", Value=FLAT_ODS)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    doc.storeToURL(uno.systemPathToFileUrl(str(output)), (store,))
+    doc.close(True)
+    return errors
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:4]))

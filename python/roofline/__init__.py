@@ -1,0 +1,204 @@
+"""libroofline for Python: lower bounds for LLM inference on GPUs, from the roofline model.
+
+Every spreadsheet formula is a function here, named without its ROOFLINE_ prefix and in lower case
+(ROOFLINE_DECODE_MS is ``roofline.decode_ms``), with the same arguments, units and defaults::
+
+    >>> import roofline
+    >>> round(roofline.decode_ms(8, 64, 4096, 3.35), 2)   # ms, 8B params, batch 64, 4096 ctx, 3.35 TB/s
+    15.03
+
+The functions are made at import time from the library's own formula table, through the C ABI
+(ctypes, standard library only): this package computes nothing itself. Bad input raises
+:class:`ArgumentError` (a ``ValueError``) whose message names the argument.
+
+The library is found through the environment variable ``ROOFLINE_LIBRARY`` (a path to
+libroofline.so), else the build tree beside this package (``build/c-api``), else the system's
+installed ``libroofline.so.0``.
+"""
+import ctypes
+import ctypes.util
+import inspect
+import os
+from pathlib import Path
+
+__all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "library_version"]
+
+
+# ---- Loading the library -------------------------------------------------------------------------
+
+def _candidates():
+    env = os.environ.get("ROOFLINE_LIBRARY")
+    if env:
+        yield env
+        return
+    here = Path(__file__).resolve().parent
+    for build in (here.parent.parent / "build" / "c-api", here.parent / "build" / "c-api"):
+        yield str(build / "libroofline.so")
+    yield "libroofline.so.0"
+    found = ctypes.util.find_library("roofline")
+    if found:
+        yield found
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            errors.append(f"{path}: no such file")
+            continue
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+    raise ImportError("roofline: cannot load libroofline (set ROOFLINE_LIBRARY to its path):\n  "
+                      + "\n  ".join(errors))
+
+
+_lib = _load()
+
+NUMBER, TEXT, ARRAY = 0, 1, 2
+
+
+class _ArgInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("type", ctypes.c_int),
+                ("optional", ctypes.c_int), ("default_number", ctypes.c_double),
+                ("default_text", ctypes.c_char_p), ("description_en", ctypes.c_char_p),
+                ("description_zh", ctypes.c_char_p)]
+
+
+class _FormulaInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("c_name", ctypes.c_char_p), ("group", ctypes.c_char_p),
+                ("result_type", ctypes.c_int), ("result_unit", ctypes.c_char_p),
+                ("description_en", ctypes.c_char_p), ("description_zh", ctypes.c_char_p),
+                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(_ArgInfo)), ("example", ctypes.c_char_p)]
+
+
+class _Value(ctypes.Structure):
+    _fields_ = [("number", ctypes.c_double), ("text", ctypes.c_char_p)]
+
+
+_lib.roofline_version.restype = ctypes.c_char_p
+_lib.roofline_status_string.restype = ctypes.c_char_p
+_lib.roofline_status_string.argtypes = [ctypes.c_int]
+_lib.roofline_errmsg.restype = ctypes.c_char_p
+_lib.roofline_errarg.restype = ctypes.c_char_p
+_lib.roofline_formula_count.restype = ctypes.c_size_t
+_lib.roofline_formula_at.restype = ctypes.POINTER(_FormulaInfo)
+_lib.roofline_formula_at.argtypes = [ctypes.c_size_t]
+_lib.roofline_call.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Value), ctypes.c_size_t,
+                               ctypes.POINTER(ctypes.c_void_p)]
+_lib.roofline_array_rows.argtypes = [ctypes.c_void_p]
+_lib.roofline_array_rows.restype = ctypes.c_size_t
+_lib.roofline_array_cols.argtypes = [ctypes.c_void_p]
+_lib.roofline_array_cols.restype = ctypes.c_size_t
+_lib.roofline_array_is_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+_lib.roofline_array_number.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+_lib.roofline_array_number.restype = ctypes.c_double
+_lib.roofline_array_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
+_lib.roofline_array_text.restype = ctypes.c_char_p
+_lib.roofline_array_free.argtypes = [ctypes.c_void_p]
+
+
+def library_version():
+    """The version of the loaded libroofline, "MAJOR.MINOR.PATCH"."""
+    return _lib.roofline_version().decode()
+
+
+# ---- Errors ---------------------------------------------------------------------------------------
+
+class RooflineError(Exception):
+    """A formula gave no result. ``status`` is the C status name (e.g. "ROOFLINE_ERROR_ARGUMENT"),
+    ``code`` its number, ``argument`` the argument at fault ("" when none is); the message is the
+    library's."""
+
+    def __init__(self, code, message, argument):
+        super().__init__(message)
+        self.code = code
+        self.status = _lib.roofline_status_string(code).decode()
+        self.argument = argument
+
+
+class ArgumentError(RooflineError, ValueError):
+    """An argument is NaN, infinite, outside its domain or of the wrong type."""
+
+
+class NoSolutionError(RooflineError):
+    """Valid arguments, but no answer (e.g. no batch is compute bound), or a result too large."""
+
+
+_ERRORS = {1: ArgumentError, 2: NoSolutionError, 3: NoSolutionError, 5: ArgumentError, 6: ArgumentError}
+
+
+# ---- Formulas -------------------------------------------------------------------------------------
+
+def _call(name, args):
+    values = (_Value * max(1, len(args)))()
+    for i, a in enumerate(args):
+        if isinstance(a, str):
+            values[i].text = a.encode()
+        elif isinstance(a, bool) or not isinstance(a, (int, float)):
+            raise ArgumentError(1, f"{name}: argument {i + 1} must be a number or a text (got {a!r})", "")
+        else:
+            values[i].number = float(a)
+    out = ctypes.c_void_p()
+    code = _lib.roofline_call(name.encode(), values, len(args), ctypes.byref(out))
+    if code != 0:
+        raise _ERRORS.get(code, RooflineError)(code, _lib.roofline_errmsg().decode(), _lib.roofline_errarg().decode())
+    try:
+        rows, cols = _lib.roofline_array_rows(out), _lib.roofline_array_cols(out)
+
+        def cell(r, c):
+            if _lib.roofline_array_is_text(out, r, c):
+                return _lib.roofline_array_text(out, r, c).decode()
+            return _lib.roofline_array_number(out, r, c)
+
+        if rows == 1 and cols == 1:
+            return cell(0, 0)
+        return [tuple(cell(r, c) for c in range(cols)) for r in range(rows)]
+    finally:
+        _lib.roofline_array_free(out)
+
+
+def _make(info):
+    name = info.name.decode()
+    args = [info.args[i] for i in range(info.arg_count)]
+    params, lines = [], []
+    for a in args:
+        default = inspect.Parameter.empty
+        if a.optional:
+            default = a.default_text.decode() if a.type == TEXT else a.default_number
+        params.append(inspect.Parameter(a.name.decode(), inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+        unit = a.unit.decode()
+        lines.append(f"    {a.name.decode()} ({unit}{', default ' + repr(default) if a.optional else ''}): "
+                     f"{a.description_en.decode()}")
+    signature = inspect.Signature(params)
+    result = {NUMBER: "float", TEXT: "str", ARRAY: "list of row tuples"}[info.result_type]
+
+    def formula(*a, **kw):
+        bound = signature.bind(*a, **kw)
+        bound.apply_defaults()
+        return _call(name, list(bound.arguments.values()))
+
+    formula.__name__ = formula.__qualname__ = name[len("ROOFLINE_"):].lower()
+    formula.__signature__ = signature
+    formula.__doc__ = (f"{info.description_en.decode()}\n\n{info.description_zh.decode()}\n\n"
+                       f"The spreadsheet formula {name}; the C function {info.c_name.decode()}.\n\nArgs:\n"
+                       + "\n".join(lines)
+                       + f"\n\nReturns:\n    {result}, {info.result_unit.decode()}\n\nExample (spreadsheet):\n"
+                       f"    ={info.example.decode()}\n\nRaises:\n    ArgumentError: bad input; the message names the argument.\n"
+                       "    NoSolutionError: valid input without an answer.\n")
+    return formula
+
+
+def formulas():
+    """The names of the Python functions, one per formula, in the library's order."""
+    return list(_FUNCTIONS)
+
+
+_FUNCTIONS = {}
+for _i in range(_lib.roofline_formula_count()):
+    _f = _make(_lib.roofline_formula_at(_i).contents)
+    _FUNCTIONS[_f.__name__] = _f
+    globals()[_f.__name__] = _f
+    __all__.append(_f.__name__)
+del _i, _f

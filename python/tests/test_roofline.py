@@ -1,0 +1,100 @@
+"""Tests of the Python package: the functions mirror the formula table, compute through the C ABI
+what the article says (seed-cases.json), and raise with the library's message on bad input."""
+import inspect
+import json
+import math
+import os
+import re
+import unittest
+from pathlib import Path
+
+import roofline
+
+SEED_CASES = Path(os.environ.get("ROOFLINE_SEED_CASES",
+                                 Path(__file__).resolve().parents[2] / "tests" / "data" / "seed-cases.json"))
+
+
+def evaluate(formula):
+    """A seed case's spreadsheet formula, evaluated with this package's functions."""
+    if formula.startswith("ISERROR(") and formula.endswith(")"):
+        try:
+            evaluate(formula[len("ISERROR("):-1])
+        except roofline.RooflineError:
+            return 1
+        return 0
+    expr = re.sub(r"ROOFLINE_(\w+)\(", lambda m: f"roofline.{m.group(1).lower()}(", formula)
+    expr = expr.replace(";", ",").replace("^", "**")
+    return eval(expr, {"roofline": roofline, "__builtins__": {}})  # noqa: S307 (the committed test data)
+
+
+class SeedCases(unittest.TestCase):
+    def test_every_seed_case(self):
+        cases = json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]
+        self.assertGreater(len(cases), 0)
+        for case in cases:
+            with self.subTest(case["id"]):
+                got = evaluate(case["formula"])
+                if isinstance(case["exact"], str):
+                    self.assertEqual(got, case["exact"])
+                else:
+                    self.assertLessEqual(abs(got - case["exact"]), case["rel_tol"] * abs(case["exact"]))
+
+
+class Functions(unittest.TestCase):
+    def test_one_function_per_formula_with_its_signature(self):
+        names = roofline.formulas()
+        self.assertIn("decode_ms", names)
+        for name in names:
+            fn = getattr(roofline, name)
+            self.assertIn(f"ROOFLINE_{name.upper()}", fn.__doc__)
+            self.assertIn("Args:", fn.__doc__)
+        sig = inspect.signature(roofline.decode_ms)
+        self.assertEqual(list(sig.parameters)[:4], ["params_b", "batch", "ctx", "bw_tbs"])
+        self.assertEqual(sig.parameters["params_b"].default, inspect.Parameter.empty)
+
+    def test_defaults_and_keywords_agree(self):
+        d = inspect.signature(roofline.decode_ms).parameters
+        explicit = roofline.decode_ms(8, 64, 4096, 3.35, d["tflops"].default, d["kv_kib_per_token"].default,
+                                      d["bytes_per_param"].default)
+        self.assertEqual(roofline.decode_ms(8, 64, 4096, 3.35), explicit)
+        self.assertEqual(roofline.decode_ms(params_b=8, batch=64, ctx=4096, bw_tbs=3.35), explicit)
+        self.assertLess(roofline.decode_ms(8, 64, 4096, 3.35, kv_kib_per_token=64), explicit)
+
+    def test_text_and_array_results(self):
+        self.assertEqual(roofline.bound(0, 14e9, 989, 2), "memory")
+        roof = roofline.roof(989, 3.35, 1, 1000, 4)
+        self.assertEqual(len(roof), 4)
+        self.assertEqual(roof[-1], (1000.0, 989.0))
+        self.assertTrue(math.isclose(roof[1][1], roofline.attainable_tflops(roof[1][0], 989, 3.35)))
+
+
+class Errors(unittest.TestCase):
+    def test_bad_input_raises_and_names_the_argument(self):
+        for bad in (float("nan"), float("inf"), -1, 0, 0.5):
+            with self.subTest(bad=bad):
+                with self.assertRaises(roofline.ArgumentError) as e:
+                    roofline.decode_ms(8, bad, 4096, 3.35)
+                self.assertEqual(e.exception.argument, "batch")
+                self.assertIn("'batch'", str(e.exception))
+                self.assertEqual(e.exception.status, "ROOFLINE_ERROR_ARGUMENT")
+                self.assertIsInstance(e.exception, ValueError)
+
+    def test_no_solution(self):
+        with self.assertRaises(roofline.NoSolutionError) as e:
+            roofline.critical_batch(8, 4096, 989, 3.35)
+        self.assertEqual(e.exception.status, "ROOFLINE_ERROR_NO_SOLUTION")
+
+    def test_wrong_types_and_arity(self):
+        with self.assertRaises(roofline.ArgumentError):
+            roofline.balance(989, "fast")
+        with self.assertRaises(roofline.ArgumentError):
+            roofline.balance(989, None)
+        with self.assertRaises(TypeError):
+            roofline.balance(989)
+
+    def test_version(self):
+        self.assertRegex(roofline.library_version(), r"^\d+\.\d+\.\d+$")
+
+
+if __name__ == "__main__":
+    unittest.main()
