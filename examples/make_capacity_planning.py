@@ -529,7 +529,7 @@ def build(ctx, doc, output):
     plan(book, sheets.getByName("Plan"))
     roofline(book, sheets.getByName("Roofline"))
 
-    # Printing: landscape A4, each sheet one page wide.
+    # Printing: landscape A4, each sheet on one page.
     style = doc.StyleFamilies.getByName("PageStyles").getByName("Default")
     style.IsLandscape = True
     style.Width, style.Height = 29700, 21000
