@@ -69,7 +69,7 @@ bool write_svg(const std::string& path, const PlotData& d) {
         const PlotPoint& p = d.points[i];
         const char* c = colors[i % 4];
         s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>\n", X(p.ai), Y(p.tflops), c);
-        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({:.3g} FLOP/byte, {:.3g} TFLOP/s)</text>\n",
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({:.4g} FLOP/byte, {:.4g} TFLOP/s)</text>\n",
                          std::min(X(p.ai) + 10, W - R - 330), Y(p.tflops) + 18 + 16.0 * static_cast<double>(i % 2), c,
                          escape(p.label), p.ai, p.tflops);
     }

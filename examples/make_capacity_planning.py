@@ -43,6 +43,7 @@ class Book:
         self.locale = uno.createUnoStruct("com.sun.star.lang.Locale")
         self.locale.Language, self.locale.Country = "en", "US"
         self._formats = {}
+        self.headers = []
 
     def fmt(self, code):
         if code not in self._formats:
@@ -99,6 +100,7 @@ class Book:
         cells = sheet.getCellRangeByName(ref_range)
         self.style(cells, bold=True, bg=HEADER_BG, wrap=True, align="CENTER")
         cells.VertJustify = self.uno.Enum("com.sun.star.table.CellVertJustify", "CENTER")
+        self.headers.append(cells)  # their heights fit the text once the columns have their widths
 
     def title(self, sheet, ref, text, size=14):
         self.put(sheet, ref, text, bold=True, color=TITLE_COLOR, size=size)
@@ -212,6 +214,7 @@ def article(book, sheet):
         book.put(sheet, f"B{crit}",
                  f'=IFERROR(ROOFLINE_CRITICAL_BATCH({P};{ctx_cell};{TF};{BW};{KV};{BPP});"never (KV bound)")',
                  fmt="#,##0", bold=True, align="LEFT")
+        sheet.getCellRangeByName(f"B{crit}").ParaIndent = 200
         book.note(sheet, f"A{crit + 1}", notes)
         book.name(key, "Article", f"A{top + 2}:L{top + 4}")
         book.name(key + "_Critical", "Article", f"A{crit}:B{crit}")
@@ -244,9 +247,7 @@ def article(book, sheet):
     book.name("Article_Prefill", "Article", f"A{top + 1}:G{r}")
     book.name("Article_Inputs", "Article", "A5:B13")
 
-    book.widths(sheet, [7.2, 2.6, 2.4, 2.4, 2.4, 2.2, 2.6, 2.4, 2.2, 2.2, 2.4, 3.0])
-    for r in (17, 25, 32):
-        sheet.Rows.getByIndex(r - 1).Height = 1000
+    book.widths(sheet, [8.4, 2.6, 2.4, 2.4, 2.4, 2.6, 2.6, 2.4, 2.2, 2.2, 2.4, 3.0])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def plan(book, sheet):
 
     grid(top2, "What-if: tokens/s per user (interactivity) by batch and context", per_user,
          "#,##0.0", "Plan_Grid_User")
-    book.widths(sheet, [8.0, 2.6, 2.6, 2.6, 2.6, 2.6, 2.6])
+    book.widths(sheet, [8.0, 3.4, 2.6, 2.6, 2.6, 2.6, 2.6])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -398,7 +399,6 @@ def roofline(book, sheet):
     book.style(sheet.getCellRangeByName(f"K3:K{2 + ROOF_ROWS}"), fmt="0.0")
     book.name("Roofline_Roof", "Roofline", f"J2:K{2 + ROOF_ROWS}")
     book.widths(sheet, [5.6, 1.6, 2.2, 2.0, 2.8, 2.4, 2.0, 2.2, 0.6, 2.6, 2.4])
-    sheet.Rows.getByIndex(13).Height = 1000
 
     add_chart(book, sheet)
 
@@ -486,9 +486,20 @@ def add_chart(book, sheet):
     diagram.XAxis.AutoMin = diagram.XAxis.AutoMax = False
     diagram.YAxis.Min, diagram.YAxis.Max = 0.1, 2000.0
     diagram.YAxis.AutoMin = diagram.YAxis.AutoMax = False
+    for axis in (diagram.XAxis, diagram.YAxis):  # 0.1, 1, 10, ... rather than the cells' 0.100, 1.0
+        axis.LinkNumberFormatToSource = False
+        axis.NumberFormat = chart.NumberFormats.queryKey("General", book.locale, False)
+    diagram.Wall.FillStyle = uno.Enum("com.sun.star.drawing.FillStyle", "SOLID")
+    diagram.Wall.FillColor = 0xFFFFFF
     diagram.HasXAxisGrid = True
     diagram.HasYAxisGrid = True
     chart.unlockControllers()
+    # The chart's name lives on its shape too, or the saved file forgets it ("Object 1" on reload).
+    draw_page = sheet.DrawPage
+    for i in range(draw_page.Count):
+        shape = draw_page.getByIndex(i)
+        if shape.supportsService("com.sun.star.drawing.OLE2Shape") and not shape.Name:
+            shape.Name = "RooflineChart"
 
 
 def main(workdir, oxt, output):
@@ -528,6 +539,8 @@ def build(ctx, doc, output):
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
     roofline(book, sheets.getByName("Roofline"))
+    for cells in book.headers:
+        cells.Rows.OptimalHeight = True
 
     # Printing: landscape A4, each sheet on one page.
     style = doc.StyleFamilies.getByName("PageStyles").getByName("Default")

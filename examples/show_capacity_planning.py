@@ -9,6 +9,7 @@ usage: /usr/bin/python3 examples/show_capacity_planning.py WORKDIR OXT WORKBOOK 
 e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/calc-addin/roofline.oxt \\
            examples/capacity-planning.fods /tmp/capacity-planning.pdf
 """
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -32,24 +33,26 @@ TABLES = [
     ("Roofline", "The roof, ROOFLINE_ROOF array formula (every 7th of its rows)", "Roofline_Roof", True),
 ]
 
-# The article's figures beside what the workbook computes: (what, sheet, cell, article, relative tolerance).
+# The article's figures beside what the workbook computes: (what, sheet, cell, seed case id). The
+# figures themselves come from tests/data/seed-cases.json: "printed" is what the article shows, and the
+# workbook must equal "exact" within the case's tolerance. A case whose exact value is ISERROR's 1 is
+# shown by the workbook as its IFERROR text.
 ARTICLE = [
-    ("weight read, ms", "Article", "B18", 4.8, 0.01),
-    ("compute batch 1, ms", "Article", "D18", 0.016, 0.02),
-    ("compute batch 64, ms", "Article", "D19", 1.0, 0.04),
-    ("step bound batch 64 (no KV), ms", "Article", "E19", 4.8, 0.01),
-    ("throughput batch 1, tok/s", "Article", "G18", 209, 0.01),
-    ("throughput batch 64, tok/s", "Article", "G19", 13400, 0.01),
-    ("critical batch (no KV)", "Article", "B20", 296, 0.005),
-    ("weights, GB", "Article", "I27", 16, 0.01),
-    ("KV batch 64 x 4096, GB", "Article", "J27", 34, 0.02),
-    ("memory used, GB", "Article", "K27", 50, 0.01),
-    ("step bound batch 64 x 4096, ms", "Article", "E27", 15, 0.01),
-    ("throughput batch 64 x 4096, tok/s", "Article", "G27", 4257, 0.001),
-    ("critical batch with KV", "Article", "B28", "never (KV bound)", None),
-    ("prefill 2000 tokens, ms", "Article", "D33", 32, 0.02),
-    ("prefill bound", "Article", "E33", "compute", None),
+    ("weight read, ms", "Article", "B18", "decode_weights_ms"),
+    ("compute batch 1, ms", "Article", "D18", "decode_compute_ms_b1"),
+    ("compute batch 64, ms", "Article", "D19", "decode_b64_compute_ms"),
+    ("step bound batch 64 (no KV), ms", "Article", "E19", "decode_b64_ms"),
+    ("throughput batch 1, tok/s", "Article", "G18", "decode_b1_toks"),
+    ("throughput batch 64, tok/s", "Article", "G19", "decode_b64_toks"),
+    ("critical batch (no KV)", "Article", "B20", "critical_batch_no_kv"),
+    ("KV batch 64 x 4096, GB", "Article", "J27", "kv_64_users_gb"),
+    ("step bound batch 64 x 4096, ms", "Article", "E27", "decode_b64_ctx4096_ms"),
+    ("throughput batch 64 x 4096, tok/s", "Article", "G27", "decode_b64_ctx4096_toks"),
+    ("critical batch with KV", "Article", "B28", "critical_batch_ctx4096"),
+    ("prefill 2000 tokens, ms", "Article", "D33", "prefill_8b_2000"),
 ]
+SEED_CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "seed-cases.json"
+NEVER = "never (KV bound)"
 
 
 def table_text(rows, header):
@@ -108,29 +111,37 @@ def show(doc, pdf_tmp):
     roof = roofline.getCellRangeByName("J3:K52")
     if "ROOFLINE_ROOF" not in roof.getArrayFormula().upper():
         problems.append("Roofline.J3:K52 is not the ROOFLINE_ROOF array formula")
-    if not roofline.Charts.hasByName("RooflineChart"):
+    charts = roofline.Charts
+    if charts.Count == 0:
         problems.append("the roofline chart is missing")
     else:
-        chart = roofline.Charts.getByName("RooflineChart").EmbeddedObject
+        name = "RooflineChart" if charts.hasByName("RooflineChart") else charts.ElementNames[0]
+        chart = charts.getByName(name).EmbeddedObject
         series = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0].getDataSeries()
         log = chart.Diagram.XAxis.Logarithmic and chart.Diagram.YAxis.Logarithmic
-        print(f"\nChart: {chart.Diagram.DiagramType}, {len(series)} series, "
+        print(f"\nChart {name}: {chart.Diagram.DiagramType}, {len(series)} series, "
               f"{'log-log' if log else 'NOT log-log'}, title \"{chart.Title.String}\"")
         if len(series) != 2 or not log:
             problems.append("the chart is not a log-log chart of the roof and the points")
 
-    print("\nThe article's figures and the workbook's")
-    rows = [["what", "article", "workbook", ""]]
-    for what, sheet, ref, want, rel in ARTICLE:
+    print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
+    cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
+    rows = [["what", "article", "exact", "workbook", ""]]
+    for what, sheet, ref, case_id in ARTICLE:
+        case = cases[case_id]
         cell = doc.Sheets.getByName(sheet).getCellRangeByName(ref)
-        got = cell.getString() if rel is None or cell.getType().value == "TEXT" else cell.getValue()
-        if rel is None or isinstance(got, str):
-            ok = got == want
-            shown = got
+        if case["formula"].startswith("ISERROR("):
+            got = cell.getString()
+            ok = got == NEVER
+            exact, shown = NEVER, got
         else:
-            ok = abs(got - want) <= rel * abs(want)
-            shown = f"{got:.4g}"
-        rows.append([what, str(want), shown, "ok" if ok else "DIFFERS"])
+            got, exact = cell.getValue(), case["exact"]
+            ok = cell.getType().value != "TEXT" and abs(got - exact) <= max(case["rel_tol"], 1e-9) * abs(exact)
+            shown = f"{got:,.0f}" if abs(got) >= 1000 else f"{got:.4g}"
+            exact = f"{exact:,.0f}" if abs(exact) >= 1000 else f"{exact:.4g}"
+        if not ok:
+            problems.append(f"{what}: the workbook shows {shown}, the seed case {case_id} is {exact}")
+        rows.append([what, str(case["printed"]), str(exact), shown, "ok" if ok else "DIFFERS"])
     print(table_text(rows, True))
 
     store = (PropertyValue(Name="FilterName", Value="calc_pdf_Export"),)

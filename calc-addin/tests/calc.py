@@ -56,11 +56,17 @@ class Calc:
     def _run(self, cmd, **kw):
         # HOME inside the work folder: soffice writes nothing anywhere else.
         env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout, env=env,
-                           stdin=subprocess.DEVNULL, **kw)
-        if r.returncode != 0:
-            raise RuntimeError(f"{cmd[0]} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
-        return r
+        # Its own process group: on a timeout the whole office goes, not only the soffice launcher.
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                stdin=subprocess.DEVNULL, start_new_session=True, **kw)
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            raise RuntimeError(f"{cmd[0]} did not finish within {self.timeout} s: {' '.join(cmd)}") from None
+        if proc.returncode != 0:
+            raise RuntimeError(f"{cmd[0]} failed ({proc.returncode}):\n{out}\n{err}")
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
     @contextlib.contextmanager
     def uno(self):
@@ -73,7 +79,7 @@ class Calc:
         proc = subprocess.Popen([SOFFICE, "--headless", "--norestore", "--nologo", "--nodefault",
                                  *self.env_args, f"--accept=pipe,name={pipe};urp;StarOffice.ComponentContext"],
                                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+                                stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             local = uno.getComponentContext()
             resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
@@ -93,9 +99,7 @@ class Calc:
                 pass
             proc.wait(timeout=60)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            _kill_group(proc)
 
     def _recalculate_on_load(self):
         """Recalculate every workbook on load, so that cached values never stand in for results."""
@@ -140,6 +144,15 @@ class Calc:
         cells = [r[0] if r else "" for r in rows]
         cells += [""] * (len(formulas) - len(cells))
         return [parse_cell(c) for c in cells]
+
+
+def _kill_group(proc):
+    """Ends a process started in its own session, and everything it started (soffice.bin)."""
+    try:
+        os.killpg(proc.pid, 9)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
 
 
 class Error(str):
