@@ -6,10 +6,10 @@ by `soffice --headless --convert-to`, which recalculates them on load.
 """
 import contextlib
 import csv
-import ctypes
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -176,77 +176,19 @@ def close(a, b, rel):
     return abs(a - b) <= rel * abs(b)
 
 
-# ---- The C ABI, through ctypes: what the spreadsheet must agree with. ----
+# ---- The C ABI, through the Python package: what the spreadsheet must agree with. ----
 
-class _ArgInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("type", ctypes.c_int),
-                ("optional", ctypes.c_int), ("default_number", ctypes.c_double),
-                ("default_text", ctypes.c_char_p), ("description_en", ctypes.c_char_p),
-                ("description_zh", ctypes.c_char_p)]
-
-
-class _FormulaInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("c_name", ctypes.c_char_p), ("group", ctypes.c_char_p),
-                ("result_type", ctypes.c_int), ("result_unit", ctypes.c_char_p),
-                ("description_en", ctypes.c_char_p), ("description_zh", ctypes.c_char_p),
-                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(_ArgInfo)), ("example", ctypes.c_char_p)]
+def load_roofline(library):
+    """The Python package `roofline` (python/roofline), bound to this libroofline.so."""
+    os.environ["ROOFLINE_LIBRARY"] = str(library)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+    import roofline  # noqa: PLC0415
+    return roofline
 
 
-class _Value(ctypes.Structure):
-    _fields_ = [("number", ctypes.c_double), ("text", ctypes.c_char_p)]
-
-
-class Library:
-    """libroofline.so: the formula table, and formulas called by name."""
-
-    def __init__(self, path):
-        lib = ctypes.CDLL(str(path))
-        lib.roofline_formula_count.restype = ctypes.c_size_t
-        lib.roofline_formula_at.restype = ctypes.POINTER(_FormulaInfo)
-        lib.roofline_formula_at.argtypes = [ctypes.c_size_t]
-        lib.roofline_call.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Value), ctypes.c_size_t,
-                                      ctypes.POINTER(ctypes.c_void_p)]
-        lib.roofline_array_rows.argtypes = lib.roofline_array_cols.argtypes = [ctypes.c_void_p]
-        lib.roofline_array_rows.restype = lib.roofline_array_cols.restype = ctypes.c_size_t
-        lib.roofline_array_number.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-        lib.roofline_array_number.restype = ctypes.c_double
-        lib.roofline_array_is_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-        lib.roofline_array_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-        lib.roofline_array_text.restype = ctypes.c_char_p
-        lib.roofline_array_free.argtypes = [ctypes.c_void_p]
-        self.lib = lib
-
-    def formulas(self):
-        out = []
-        for i in range(self.lib.roofline_formula_count()):
-            f = self.lib.roofline_formula_at(i).contents
-            args = [f.args[j] for j in range(f.arg_count)]
-            out.append({
-                "name": f.name.decode(), "result_type": f.result_type,
-                "description_en": f.description_en.decode(), "example": f.example.decode(),
-                "args": [{"name": a.name.decode(), "type": a.type, "optional": bool(a.optional),
-                          "default": a.default_number} for a in args],
-            })
-        return out
-
-    def call(self, name, args):
-        """The result of a formula: a float, a str, a list of rows, or None on any error."""
-        values = (_Value * max(1, len(args)))()
-        for i, a in enumerate(args):
-            if isinstance(a, str):
-                values[i].text = a.encode()
-            else:
-                values[i].number = float(a)
-        out = ctypes.c_void_p()
-        if self.lib.roofline_call(name.encode(), values, len(args), ctypes.byref(out)) != 0:
-            return None
-        try:
-            rows, cols = self.lib.roofline_array_rows(out), self.lib.roofline_array_cols(out)
-            cell = lambda r, c: (self.lib.roofline_array_text(out, r, c).decode()
-                                 if self.lib.roofline_array_is_text(out, r, c)
-                                 else self.lib.roofline_array_number(out, r, c))
-            if rows == 1 and cols == 1:
-                return cell(0, 0)
-            return [[cell(r, c) for c in range(cols)] for r in range(rows)]
-        finally:
-            self.lib.roofline_array_free(out)
+def call_or_none(roofline, name, args):
+    """The formula's result through the C ABI, or None where the library refuses the input."""
+    try:
+        return roofline.call(name, *args)
+    except roofline.RooflineError:
+        return None

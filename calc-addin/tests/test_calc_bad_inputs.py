@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, Error, Library, close  # noqa: E402
+from calc import Calc, Error, call_or_none, close, load_roofline  # noqa: E402
 
 # What a user might type into an argument: (as typed, as the C ABI gets it; None: not a number).
 INPUTS = [
@@ -37,14 +37,14 @@ def expected_value(result, array):
 
 
 def main(workdir, oxt, library):
-    lib = Library(library)
+    roofline = load_roofline(library)
     cases = []  # (label, typed formula, expected: None for an error, else the C ABI's value)
-    for f in lib.formulas():
-        array = f["result_type"] == 2
+    for f in roofline.formula_table():
+        array = f["result_type"] == roofline.ARRAY
         base = example_args(f)
         typed_base = [repr(v) for v in base]
         cases.append((f"{f['name']} valid", typed_call(f["name"], typed_base, array),
-                      expected_value(lib.call(f["name"], base), array)))
+                      expected_value(call_or_none(roofline, f["name"], base), array)))
         for i, arg in enumerate(f["args"]):
             for typed, value in INPUTS:
                 args = list(base)
@@ -53,7 +53,7 @@ def main(workdir, oxt, library):
                 expected = None
                 if value is not None:
                     args[i] = value
-                    expected = expected_value(lib.call(f["name"], args), array)
+                    expected = expected_value(call_or_none(roofline, f["name"], args), array)
                 cases.append((f"{f['name']} {arg['name']}={typed}", typed_call(f["name"], typed_args, array),
                               expected))
         # Wrong number of arguments.
@@ -65,7 +65,7 @@ def main(workdir, oxt, library):
                           typed_call(f["name"], typed_base[: len(required) - 1], array), None))
     # Calc survived the table and still computes.
     sentinel = ("still computing after the bad inputs", "=ROOFLINE_BALANCE(989; 3.35)",
-                lib.call("ROOFLINE_BALANCE", [989, 3.35]))
+                roofline.balance(989, 3.35))
     cases.append(sentinel)
 
     calc = Calc(workdir, oxt)

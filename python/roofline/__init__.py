@@ -21,7 +21,8 @@ import inspect
 import os
 from pathlib import Path
 
-__all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "library_version"]
+__all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
+           "library_version"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
@@ -193,6 +194,41 @@ def _make(info):
 def formulas():
     """The names of the Python functions, one per formula, in the library's order."""
     return list(_FUNCTIONS)
+
+
+def call(formula, *args):
+    """Calls a formula by its spreadsheet name (case-insensitive), e.g. ``call("ROOFLINE_BALANCE", 989, 3.35)``;
+    trailing optional arguments may be left out."""
+    return _call(formula, list(args))
+
+
+def _text(p):
+    return p.decode() if p is not None else None
+
+
+def formula_table():
+    """The library's formula table: one dict per formula with its ``name``, ``function`` (the Python
+    name), ``c_name``, ``group``, ``result_type`` (NUMBER, TEXT or ARRAY), ``result_unit``,
+    ``description_en``, ``description_zh``, ``example`` and ``args``, each a dict with ``name``,
+    ``unit``, ``type``, ``optional``, ``default``, ``description_en`` and ``description_zh``."""
+    table = []
+    for i in range(_lib.roofline_formula_count()):
+        f = _lib.roofline_formula_at(i).contents
+        args = []
+        for j in range(f.arg_count):
+            a = f.args[j]
+            default = None
+            if a.optional:
+                default = _text(a.default_text) if a.type == TEXT else a.default_number
+            args.append({"name": _text(a.name), "unit": _text(a.unit), "type": a.type, "optional": bool(a.optional),
+                         "default": default, "description_en": _text(a.description_en),
+                         "description_zh": _text(a.description_zh)})
+        name = _text(f.name)
+        table.append({"name": name, "function": name[len("ROOFLINE_"):].lower(), "c_name": _text(f.c_name),
+                      "group": _text(f.group), "result_type": f.result_type, "result_unit": _text(f.result_unit),
+                      "description_en": _text(f.description_en), "description_zh": _text(f.description_zh),
+                      "example": _text(f.example), "args": args})
+    return table
 
 
 _FUNCTIONS = {}

@@ -60,6 +60,16 @@ class Functions(unittest.TestCase):
         self.assertEqual(roofline.decode_ms(params_b=8, batch=64, ctx=4096, bw_tbs=3.35), explicit)
         self.assertLess(roofline.decode_ms(8, 64, 4096, 3.35, kv_kib_per_token=64), explicit)
 
+    def test_formula_table_and_call_by_name(self):
+        table = roofline.formula_table()
+        self.assertEqual([f["function"] for f in table], roofline.formulas())
+        decode = next(f for f in table if f["name"] == "ROOFLINE_DECODE_MS")
+        self.assertEqual(decode["c_name"], "roofline_decode_ms")
+        self.assertEqual([a["name"] for a in decode["args"]][:2], ["params_b", "batch"])
+        self.assertEqual(decode["args"][4]["default"],
+                         inspect.signature(roofline.decode_ms).parameters["tflops"].default)
+        self.assertEqual(roofline.call("roofline_decode_ms", 8, 64, 4096, 3.35), roofline.decode_ms(8, 64, 4096, 3.35))
+
     def test_text_and_array_results(self):
         self.assertEqual(roofline.bound(0, 14e9, 989, 2), "memory")
         roof = roofline.roof(989, 3.35, 1, 1000, 4)
