@@ -7,6 +7,8 @@ ROOFLINE_DEBIAN_PACKAGES=(
   # The Calc add-in: the SDK to build it, a headless Calc and Python-UNO to test it, and the
   # Chinese language pack to see its Function Wizard texts in Chinese.
   libreoffice-dev libreoffice-calc python3-uno libreoffice-l10n-zh-cn
+  # Reliability checks: clang with libFuzzer, the ABI checker, strace for the hostile-workbook test.
+  clang libclang-rt-14-dev abigail-tools strace
 )
 
 roofline_install_deps() {

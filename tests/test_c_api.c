@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "support/typed_calls.h"
+
 static int passed = 0, failed = 0;
 
 #define CHECK(cond)                                                                   \
@@ -165,12 +167,82 @@ static void test_status_version_table(void) {
     CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4].optional);
 }
 
+static const typed_call* typed(const char* name) {
+    unsigned i;
+    for (i = 0; i < typed_call_count; ++i)
+        if (strcmp(typed_calls[i].name, name) == 0) return &typed_calls[i];
+    return NULL;
+}
+
+/* Every function x every argument x NaN, +-infinity, negative, zero, huge, tiny; and NULL results.
+** The typed function and roofline_call() agree on every status and result; a non-finite argument is
+** always refused with ROOFLINE_ERROR_ARGUMENT naming it; nothing returns a non-finite number. */
+static void test_every_function_every_bad_value(void) {
+    static const double values[] = {NAN, INFINITY, -INFINITY, -1, 0, 1e308, 1e-308, 0.5, 2, 64};
+    size_t f, j, v, k;
+    CHECK(typed_call_count == roofline_formula_count());
+    for (f = 0; f < roofline_formula_count(); ++f) {
+        const roofline_formula_info* info = roofline_formula_at(f);
+        const typed_call* tc = typed(info->name);
+        double args[16] = {0};
+        roofline_value generic[16];
+        CHECK(tc != NULL);
+        if (!tc) continue;
+        CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL || info->arg_count == 0);
+        for (j = 0; j < info->arg_count; ++j) {
+            for (v = 0; v < sizeof values / sizeof values[0]; ++v) {
+                union { double number; const char* text; roofline_array* array; } out;
+                roofline_array* r = NULL;
+                int st_typed, st_generic;
+                for (k = 0; k < info->arg_count; ++k) {
+                    args[k] = info->args[k].optional ? info->args[k].default_number : 64;
+                    if (k == j) args[k] = values[v];
+                    generic[k].number = args[k];
+                    generic[k].text = NULL;
+                }
+                out.array = NULL;
+                st_typed = tc->call(args, &out);
+                st_generic = roofline_call(info->name, generic, info->arg_count, &r);
+                CHECK(st_typed == st_generic);
+                if (!isfinite(values[v])) {
+                    CHECK(st_typed == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), info->args[j].name) == 0);
+                    CHECK(strstr(roofline_errmsg(), info->args[j].name) != NULL);
+                }
+                if (st_typed == ROOFLINE_OK && st_generic == ROOFLINE_OK) {
+                    if (info->result_type == ROOFLINE_TYPE_NUMBER) {
+                        CHECK(isfinite(out.number) && out.number == roofline_array_number(r, 0, 0));
+                    } else if (info->result_type == ROOFLINE_TYPE_TEXT) {
+                        CHECK(strcmp(out.text, roofline_array_text(r, 0, 0)) == 0);
+                    } else {
+                        CHECK(roofline_array_rows(out.array) == roofline_array_rows(r));
+                        CHECK(isfinite(roofline_array_number(out.array, 0, 1)));
+                        roofline_array_free(out.array);
+                    }
+                } else {
+                    CHECK(roofline_errmsg()[0] != '\0');
+                }
+                roofline_array_free(r);
+            }
+        }
+    }
+    {
+        /* Text where a number belongs, an empty string, unknown names. */
+        roofline_value text = {0, ""};
+        roofline_array* r = NULL;
+        CHECK(roofline_call("ROOFLINE_WEIGHTS_GB", &text, 1, &r) == ROOFLINE_ERROR_ARGUMENT && r == NULL);
+        CHECK(roofline_call("", &text, 1, &r) == ROOFLINE_ERROR_UNKNOWN_FORMULA);
+        CHECK(roofline_call("ROOFLINE_", NULL, 0, &r) == ROOFLINE_ERROR_UNKNOWN_FORMULA);
+        CHECK(roofline_formula_find("") == NULL && roofline_formula_find("roofline_decode_ms ") == NULL);
+    }
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
     test_bad_input();
     test_null_pointers();
     test_status_version_table();
+    test_every_function_every_bad_value();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,93 @@
+// libFuzzer target: roofline_call() with any name and any mix of numbers and texts, and the typed
+// function of the same formula with the same numbers. Aborts on a crash (the sanitizers' job), on a
+// non-finite result, on a failure without a message, and on the two entry points disagreeing.
+#include <roofline.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+extern "C" {
+#include "support/typed_calls.h"
+}
+
+namespace {
+
+void require(bool ok) {
+    if (!ok) std::abort();
+}
+
+const typed_call* typed(const char* name) {
+    for (unsigned i = 0; i < typed_call_count; ++i)
+        if (std::strcmp(typed_calls[i].name, name) == 0) return &typed_calls[i];
+    return nullptr;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    FuzzedDataProvider in(data, size);
+    std::string name;
+    const roofline_formula_info* info = nullptr;
+    if (in.ConsumeBool()) {
+        name = in.ConsumeRandomLengthString(40);  // any text: unknown names, case, garbage
+    } else {
+        info = roofline_formula_at(in.ConsumeIntegralInRange<size_t>(0, roofline_formula_count() - 1));
+        name = info->name;
+    }
+    std::vector<std::string> texts;
+    std::vector<roofline_value> args;
+    texts.reserve(16);
+    const size_t n = in.ConsumeIntegralInRange<size_t>(0, 12);
+    for (size_t i = 0; i < n; ++i) {
+        switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+            case 0: args.push_back({in.ConsumeFloatingPoint<double>(), nullptr}); break;
+            case 1: args.push_back({static_cast<double>(in.ConsumeIntegralInRange<int>(-3, 5000)), nullptr}); break;
+            case 2: args.push_back({in.ConsumeProbability<double>() * 1e4, nullptr}); break;
+            default:
+                texts.push_back(in.ConsumeRandomLengthString(16));
+                args.push_back({0, texts.back().c_str()});
+        }
+    }
+    roofline_array* r = nullptr;
+    const int st = roofline_call(name.c_str(), args.data(), args.size(), &r);
+    if (st == ROOFLINE_OK) {
+        require(r != nullptr && roofline_array_rows(r) > 0 && roofline_array_cols(r) > 0);
+        for (size_t i = 0; i < roofline_array_rows(r); ++i)
+            for (size_t j = 0; j < roofline_array_cols(r); ++j)
+                require(roofline_array_is_text(r, i, j) ? roofline_array_text(r, i, j) != nullptr
+                                                        : std::isfinite(roofline_array_number(r, i, j)));
+    } else {
+        require(r == nullptr && roofline_errmsg()[0] != '\0');
+    }
+
+    // With every argument given as a number, the typed function must agree.
+    bool numbers = info && args.size() == info->arg_count;
+    for (const roofline_value& a : args) numbers = numbers && a.text == nullptr;
+    if (numbers) {
+        std::vector<double> a;
+        for (const roofline_value& v : args) a.push_back(v.number);
+        a.resize(16);
+        union {
+            double number;
+            const char* text;
+            roofline_array* array;
+        } out{};
+        const int st2 = typed(info->name)->call(a.data(), &out);
+        require(st2 == st);
+        if (st == ROOFLINE_OK) {
+            if (info->result_type == ROOFLINE_TYPE_NUMBER) require(out.number == roofline_array_number(r, 0, 0));
+            else if (info->result_type == ROOFLINE_TYPE_TEXT) require(std::strcmp(out.text, roofline_array_text(r, 0, 0)) == 0);
+            else require(roofline_array_rows(out.array) == roofline_array_rows(r));
+            if (info->result_type == ROOFLINE_TYPE_ARRAY) roofline_array_free(out.array);
+        }
+    }
+    roofline_array_free(r);
+    (void)roofline_formula_find(name.c_str());
+    return 0;
+}

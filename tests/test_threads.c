@@ -1,0 +1,120 @@
+/*
+** The C ABI from 8 threads at once: every thread calls every formula on a grid of good and bad inputs
+** and must get exactly what a single thread got first (status, result, error message, argument).
+** Run in the plain suite and under ThreadSanitizer (scripts/test).
+*/
+#include <roofline.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 8
+#define ROUNDS 20
+#define MAX_ARGS 16
+
+typedef struct {
+    const char* name;
+    roofline_value args[MAX_ARGS];
+    size_t nargs;
+    int status;
+    double result; /* first cell of the result, when numeric */
+    char text[64]; /* first cell of the result, when text */
+    char errmsg[256];
+    char errarg[64];
+} Case;
+
+static Case* cases;
+static size_t ncases;
+
+static const double kValues[] = {1, 2, 64, 4096, 0.5, 0, -1, 1e300, NAN, INFINITY};
+
+/* Calls a case and records what came back. */
+static void run(const Case* c, Case* out) {
+    roofline_array* r = NULL;
+    *out = *c;
+    out->status = roofline_call(c->name, c->args, c->nargs, &r);
+    out->result = 0;
+    out->text[0] = '\0';
+    if (out->status == ROOFLINE_OK) {
+        if (roofline_array_is_text(r, 0, 0)) {
+            strncpy(out->text, roofline_array_text(r, 0, 0), sizeof out->text - 1);
+            out->text[sizeof out->text - 1] = '\0';
+        } else {
+            out->result = roofline_array_number(r, 0, 0);
+        }
+    }
+    roofline_array_free(r);
+    strncpy(out->errmsg, roofline_errmsg(), sizeof out->errmsg - 1);
+    out->errmsg[sizeof out->errmsg - 1] = '\0';
+    strncpy(out->errarg, roofline_errarg(), sizeof out->errarg - 1);
+    out->errarg[sizeof out->errarg - 1] = '\0';
+}
+
+static void* worker(void* arg) {
+    size_t* mismatches = (size_t*)arg;
+    size_t round, i;
+    for (round = 0; round < ROUNDS; ++round) {
+        for (i = 0; i < ncases; ++i) {
+            /* Each thread walks the cases from its own starting point, so that different formulas overlap. */
+            const Case* want = &cases[(i + (size_t)round * 7) % ncases];
+            Case got;
+            run(want, &got);
+            if (got.status != want->status || memcmp(&got.result, &want->result, sizeof got.result) != 0 ||
+                strcmp(got.text, want->text) != 0 || strcmp(got.errmsg, want->errmsg) != 0 ||
+                strcmp(got.errarg, want->errarg) != 0)
+                ++*mismatches;
+        }
+    }
+    return NULL;
+}
+
+int main(void) {
+    size_t f, v, j, t, total = 0, n = 0;
+    pthread_t threads[THREADS];
+    size_t mismatches[THREADS] = {0};
+    const size_t nvalues = sizeof kValues / sizeof kValues[0];
+    int passed = 0, failed = 0;
+
+    for (f = 0; f < roofline_formula_count(); ++f) total += roofline_formula_at(f)->arg_count * nvalues + 1;
+    cases = calloc(total, sizeof *cases);
+    if (!cases) return 1;
+    for (f = 0; f < roofline_formula_count(); ++f) {
+        const roofline_formula_info* info = roofline_formula_at(f);
+        /* A valid call: the defaults, and 2 for every required argument. */
+        Case base;
+        memset(&base, 0, sizeof base);
+        base.name = info->name;
+        base.nargs = info->arg_count;
+        for (j = 0; j < info->arg_count; ++j)
+            base.args[j].number = info->args[j].optional ? info->args[j].default_number : 2;
+        cases[n++] = base;
+        /* Then each argument in turn takes each value of the grid. */
+        for (j = 0; j < info->arg_count; ++j)
+            for (v = 0; v < nvalues; ++v) {
+                cases[n] = base;
+                cases[n].args[j].number = kValues[v];
+                ++n;
+            }
+    }
+    ncases = n;
+    for (n = 0; n < ncases; ++n) run(&cases[n], &cases[n]); /* single-threaded: the expected results */
+
+    for (t = 0; t < THREADS; ++t)
+        if (pthread_create(&threads[t], NULL, worker, &mismatches[t]) != 0) return 1;
+    for (t = 0; t < THREADS; ++t) {
+        pthread_join(threads[t], NULL);
+        if (mismatches[t] == 0) {
+            ++passed;
+        } else {
+            ++failed;
+            fprintf(stderr, "thread %zu: %zu results differ from the single-threaded ones\n", t, mismatches[t]);
+        }
+    }
+    printf("%zu cases x %d rounds in each of %d threads\n", ncases, ROUNDS, THREADS);
+    printf("%d passed, %d failed\n", passed, failed);
+    free(cases);
+    return failed == 0 ? 0 : 1;
+}
