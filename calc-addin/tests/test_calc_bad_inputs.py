@@ -84,6 +84,15 @@ def main(workdir, oxt, library):
             print(f"FAIL {label}: {typed} shows {got!r}, expected {'an error value' if expected is None else expected}")
         passed, failed = passed + ok, failed + (not ok)
     print(f"{len(cases)} calls, {errors} of them error values as expected")
+
+    # A workbook of 10,000 bad calls: Calc computes it, every cell shows an error value, and it survives.
+    bad = [typed for _, typed, expected in cases[:-1] if expected is None]
+    many = [bad[i % len(bad)] for i in range(10000)] + [sentinel[1]]
+    shown = calc.compute(many)
+    errors = sum(isinstance(s, Error) for s in shown[:-1])
+    ok = errors == 10000 and isinstance(shown[-1], float) and close(shown[-1], sentinel[2], 1e-9)
+    print(f"{'ok  ' if ok else 'FAIL'} a workbook of 10,000 bad calls: {errors} error values, then {shown[-1]!r}")
+    passed, failed = passed + ok, failed + (not ok)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 

@@ -76,6 +76,40 @@ class Errors(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
         self.assertIn("--params-b", r.stderr)
 
+    def test_every_option_every_bad_value(self):
+        """Table-driven: each option of decode, prefill and memory given NaN, infinity, a negative, zero
+        and a fraction: exit code 3 and a message naming the option, or, where the value is valid for
+        the library, the same answer as the library."""
+        commands = {
+            "decode": ("ROOFLINE_DECODE_MS", {"params_b": 8, "batch": 64, "ctx": 4096, "bw_tbs": 3.35}),
+            "prefill": ("ROOFLINE_PREFILL_MS", {"params_b": 8, "tokens": 2000, "tflops": 989}),
+            "memory": ("ROOFLINE_MAX_BATCH", {"mem_gb": 80, "params_b": 8, "ctx": 4096}),
+        }
+        table = {f["name"]: f for f in roofline.formula_table()}
+        for command, (formula, required) in commands.items():
+            for arg in table[formula]["args"]:
+                for bad in ("nan", "inf", "-1", "0", "0.5"):
+                    with self.subTest(command=command, option=arg["name"], value=bad):
+                        values = dict(required)
+                        values[arg["name"]] = bad
+                        argv = [command]
+                        for name, value in values.items():
+                            argv += ["--" + name.replace("_", "-"), str(value)]
+                        r = run(*argv, "--json")
+                        try:
+                            args = [float(values.get(a["name"], a["default"])) for a in table[formula]["args"]]
+                            roofline.call(formula, *args)
+                            refused = None
+                        except roofline.RooflineError as e:
+                            refused = e
+                        if isinstance(refused, roofline.ArgumentError):
+                            self.assertEqual(r.returncode, 3, r.stderr)
+                            self.assertIn("--" + refused.argument.replace("_", "-"), r.stderr)
+                        elif refused is not None:
+                            self.assertEqual(r.returncode, 4, r.stderr)
+                        else:
+                            self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_usage_errors(self):
         self.assertEqual(run("decode", "--params-b", "8").returncode, 2)
         self.assertEqual(run("decode", "--params-b", "eight", "--batch", "1", "--ctx", "0", "--bw", "1").returncode, 2)

@@ -89,6 +89,22 @@ class Errors(unittest.TestCase):
                 self.assertEqual(e.exception.status, "ROOFLINE_ERROR_ARGUMENT")
                 self.assertIsInstance(e.exception, ValueError)
 
+    def test_every_function_every_bad_value(self):
+        """Table-driven: every argument of every function, given NaN, +-infinity, text, None."""
+        for f in roofline.formula_table():
+            fn = getattr(roofline, f["function"])
+            valid = [a["default"] if a["optional"] else 64.0 for a in f["args"]]
+            for i, arg in enumerate(f["args"]):
+                for bad in (float("nan"), float("inf"), float("-inf"), "", "x", None):
+                    with self.subTest(formula=f["name"], argument=arg["name"], value=bad):
+                        args = list(valid)
+                        args[i] = bad
+                        with self.assertRaises(roofline.ArgumentError) as e:
+                            fn(*args)
+                        if bad is not None:  # None is refused in Python, before the library
+                            self.assertEqual(e.exception.argument, arg["name"])
+                            self.assertIn(arg["name"], str(e.exception))
+
     def test_no_solution(self):
         with self.assertRaises(roofline.NoSolutionError) as e:
             roofline.critical_batch(8, 4096, 989, 3.35)

@@ -1,0 +1,101 @@
+"""A workbook can only compute: no formula takes a path, and while Calc computes a workbook that calls
+every formula (valid calls, bad calls, and every text argument given a path or a URL), strace finds no
+file, network or process system call made from the add-in's code (a stack frame in libroofline_calc.so
+or libroofline.so). A control run checks that strace does attribute such calls to their code.
+
+usage: test_calc_hostile.py WORKDIR OXT LIBROOFLINE ROOFLINE_CLI
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import CSV_IN, CSV_OUT, SOFFICE, Calc, load_roofline  # noqa: E402
+
+OURS = re.compile(r"/libroofline(_calc)?\.so")
+SYSCALLS = "trace=%file,%network,%process"
+HOSTILE_TEXTS = ["/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:9/", "|/bin/sh", "../../x"]
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+def traced(cmd, trace, env):
+    """Runs cmd under strace with a stack for every file, network and process system call."""
+    subprocess.run(["strace", "-f", "-k", "-qq", "-e", SYSCALLS, "-o", str(trace), *cmd], check=True,
+                   env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=900)
+    calls, current = [], None
+    for line in trace.read_text(errors="replace").splitlines():
+        if line.startswith(" > "):
+            if current:
+                current[1].append(line)
+        else:
+            current = (line, [])
+            calls.append(current)
+    return calls
+
+
+def main(workdir, oxt, library, cli):
+    roofline = load_roofline(library)
+    table = roofline.formula_table()
+
+    # 1. No formula takes a path: every argument is a number or a short identifier.
+    suspicious = [f"{f['name']}.{a['name']}" for f in table for a in f["args"]
+                  if re.search(r"path|file|dir|url|uri|host", a["name"], re.I)]
+    check(not suspicious, f"no argument takes a path, a file, a URL or a host ({suspicious or 'none'})")
+
+    # 2. A workbook that calls every formula.
+    formulas = []
+    for f in table:
+        example = f["example"]
+        formulas.append("=INDEX(" + example + "; 1; 2)" if f["result_type"] == roofline.ARRAY else "=" + example)
+        # The same call with each argument replaced by text: a path, a URL, a command.
+        inner = re.search(r"\((.*)\)", example).group(1).split(";")
+        for i in range(len(f["args"])):
+            for text in HOSTILE_TEXTS:
+                args = [a.strip() for a in inner] + [""] * (len(f["args"]) - len(inner))
+                args[i] = '"' + text + '"'
+                formulas.append(f"={f['name']}({'; '.join(args)})")
+    calc = Calc(workdir, oxt)
+    src = calc.dir / "every-formula.csv"
+    with open(src, "w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([x] for x in formulas)
+    env = dict(os.environ, HOME=str(calc.dir), SAL_USE_VCLPLUGIN="svp")
+    outdir = calc.dir / "out"
+    calls = traced([SOFFICE, "--headless", "--norestore", *calc.env_args, f"--infilter={CSV_IN}",
+                    "--convert-to", CSV_OUT, "--outdir", str(outdir), str(src)], calc.dir / "soffice.trace", env)
+    shown = [r[0] if r else "" for r in csv.reader(open(next(outdir.glob("*.csv")), encoding="utf-8"))]
+    examples = [s for s, f in zip(shown, formulas) if "\"" not in f]
+    check(len(examples) == len(table) and not any(s.startswith(("Err:", "#")) for s in examples),
+          f"Calc computed every formula's example under strace: {examples}")
+    check(all(s.startswith(("Err:", "#")) for s, f in zip(shown, formulas) if "\"" in f),
+          f"every call with a path, URL or command as an argument shows an error value ({len(formulas) - len(table)} calls)")
+    loaded = [c for c in calls if "libroofline_calc.so" in c[0] and "openat" in c[0] and "ENOENT" not in c[0]]
+    check(bool(loaded), "the add-in was loaded in the traced office")
+    ours = [c for c in calls if any(OURS.search(frame) for frame in c[1])]
+    check(not ours, f"no file, network or process system call from the add-in's code among {len(calls)} traced"
+          + "".join(f"\n    {c[0]}" for c in ours[:10]))
+
+    # 3. Control: strace attributes a file opened by roofline's own code (the CLI writing its SVG).
+    svg = calc.dir / "control.svg"
+    control = traced([cli, "plot", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35",
+                      "--svg", str(svg)], calc.dir / "control.trace", dict(os.environ))
+    opened = [c for c in control if "control.svg" in c[0]]
+    check(bool(opened) and any("/roofline(" in f or "write_svg" in f for f in opened[0][1]),
+          "control: strace's stacks name the code that opened a file")
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:5]))
