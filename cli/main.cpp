@@ -55,7 +55,7 @@ Result call(const std::string& name, const std::vector<Cell>& args) {
 Result Values::call(const std::string& formula) const {
     const roofline_formula_info* f = roofline_formula_find(formula.c_str());
     std::vector<Cell> args;
-    for (size_t i = 0; i < f->arg_count; ++i) args.emplace_back(at(f->args[i].name));
+    for (size_t i = 0; i < f->arg_count; ++i) args.emplace_back(at(f->args[i]->name));
     return cli::call(formula, args);
 }
 
@@ -69,7 +69,7 @@ void add_formula_options(CLI::App& cmd, Values& values, const char* formula,
                          const std::map<std::string, std::string>& aliases = {}) {
     const roofline_formula_info* f = roofline_formula_find(formula);
     for (size_t i = 0; i < f->arg_count; ++i) {
-        const roofline_arg_info& a = f->args[i];
+        const roofline_arg_info& a = *f->args[i];
         if (cmd.get_option_no_throw(option_name(a.name))) continue;
         std::string names = option_name(a.name);
         if (auto it = aliases.find(a.name); it != aliases.end()) names = it->second + "," + names;
@@ -217,7 +217,7 @@ void formula(const std::string& name, const std::vector<std::string>& raw, bool 
     if (!f) throw Failure{kBadValue, fmt::format("no formula named '{}' (see: roofline formulas)", name)};
     std::vector<Cell> args;
     for (size_t i = 0; i < raw.size(); ++i) {
-        const bool text = i < f->arg_count && f->args[i].type == ROOFLINE_TYPE_TEXT;
+        const bool text = i < f->arg_count && f->args[i]->type == ROOFLINE_TYPE_TEXT;
         if (text) {
             args.emplace_back(raw[i]);
             continue;
@@ -261,7 +261,7 @@ void formulas(bool json) {
         std::string sig;
         nlohmann::json args = nlohmann::json::array();
         for (size_t j = 0; j < f->arg_count; ++j) {
-            const roofline_arg_info& a = f->args[j];
+            const roofline_arg_info& a = *f->args[j];
             sig += (j ? "; " : "") + (a.optional ? fmt::format("[{}={}]", a.name, a.default_number) : std::string(a.name));
             args.push_back({{"name", a.name}, {"unit", a.unit}, {"optional", a.optional != 0},
                             {"default", a.optional ? nlohmann::json(a.default_number) : nlohmann::json(nullptr)}});
@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
     c_tables->add_option("--batches", batches, "Batch sizes, one row each")->capture_default_str()->delimiter(',');
     c_tables->add_option("--kv-ctx", kv_ctx, "Context tokens per sequence of the second table")->capture_default_str();
     add_formula_options(*c_tables, tab, "ROOFLINE_DECODE_MS", aliases);
-    tab["bw_tbs"] = roofline_formula_find("ROOFLINE_PREFILL_MS")->args[3].default_number;  // H100 SXM, as in the article
+    tab["bw_tbs"] = roofline_formula_find("ROOFLINE_PREFILL_MS")->args[3]->default_number;  // H100 SXM, as in the article
     c_tables->get_option("--bw-tbs")->required(false)->capture_default_str();
     for (const char* o : {"--batch", "--ctx"}) c_tables->remove_option(c_tables->get_option(o));
 

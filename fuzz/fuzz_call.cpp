@@ -42,10 +42,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     std::vector<std::string> texts;
     std::vector<roofline_value> args;
-    texts.reserve(16);
+    texts.reserve(16);  // no reallocation: args keep pointers into it
+    static const char* const ids[] = {"llama-3-8b", "deepseek-v3", "mixtral-8x7b", "gemma-2-9b", "h100-sxm",
+                                      "rtx-4090", "bf16", "q4_k_m", "fp8", "", "typical", "bound", "layers", "hbm_tbs"};
     const size_t n = in.ConsumeIntegralInRange<size_t>(0, 12);
     for (size_t i = 0; i < n; ++i) {
-        switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+            case 4:
+                texts.push_back(ids[in.ConsumeIntegralInRange<size_t>(0, sizeof ids / sizeof ids[0] - 1)]);
+                args.push_back({0, texts.back().c_str()});
+                break;
             case 0: args.push_back({in.ConsumeFloatingPoint<double>(), nullptr}); break;
             case 1: args.push_back({static_cast<double>(in.ConsumeIntegralInRange<int>(-3, 5000)), nullptr}); break;
             case 2: args.push_back({in.ConsumeProbability<double>() * 1e4, nullptr}); break;
@@ -66,12 +72,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         require(r == nullptr && roofline_errmsg()[0] != '\0');
     }
 
-    // With every argument given as a number, the typed function must agree.
-    bool numbers = info && args.size() == info->arg_count;
-    for (const roofline_value& a : args) numbers = numbers && a.text == nullptr;
-    if (numbers) {
-        std::vector<double> a;
-        for (const roofline_value& v : args) a.push_back(v.number);
+    // With every argument of the right type, the typed function must agree.
+    bool typed_ok = info && args.size() == info->arg_count;
+    for (size_t i = 0; typed_ok && i < args.size(); ++i)
+        typed_ok = (args[i].text != nullptr) == (info->args[i]->type == ROOFLINE_TYPE_TEXT);
+    if (typed_ok) {
+        std::vector<roofline_value> a = args;
         a.resize(16);
         union {
             double number;

@@ -42,7 +42,7 @@ static double by_name(const char* name, const double* required, size_t n) {
 
 /* The default of argument `index` of a formula, from the table. */
 static double def(const char* name, size_t index) {
-    return roofline_formula_find(name)->args[index].default_number;
+    return roofline_formula_find(name)->args[index]->default_number;
 }
 
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
@@ -156,15 +156,15 @@ static void test_status_version_table(void) {
     CHECK(strcmp(roofline_version(), ROOFLINE_VERSION_STRING) == 0);
     CHECK(roofline_version_number() == ROOFLINE_VERSION_NUMBER);
 
-    CHECK(roofline_formula_count() >= 16);
+    CHECK(roofline_formula_count() >= 25);
     CHECK(roofline_formula_at(roofline_formula_count()) == NULL);
     for (i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info* f = roofline_formula_at(i);
         CHECK(f != NULL && roofline_formula_find(f->name) == f && roofline_formula_find(f->c_name) == f);
         CHECK(strncmp(f->c_name, "roofline_", 9) == 0);
-        for (j = 0; j < f->arg_count; ++j) CHECK(f->args[j].name != NULL && f->args[j].description_zh != NULL);
+        for (j = 0; j < f->arg_count; ++j) CHECK(f->args[j]->name != NULL && f->args[j]->description_zh != NULL);
     }
-    CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4].optional);
+    CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4]->optional);
 }
 
 static const typed_call* typed(const char* name) {
@@ -174,54 +174,97 @@ static const typed_call* typed(const char* name) {
     return NULL;
 }
 
-/* Every function x every argument x NaN, +-infinity, negative, zero, huge, tiny; and NULL results.
-** The typed function and roofline_call() agree on every status and result; a non-finite argument is
-** always refused with ROOFLINE_ERROR_ARGUMENT naming it; nothing returns a non-finite number. */
+/* A valid value for a text argument: its default, or an id of the catalog. */
+static const char* valid_text(const roofline_formula_info* f, const roofline_arg_info* a) {
+    if (a->optional) return a->default_text;
+    if (strcmp(a->name, "model") == 0) return "llama-3-8b";
+    if (strcmp(a->name, "gpu") == 0) return "h100-sxm";
+    if (strcmp(a->name, "field") == 0) return strcmp(f->name, "ROOFLINE_GPU") == 0 ? "hbm_tbs" : "layers";
+    return "?";
+}
+
+/* A valid call of a formula: defaults, catalog ids, 80 GB of memory and 8 for other required numbers. */
+static void valid_args(const roofline_formula_info* f, roofline_value* args) {
+    size_t k;
+    for (k = 0; k < f->arg_count; ++k) {
+        args[k].text = f->args[k]->type == ROOFLINE_TYPE_TEXT ? valid_text(f, f->args[k]) : NULL;
+        args[k].number = f->args[k]->optional ? f->args[k]->default_number : strcmp(f->args[k]->name, "mem_gb") == 0 ? 80 : 8;
+    }
+}
+
+typedef union { double number; const char* text; roofline_array* array; } any_result;
+
+/* The typed function and roofline_call() on the same arguments: same status, same result. */
+static int call_both(const roofline_formula_info* info, const typed_call* tc, const roofline_value* args) {
+    any_result out;
+    roofline_array* r = NULL;
+    int st_typed, st_generic;
+    out.array = NULL;
+    st_typed = tc->call(args, &out);
+    st_generic = roofline_call(info->name, args, info->arg_count, &r);
+    CHECK(st_typed == st_generic);
+    if (st_typed == ROOFLINE_OK && st_generic == ROOFLINE_OK) {
+        if (info->result_type == ROOFLINE_TYPE_NUMBER) {
+            CHECK(isfinite(out.number) && out.number == roofline_array_number(r, 0, 0));
+        } else if (info->result_type == ROOFLINE_TYPE_TEXT) {
+            CHECK(strcmp(out.text, roofline_array_text(r, 0, 0)) == 0);
+        } else {
+            CHECK(roofline_array_rows(out.array) == roofline_array_rows(r) && roofline_array_rows(r) > 0);
+            roofline_array_free(out.array);
+        }
+    } else {
+        CHECK(roofline_errmsg()[0] != '\0');
+    }
+    roofline_array_free(r);
+    return st_typed;
+}
+
+/* Every function x every argument x NaN, +-infinity, negative, zero, huge, tiny; every text argument x
+** empty, unknown, NULL; and NULL results. The typed function and roofline_call() agree on every status
+** and result; a non-finite number and an unknown text are refused with ROOFLINE_ERROR_ARGUMENT naming
+** the argument; nothing returns a non-finite number. */
 static void test_every_function_every_bad_value(void) {
     static const double values[] = {NAN, INFINITY, -INFINITY, -1, 0, 1e308, 1e-308, 0.5, 2, 64};
-    size_t f, j, v, k;
+    static const char* texts[] = {"", "no-such-thing", "llama-3-8b ", "/etc/passwd"};
+    size_t f, j, v;
     CHECK(typed_call_count == roofline_formula_count());
     for (f = 0; f < roofline_formula_count(); ++f) {
         const roofline_formula_info* info = roofline_formula_at(f);
         const typed_call* tc = typed(info->name);
-        double args[16] = {0};
-        roofline_value generic[16];
+        roofline_value args[16];
         CHECK(tc != NULL);
         if (!tc) continue;
-        CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL || info->arg_count == 0);
+        valid_args(info, args);
+        CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL);
+        CHECK(call_both(info, tc, args) == ROOFLINE_OK);
         for (j = 0; j < info->arg_count; ++j) {
-            for (v = 0; v < sizeof values / sizeof values[0]; ++v) {
-                union { double number; const char* text; roofline_array* array; } out;
-                roofline_array* r = NULL;
-                int st_typed, st_generic;
-                for (k = 0; k < info->arg_count; ++k) {
-                    args[k] = info->args[k].optional ? info->args[k].default_number : 64;
-                    if (k == j) args[k] = values[v];
-                    generic[k].number = args[k];
-                    generic[k].text = NULL;
-                }
-                out.array = NULL;
-                st_typed = tc->call(args, &out);
-                st_generic = roofline_call(info->name, generic, info->arg_count, &r);
-                CHECK(st_typed == st_generic);
-                if (!isfinite(values[v])) {
-                    CHECK(st_typed == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), info->args[j].name) == 0);
-                    CHECK(strstr(roofline_errmsg(), info->args[j].name) != NULL);
-                }
-                if (st_typed == ROOFLINE_OK && st_generic == ROOFLINE_OK) {
-                    if (info->result_type == ROOFLINE_TYPE_NUMBER) {
-                        CHECK(isfinite(out.number) && out.number == roofline_array_number(r, 0, 0));
-                    } else if (info->result_type == ROOFLINE_TYPE_TEXT) {
-                        CHECK(strcmp(out.text, roofline_array_text(r, 0, 0)) == 0);
-                    } else {
-                        CHECK(roofline_array_rows(out.array) == roofline_array_rows(r));
-                        CHECK(isfinite(roofline_array_number(out.array, 0, 1)));
-                        roofline_array_free(out.array);
+            if (info->args[j]->type == ROOFLINE_TYPE_TEXT) {
+                for (v = 0; v < sizeof texts / sizeof texts[0]; ++v) {
+                    const int empty_means_default = texts[v][0] == '\0' && info->args[j]->default_label != NULL;
+                    valid_args(info, args);
+                    args[j].text = texts[v];
+                    if (call_both(info, tc, args) != ROOFLINE_OK || !empty_means_default) {
+                        CHECK(!empty_means_default);
+                        CHECK(strcmp(roofline_errarg(), info->args[j]->name) == 0);
                     }
-                } else {
-                    CHECK(roofline_errmsg()[0] != '\0');
                 }
-                roofline_array_free(r);
+                valid_args(info, args);
+                args[j].text = NULL; /* a NULL text: refused by the typed function */
+                {
+                    any_result out;
+                    CHECK(tc->call(args, &out) == ROOFLINE_ERROR_NULL && strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                }
+                continue;
+            }
+            for (v = 0; v < sizeof values / sizeof values[0]; ++v) {
+                int st;
+                valid_args(info, args);
+                args[j].number = values[v];
+                st = call_both(info, tc, args);
+                if (!isfinite(values[v])) {
+                    CHECK(st == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                    CHECK(strstr(roofline_errmsg(), info->args[j]->name) != NULL);
+                }
             }
         }
     }

@@ -16,6 +16,18 @@ using namespace roofline;
 using Catch::Matchers::Contains;
 
 namespace {
+/// A valid value for an argument: its default, a catalog id, or a small number.
+Arg valid(const FormulaSpec& f, const ArgSpec& a) {
+    if (a.type == Type::text) {
+        if (a.optional) return {std::string(a.default_text)};
+        const std::string name = a.name;
+        if (name == "model") return {std::string("llama-3-8b")};
+        if (name == "gpu") return {std::string("h100-sxm")};
+        return {std::string(std::string(f.name) == "ROOFLINE_GPU" ? "hbm_tbs" : "layers")};
+    }
+    if (a.optional) return {a.default_number};
+    return {a.check == Check::count ? 2.0 : 1.0};
+}
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const Gpu kH100{defaults::h100_sxm_bf16_dense_tflops, defaults::h100_sxm_hbm_tbs};
@@ -128,10 +140,8 @@ TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {
     for (const FormulaSpec& f : formulas()) {
         std::vector<Arg> required, all;
         for (const ArgSpec& a : f.args) {
-            // A valid value for every argument: 2 for counts, 1 otherwise.
-            const double v = a.check == Check::count ? 2 : 1;
-            if (!a.optional) required.push_back({v});
-            all.push_back(a.optional ? Arg{a.default_number} : Arg{v});
+            if (!a.optional) required.push_back(valid(f, a));
+            all.push_back(valid(f, a));
         }
         if (required.size() == all.size()) continue;
         INFO(f.name);
@@ -153,11 +163,14 @@ TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {
 TEST_CASE("bad input gives an error that names the argument", "[table][errors]") {
     for (const FormulaSpec& f : formulas()) {
         for (std::size_t i = 0; i < f.args.size(); ++i) {
+            const bool text = f.args[i].type == Type::text;
             for (double bad : {kNaN, kInf, -kInf, -1.0}) {
-                if (bad == -1.0 && f.args[i].check == Check::finite) continue;
+                if (!text && bad == -1.0 && f.args[i].check == Check::finite) continue;
                 std::vector<Arg> args;
-                for (std::size_t j = 0; j < f.args.size(); ++j)
-                    args.push_back({j == i ? bad : (f.args[j].check == Check::count ? 2.0 : 1.0)});
+                for (std::size_t j = 0; j < f.args.size(); ++j) args.push_back(valid(f, f.args[j]));
+                // A text argument gets an unknown name; a number argument the bad number.
+                if (text) args[i] = {std::string("no-such-") + std::to_string(static_cast<int>(bad == bad ? bad : 0))};
+                else args[i] = {bad};
                 INFO(f.name << " argument " << f.args[i].name << " = " << bad);
                 try {
                     call(f.name, args);

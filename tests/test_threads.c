@@ -88,14 +88,23 @@ int main(void) {
         memset(&base, 0, sizeof base);
         base.name = info->name;
         base.nargs = info->arg_count;
-        for (j = 0; j < info->arg_count; ++j)
-            base.args[j].number = info->args[j].optional ? info->args[j].default_number : 2;
+        for (j = 0; j < info->arg_count; ++j) {
+            const roofline_arg_info* a = info->args[j];
+            base.args[j].number = a->optional ? a->default_number : 2;
+            if (a->type == ROOFLINE_TYPE_TEXT)
+                base.args[j].text = a->optional                     ? a->default_text
+                                    : strcmp(a->name, "model") == 0 ? "mixtral-8x7b"
+                                    : strcmp(a->name, "gpu") == 0   ? "a100-sxm-80gb"
+                                    : strcmp(info->name, "ROOFLINE_GPU") == 0 ? "bf16_tflops"
+                                                                           : "kv_kib_per_token";
+        }
         cases[n++] = base;
         /* Then each argument in turn takes each value of the grid. */
         for (j = 0; j < info->arg_count; ++j)
             for (v = 0; v < nvalues; ++v) {
                 cases[n] = base;
-                cases[n].args[j].number = kValues[v];
+                if (info->args[j]->type == ROOFLINE_TYPE_TEXT) cases[n].args[j].text = v % 2 ? "unknown" : "";
+                else cases[n].args[j].number = kValues[v];
                 ++n;
             }
     }

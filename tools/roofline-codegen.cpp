@@ -19,6 +19,7 @@
 namespace {
 
 std::string default_text(const roofline_arg_info& a) {
+    if (a.default_label) return a.default_label;
     if (a.type == ROOFLINE_TYPE_TEXT) return fmt::format("\"{}\"", a.default_text ? a.default_text : "");
     return fmt::format("{}", a.default_number);
 }
@@ -27,7 +28,7 @@ std::string default_text(const roofline_arg_info& a) {
 std::string signature(const roofline_formula_info& f) {
     std::string s = fmt::format("{}(", f.name);
     for (size_t i = 0; i < f.arg_count; ++i) {
-        const roofline_arg_info& a = f.args[i];
+        const roofline_arg_info& a = *f.args[i];
         if (i) s += "; ";
         s += a.optional ? fmt::format("[{}={}]", a.name, default_text(a)) : a.name;
     }
@@ -40,12 +41,22 @@ std::string evaluate(const char* example) {
     const auto open = ex.find('('), close = ex.rfind(')');
     std::string name(ex.substr(0, open));
     std::vector<roofline_value> args;
-    std::string inner(ex.substr(open + 1, close - open - 1));
-    for (char* p = inner.data(); *p;) {
-        char* end = nullptr;
-        args.push_back({std::strtod(p, &end), nullptr});
-        p = end;
-        while (*p == ';' || *p == ' ') ++p;
+    std::vector<std::string> texts;
+    const std::string inner(ex.substr(open + 1, close - open - 1));
+    texts.reserve(inner.size() + 1);  // no reallocation: args keep pointers into it
+    for (size_t pos = 0; pos < inner.size();) {
+        size_t end = inner.find(';', pos);
+        if (end == std::string::npos) end = inner.size();
+        std::string item = inner.substr(pos, end - pos);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (!item.empty() && item.front() == '"') {
+            texts.push_back(item.substr(1, item.size() - 2));
+            args.push_back({0, texts.back().c_str()});
+        } else if (!item.empty()) {
+            args.push_back({std::strtod(item.c_str(), nullptr), nullptr});
+        }
+        pos = end + 1;
     }
     roofline_array* r = nullptr;
     if (roofline_call(name.c_str(), args.data(), args.size(), &r) != ROOFLINE_OK)
@@ -56,6 +67,7 @@ std::string evaluate(const char* example) {
                                               : fmt::format("{:.6g}", roofline_array_number(r, 0, 0));
     } else {
         out = fmt::format("a {} x {} array", roofline_array_rows(r), roofline_array_cols(r));
+        if (roofline_array_is_text(r, 0, 0)) out += fmt::format(" (\"{}\", ...)", roofline_array_text(r, 0, 0));
     }
     roofline_array_free(r);
     return out;
@@ -83,7 +95,7 @@ void reference() {
         fmt::print("{}  \n{}\n\n", f.description_en, f.description_zh);
         fmt::print("| argument | unit | default | description | 说明 |\n|---|---|---|---|---|\n");
         for (size_t j = 0; j < f.arg_count; ++j) {
-            const roofline_arg_info& a = f.args[j];
+            const roofline_arg_info& a = *f.args[j];
             fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, a.optional ? default_text(a) : "",
                        a.description_en, a.description_zh);
         }
@@ -134,7 +146,7 @@ void idl() {
         const roofline_formula_info& f = *roofline_formula_at(i);
         fmt::print("    /// {}\n    {} {}(", f.description_en, idl_result_type(f.result_type), f.name);
         for (size_t j = 0; j < f.arg_count; ++j)
-            fmt::print("{}[in] {} {}", j ? ", " : " ", idl_arg_type(f.args[j]), idl_name(f.args[j].name));
+            fmt::print("{}[in] {} {}", j ? ", " : " ", idl_arg_type(*f.args[j]), idl_name(f.args[j]->name));
         fmt::print(" )\n        raises( com::sun::star::lang::IllegalArgumentException );\n\n");
     }
     fmt::print("}};\n\n}}; }};\n\n#endif\n");
@@ -152,14 +164,14 @@ void addin() {
                                                                          : "double";
         fmt::print("\n// {}\n{} SAL_CALL {}(", signature(f), result_cpp, f.name);
         for (size_t j = 0; j < f.arg_count; ++j) {
-            const roofline_arg_info& a = f.args[j];
+            const roofline_arg_info& a = *f.args[j];
             const char* t = a.optional ? "const css::uno::Any&" : a.type == ROOFLINE_TYPE_TEXT ? "const OUString&" : "double";
             fmt::print("{}{} {}", j ? ", " : "", t, idl_name(a.name));
         }
         fmt::print(") override\n{{\n    const roofline_formula_info& f = formula(\"{}\");\n", f.name);
         // Text arguments are converted to UTF-8 first, into locals that outlive the call.
         for (size_t j = 0; j < f.arg_count; ++j) {
-            const roofline_arg_info& a = f.args[j];
+            const roofline_arg_info& a = *f.args[j];
             if (a.type != ROOFLINE_TYPE_TEXT) continue;
             if (a.optional) fmt::print("    const std::string {0}Utf8 = text(f, {1}, {0});\n", idl_name(a.name), j);
             else fmt::print("    const std::string {0}Utf8 = utf8({0});\n", idl_name(a.name));
@@ -169,7 +181,7 @@ void addin() {
                                                                        : "double result = 0;";
         fmt::print("    {}\n    check(f, {}(", result_c, f.c_name);
         for (size_t j = 0; j < f.arg_count; ++j) {
-            const roofline_arg_info& a = f.args[j];
+            const roofline_arg_info& a = *f.args[j];
             const std::string n = idl_name(a.name);
             if (a.type == ROOFLINE_TYPE_TEXT) fmt::print("{}Utf8.c_str(), ", n);
             else if (a.optional) fmt::print("number(f, {}, {}), ", j, n);

@@ -53,12 +53,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 1
+#define ROOFLINE_VERSION_MINOR 2
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.1.0"
+#define ROOFLINE_VERSION_STRING "0.2.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -134,7 +134,8 @@ typedef enum roofline_type {
     ROOFLINE_TYPE_ARRAY = 2   /**< roofline_array (results only) */
 } roofline_type;
 
-/** One argument of a formula. Fields may be appended in later minor versions. */
+/** One argument of a formula. Fields may be appended in later minor versions: reach it only through
+**  the pointers of roofline_formula_info.args, never by an array of your own. */
 typedef struct roofline_arg_info {
     const char* name;            /**< as in the formula contract, e.g. "params_b" */
     const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
@@ -144,6 +145,7 @@ typedef struct roofline_arg_info {
     const char* default_text;    /**< the default of an optional text argument, else NULL */
     const char* description_en;  /**< one sentence, English */
     const char* description_zh;  /**< one sentence, Simplified Chinese */
+    const char* default_label;   /**< how to show the default when not by its value (kv_dtype: "weight_dtype"), else NULL */
 } roofline_arg_info;
 
 /** One formula. Fields may be appended in later minor versions. */
@@ -156,7 +158,7 @@ typedef struct roofline_formula_info {
     const char* description_en;  /**< English */
     const char* description_zh;  /**< Simplified Chinese */
     size_t arg_count;            /**< number of arguments, optional ones included */
-    const roofline_arg_info* args; /**< arg_count arguments in formula order */
+    const roofline_arg_info* const* args; /**< arg_count pointers to the arguments, in formula order */
     const char* example;         /**< a spreadsheet call with the article's numbers */
 } roofline_formula_info;
 
@@ -313,6 +315,102 @@ ROOFLINE_API int roofline_kv_gb(double batch, double ctx, double kv_kib_per_toke
 */
 ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token,
                                     double bytes_per_param, double reserve_gb, double* result);
+
+/* ---- Catalog and model-aware estimates --------------------------------------------------------- */
+/*
+** `gpu` and `model` are catalog ids, case-insensitive (ROOFLINE_GPUS(), ROOFLINE_MODELS()), or ids that
+** the host program added with roofline_model_import_hf_config() or roofline_catalog_add_json().
+** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0" or
+** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` ""
+** means the same as weight_dtype. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
+** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
+** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
+** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_ARGUMENT.
+** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "", tp 1, profile "bound",
+** batch 1 (roofline_ttft_ms), mem_util 0.9.
+*/
+
+/** ROOFLINE_GPUS(): the GPU ids of the catalog, as a new array of one text column. */
+ROOFLINE_API int roofline_gpus(roofline_array** result);
+
+/** ROOFLINE_MODELS(): the model ids of the catalog, as a new array of one text column. */
+ROOFLINE_API int roofline_models(roofline_array** result);
+
+/**
+** ROOFLINE_GPU(gpu; field): a number of the GPU catalog. Fields: fp32_tflops, tf32_tflops, bf16_tflops,
+** fp16_tflops, fp8_tflops (dense TFLOP/s), int8_tops, int4_tops (dense TOPS), hbm_tbs (TB/s), hbm_gb
+** (GB), l2_mb (MB), interconnect_tbs (TB/s per direction). ROOFLINE_ERROR_NO_SOLUTION where the GPU has
+** no such figure (fp8 on an A100).
+*/
+ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);
+
+/**
+** ROOFLINE_MODEL(model; field): a number of the model catalog. Fields: params_b, active_params_b
+** (counted from the architecture, billions), params_b_reported, active_params_b_reported (as published),
+** layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts,
+** expert_ffn, kv_lora_rank, sliding_window, sliding_layers, kv_kib_per_token (all layers, K and V, at
+** 2 bytes per value, KiB).
+*/
+ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
+
+/**
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1];
+** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
+** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
+** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
+** operator's own roofline, plus the profile's overhead.
+*/
+ROOFLINE_API int roofline_step_ms(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
+                                  const char* kv_dtype, double tp, const char* profile, double* result);
+
+/** ROOFLINE_STEP_TOKS(...): batch / roofline_step_ms, tokens/s of the system. Arguments as roofline_step_ms. */
+ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double batch, double ctx,
+                                    const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                    double* result);
+
+/**
+** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
+** last token of each prompt), in ms.
+*/
+ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                  const char* weight_dtype, double tp, const char* profile, double* result);
+
+/**
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1]; [mem_util=0.9]):
+** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
+** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
+*/
+ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double ctx, const char* weight_dtype,
+                                    const char* kv_dtype, double tp, double mem_util, double* result);
+
+/**
+** ROOFLINE_STEP_BREAKDOWN(...): the step of roofline_step_ms operator by operator, as a new array of five
+** columns: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then one row per operator: its name,
+** FLOP and bytes on one GPU of `tp` (for an all-reduce, the bytes it sends), ms, and what bounds it
+** ("compute", "memory", "interconnect" or "overhead"). Arguments as roofline_step_ms.
+*/
+ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx,
+                                         const char* weight_dtype, const char* kv_dtype, double tp,
+                                         const char* profile, roofline_array** result);
+
+/* ---- Extending the catalog (host programs only: no formula reads a file) ---------------------- */
+
+/**
+** Adds, or replaces, the model `id` (1 to 100 characters; ids are case-insensitive) read from the text of
+** a Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2, deepseek_v3, gptj, mpt and their
+** relatives). The library reads no file: the host reads it and passes its text. The model is then
+** usable wherever a catalog id is, by every thread, for the life of the process.
+** Errors: ROOFLINE_ERROR_NULL, ROOFLINE_ERROR_ARGUMENT (not JSON, a field missing; the message says which).
+*/
+ROOFLINE_API int roofline_model_import_hf_config(const char* id, const char* config_json);
+
+/**
+** Adds, or replaces, the entries of a catalog given as text in the format of the built-in files
+** (libroofline/catalog/gpus.json and models.json): {"gpus": [...], "models": [...]}, either list optional.
+** Writes the number of entries added to *added (which may be NULL).
+*/
+ROOFLINE_API int roofline_catalog_add_json(const char* catalog_json, size_t* added);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
 
 static_assert(ROOFLINE_OK == static_cast<int>(roofline::Status::ok));
@@ -92,24 +93,30 @@ const std::variant<double, std::string>* cell(const roofline_array* a, size_t ro
 struct CTable {
     std::vector<std::string> c_names;
     std::vector<std::vector<roofline_arg_info>> args;
+    std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
 
     CTable() {
         const auto table = roofline::formulas();
         c_names.reserve(table.size());
         args.reserve(table.size());
+        arg_pointers.reserve(table.size());
         for (const roofline::FormulaSpec& f : table) {
             c_names.push_back(roofline::c_function_name(f.name));
             std::vector<roofline_arg_info>& a = args.emplace_back();
             for (const roofline::ArgSpec& s : f.args)
                 a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,
                              s.optional ? s.default_number : 0.0, s.default_text, s.description_en,
-                             s.description_zh});
+                             s.description_zh, s.default_label});
+        }
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            auto& pointers = arg_pointers.emplace_back();
+            for (const roofline_arg_info& a : args[i]) pointers.push_back(&a);
         }
         for (std::size_t i = 0; i < table.size(); ++i) {
             const roofline::FormulaSpec& f = table[i];
             formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
-                                f.description_en, f.description_zh, args[i].size(), args[i].data(), f.example});
+                                f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example});
         }
     }
 };
@@ -293,6 +300,109 @@ int roofline_max_batch(double mem_gb, double params_b, double ctx, double kv_kib
                        double reserve_gb, double* result) {
     return compute("ROOFLINE_MAX_BATCH", result, [&] {
         return roofline::formula::max_batch(mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb);
+    });
+}
+
+// ---- Catalog and model-aware estimates ----
+
+}  // extern "C"
+
+namespace {
+
+/// Refuses NULL text arguments, naming the first that is NULL.
+int null_text(const char* formula, std::initializer_list<std::pair<const char*, const char*>> texts) noexcept {
+    for (const auto& [name, value] : texts) {
+        if (!value) {
+            char msg[160];
+            std::snprintf(msg, sizeof msg, "%s: argument '%s' is NULL", formula, name);
+            return fail(roofline::Status::null_pointer, msg, name);
+        }
+    }
+    return ROOFLINE_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int roofline_gpus(roofline_array** result) {
+    return compute("ROOFLINE_GPUS", result, [&] { return new_array(roofline::formula::gpus()); });
+}
+
+int roofline_models(roofline_array** result) {
+    return compute("ROOFLINE_MODELS", result, [&] { return new_array(roofline::formula::models()); });
+}
+
+int roofline_gpu(const char* gpu, const char* field, double* result) {
+    if (int st = null_text("ROOFLINE_GPU", {{"gpu", gpu}, {"field", field}})) return st;
+    return compute("ROOFLINE_GPU", result, [&] { return roofline::formula::gpu(gpu, field); });
+}
+
+int roofline_model(const char* model, const char* field, double* result) {
+    if (int st = null_text("ROOFLINE_MODEL", {{"model", model}, {"field", field}})) return st;
+    return compute("ROOFLINE_MODEL", result, [&] { return roofline::formula::model(model, field); });
+}
+
+int roofline_step_ms(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
+                     const char* kv_dtype, double tp, const char* profile, double* result) {
+    if (int st = null_text("ROOFLINE_STEP_MS", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
+                                                {"kv_dtype", kv_dtype}, {"profile", profile}}))
+        return st;
+    return compute("ROOFLINE_STEP_MS", result, [&] {
+        return roofline::formula::step_ms(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile);
+    });
+}
+
+int roofline_step_toks(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
+                       const char* kv_dtype, double tp, const char* profile, double* result) {
+    if (int st = null_text("ROOFLINE_STEP_TOKS", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
+                                                  {"kv_dtype", kv_dtype}, {"profile", profile}}))
+        return st;
+    return compute("ROOFLINE_STEP_TOKS", result, [&] {
+        return roofline::formula::step_toks(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile);
+    });
+}
+
+int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch, const char* weight_dtype,
+                     double tp, const char* profile, double* result) {
+    if (int st = null_text("ROOFLINE_TTFT_MS",
+                           {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype}, {"profile", profile}}))
+        return st;
+    return compute("ROOFLINE_TTFT_MS", result, [&] {
+        return roofline::formula::ttft_ms(model, gpu, prompt_tokens, batch, weight_dtype, tp, profile);
+    });
+}
+
+int roofline_fit_batch(const char* model, const char* gpu, double ctx, const char* weight_dtype, const char* kv_dtype,
+                       double tp, double mem_util, double* result) {
+    if (int st = null_text("ROOFLINE_FIT_BATCH",
+                           {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype}, {"kv_dtype", kv_dtype}}))
+        return st;
+    return compute("ROOFLINE_FIT_BATCH", result, [&] {
+        return roofline::formula::fit_batch(model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util);
+    });
+}
+
+int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
+                            const char* kv_dtype, double tp, const char* profile, roofline_array** result) {
+    if (int st = null_text("ROOFLINE_STEP_BREAKDOWN", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
+                                                       {"kv_dtype", kv_dtype}, {"profile", profile}}))
+        return st;
+    return compute("ROOFLINE_STEP_BREAKDOWN", result, [&] {
+        return new_array(roofline::formula::step_breakdown(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile));
+    });
+}
+
+int roofline_model_import_hf_config(const char* id, const char* config_json) {
+    if (int st = null_text("roofline_model_import_hf_config", {{"id", id}, {"config_json", config_json}})) return st;
+    return guard([&] { roofline::add_model_from_hf_config(id, config_json); });
+}
+
+int roofline_catalog_add_json(const char* catalog_json, size_t* added) {
+    if (int st = null_text("roofline_catalog_add_json", {{"catalog_json", catalog_json}})) return st;
+    return guard([&] {
+        const size_t n = roofline::add_catalog(catalog_json);
+        if (added) *added = n;
     });
 }
 

@@ -131,7 +131,7 @@ private:
     }
     static const roofline_arg_info* arg(const OUString& programmatic, sal_Int32 index) {
         const roofline_formula_info* f = find(programmatic);
-        return f && index >= 0 && static_cast<size_t>(index) < f->arg_count ? &f->args[index] : nullptr;
+        return f && index >= 0 && static_cast<size_t>(index) < f->arg_count ? f->args[index] : nullptr;
     }
 
     const roofline_formula_info& formula(const char* name) {
@@ -143,13 +143,13 @@ private:
     css::uno::Reference<css::uno::XInterface> getXWeak() { return static_cast<cppu::OWeakObject*>(this); }
 
     [[noreturn]] void bad(const roofline_formula_info& f, size_t index, const char* what) {
-        std::string msg = std::string(f.name) + ": argument '" + f.args[index].name + "' must be " + what;
+        std::string msg = std::string(f.name) + ": argument '" + f.args[index]->name + "' must be " + what;
         throw css::lang::IllegalArgumentException(fromUtf8(msg.c_str()), getXWeak(), static_cast<sal_Int16>(index));
     }
 
     /// An optional number: its default when the cell left it out.
     double number(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
-        if (!value.hasValue()) return f.args[index].default_number;
+        if (!value.hasValue()) return f.args[index]->default_number;
         double d = 0;
         if (!(value >>= d)) bad(f, index, "a number");
         return d;
@@ -157,7 +157,7 @@ private:
 
     /// An optional text, in UTF-8: its default when the cell left it out.
     std::string text(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
-        if (!value.hasValue()) return f.args[index].default_text ? f.args[index].default_text : "";
+        if (!value.hasValue()) return f.args[index]->default_text ? f.args[index]->default_text : "";
         OUString s;
         if (!(value >>= s)) bad(f, index, "a text");
         return utf8(s);
@@ -168,7 +168,7 @@ private:
         if (status == ROOFLINE_OK) return;
         sal_Int16 position = -1;
         for (size_t i = 0; i < f.arg_count; ++i)
-            if (std::strcmp(f.args[i].name, roofline_errarg()) == 0) position = static_cast<sal_Int16>(i);
+            if (std::strcmp(f.args[i]->name, roofline_errarg()) == 0) position = static_cast<sal_Int16>(i);
         throw css::lang::IllegalArgumentException(fromUtf8(roofline_errmsg()), getXWeak(), position);
     }
 

@@ -18,22 +18,32 @@ INPUTS = [
 ]
 
 
+# What a user might type into a text argument: (as typed, as the C ABI gets it; None: not a text).
+TEXT_INPUTS = [('"x"', "x"), ('""', ""), ('"/etc/passwd"', "/etc/passwd"), ('"LLAMA-3-8B"', "LLAMA-3-8B"),
+               ("1", None), ("1/0", None)]
+
+
 def example_args(formula):
-    """The valid numbers of the formula's example call, then the defaults of the rest."""
-    inner = re.search(r"\((.*)\)", formula["example"]).group(1)
-    given = [float(x) for x in inner.split(";")]
+    """The valid arguments of the formula's example call (numbers and texts), then the defaults of the rest."""
+    inner = [a.strip() for a in re.search(r"\((.*)\)", formula["example"]).group(1).split(";") if a.strip()]
+    given = [a[1:-1] if a.startswith('"') else float(a) for a in inner]
     return given + [a["default"] for a in formula["args"][len(given):]]
+
+
+def as_typed_value(value):
+    """A value as a user types it into a formula."""
+    return '"' + value + '"' if isinstance(value, str) else repr(value)
 
 
 def typed_call(name, typed_args, array):
     call = f"{name}({'; '.join(typed_args)})"
-    return f"=INDEX({call}; 1; 2)" if array else "=" + call
+    return f"=INDEX({call}; 1; 1)" if array else "=" + call
 
 
 def expected_value(result, array):
     if result is None:
         return None
-    return result[0][1] if array else result
+    return result[0][0] if array else result
 
 
 def main(workdir, oxt, library):
@@ -42,19 +52,19 @@ def main(workdir, oxt, library):
     for f in roofline.formula_table():
         array = f["result_type"] == roofline.ARRAY
         base = example_args(f)
-        typed_base = [repr(v) for v in base]
+        typed_base = [as_typed_value(v) for v in base]
         cases.append((f"{f['name']} valid", typed_call(f["name"], typed_base, array),
                       expected_value(call_or_none(roofline, f["name"], base), array)))
         for i, arg in enumerate(f["args"]):
-            for typed, value in INPUTS:
+            for as_typed, value in TEXT_INPUTS if arg["type"] == roofline.TEXT else INPUTS:
                 args = list(base)
                 typed_args = list(typed_base)
-                typed_args[i] = typed
+                typed_args[i] = as_typed
                 expected = None
                 if value is not None:
                     args[i] = value
                     expected = expected_value(call_or_none(roofline, f["name"], args), array)
-                cases.append((f"{f['name']} {arg['name']}={typed}", typed_call(f["name"], typed_args, array),
+                cases.append((f"{f['name']} {arg['name']}={as_typed}", typed_call(f["name"], typed_args, array),
                               expected))
         # Wrong number of arguments.
         cases.append((f"{f['name']} one argument too many",

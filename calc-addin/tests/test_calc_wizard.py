@@ -27,7 +27,7 @@ def wizard(ctx):
         p = {v.Name: v.Value for v in descs.getByIndex(i)}
         if p["Name"].startswith("ROOFLINE_"):
             out[p["Name"]] = (p["Description"], p["Category"],
-                              [(a.Name, a.Description, bool(a.IsOptional)) for a in p["Arguments"]])
+                              [(a.Name, a.Description, bool(a.IsOptional)) for a in (p["Arguments"] or ())])
     return out
 
 

@@ -9,8 +9,11 @@
 #include <limits>
 #include <utility>
 
+#include "roofline/catalog.hpp"
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
+#include "roofline/dtype.hpp"
+#include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
 
@@ -22,7 +25,16 @@ constexpr double kNoMax = std::numeric_limits<double>::infinity();
 // ---- Arguments: each defined once, shared by every formula that takes it. ----------------------
 
 constexpr ArgSpec number(const char* name, const char* unit, Check check, const char* en, const char* zh) {
-    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh};
+    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+}
+constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
+    return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+}
+constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text, const char* label = nullptr) {
+    arg.optional = true;
+    arg.default_text = default_text;
+    arg.default_label = label;
+    return arg;
 }
 constexpr ArgSpec optional(ArgSpec arg, double default_number) {
     arg.optional = true;
@@ -93,6 +105,55 @@ constexpr ArgSpec kReserveGb = optional(number("reserve_gb", "GB", Check::non_ne
     "Memory kept aside for activations and the runtime, GB.",
     "为激活值和运行时预留的显存，GB。"), defaults::reserve_gb);
 
+constexpr ArgSpec kModel = text("model", "catalog id",
+    "A model of the catalog, e.g. llama-3-8b (see ROOFLINE_MODELS()), or one a host program imported.",
+    "目录中的模型编号，如 llama-3-8b（见 ROOFLINE_MODELS()），或宿主程序导入的模型。");
+constexpr ArgSpec kGpu = text("gpu", "catalog id",
+    "A GPU of the catalog, e.g. h100-sxm (see ROOFLINE_GPUS()).",
+    "目录中的 GPU 编号，如 h100-sxm（见 ROOFLINE_GPUS()）。");
+constexpr ArgSpec kGpuField = text("field", "field name",
+    "A field of the GPU catalog: fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, "
+    "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs.",
+    "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
+    "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs。");
+constexpr ArgSpec kModelField = text("field", "field name",
+    "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
+    "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
+    "kv_lora_rank, sliding_window, sliding_layers, kv_kib_per_token (at 2 bytes per value).",
+    "模型目录的字段：params_b、active_params_b、params_b_reported、active_params_b_reported、layers、hidden、heads、"
+    "kv_heads、head_dim、ffn、vocab、experts、experts_per_token、shared_experts、expert_ffn、kv_lora_rank、"
+    "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）。");
+constexpr ArgSpec kWeightDtype = optional_text(text("weight_dtype", "dtype",
+    "Format of the weights: fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m (block scales included).",
+    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), "bf16");
+constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
+    "Format of the KV cache, as weight_dtype; empty or left out: the same as weight_dtype.",
+    "KV Cache 的格式，取值同 weight_dtype；留空或省略时与 weight_dtype 相同。"), "", "weight_dtype");
+constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::count,
+    "GPUs in tensor parallel: each holds 1/tp of the weights and the heads; two all-reduces per layer.",
+    "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), 1), 1024);
+constexpr ArgSpec kProfile = optional_text(text("profile", "profile",
+    "bound (the ideal roofline: a true lower bound), typical (fitted on well-tuned serving engines) or "
+    "llama.cpp (fitted on llama.cpp single-stream runs).",
+    "bound（理想 Roofline，真正的下界）、typical（按调优良好的推理引擎实测拟合）或 llama.cpp（按 llama.cpp "
+    "单流实测拟合）。"), "bound");
+constexpr ArgSpec kPromptTokens = number("prompt_tokens", "tokens", Check::count,
+    "Tokens of each prompt, a whole number >= 1.",
+    "每个提示的 token 数，不小于 1 的整数。");
+constexpr ArgSpec kPrompts = optional(number("batch", "prompts", Check::count,
+    "Prompts prefilled together, a whole number >= 1.",
+    "一起做 Prefill 的提示个数，不小于 1 的整数。"), 1);
+constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::fraction,
+    "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
+    "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
+
+constexpr std::array<ArgSpec, 0> kArgsNone{};
+constexpr std::array kArgsGpu{kGpu, kGpuField};
+constexpr std::array kArgsModel{kModel, kModelField};
+constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
+constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile};
+constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil};
+
 constexpr std::array kArgsCompute{kFlops, kTflops};
 constexpr std::array kArgsMemory{kBytes, kTbs};
 constexpr std::array kArgsTime{kFlops, kBytes, kTflops, kTbs};
@@ -153,6 +214,7 @@ constexpr FormulaSpec formula(const char* name, const char* group, const char* u
 
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
+constexpr const char* kCatalog = "Catalog and model-aware estimates";
 
 // ---- The table. --------------------------------------------------------------------------------
 
@@ -226,6 +288,45 @@ constexpr std::array kFormulas{
         "where the weights alone do not fit.",
         "放下权重和预留之后，显存还能容纳多少个 ctx 个 token 的序列；权重本身放不下时返回错误值。",
         kArgsMaxBatch, "ROOFLINE_MAX_BATCH(80; 8; 4096)"),
+    formula<&formula::gpus>("ROOFLINE_GPUS", kCatalog, "catalog ids",
+        "The GPUs of the catalog: a column of ids.",
+        "目录中的 GPU：一列编号。",
+        kArgsNone, "ROOFLINE_GPUS()"),
+    formula<&formula::models>("ROOFLINE_MODELS", kCatalog, "catalog ids",
+        "The models of the catalog: a column of ids.",
+        "目录中的模型：一列编号。",
+        kArgsNone, "ROOFLINE_MODELS()"),
+    formula<&formula::gpu>("ROOFLINE_GPU", kCatalog, "the field's unit",
+        "A number of the GPU catalog, e.g. bf16_tflops (dense) or hbm_tbs; an error where the GPU has no such figure.",
+        "GPU 目录中的一个数，如 bf16_tflops（稠密）或 hbm_tbs；GPU 没有该项时返回错误值。",
+        kArgsGpu, "ROOFLINE_GPU(\"h100-sxm\"; \"bf16_tflops\")"),
+    formula<&formula::model>("ROOFLINE_MODEL", kCatalog, "the field's unit",
+        "A number of the model catalog, e.g. params_b, kv_heads or kv_kib_per_token (at 2 bytes per value).",
+        "模型目录中的一个数，如 params_b、kv_heads 或 kv_kib_per_token（按每个值 2 字节）。",
+        kArgsModel, "ROOFLINE_MODEL(\"llama-3-8b\"; \"kv_kib_per_token\")"),
+    formula<&formula::step_ms>("ROOFLINE_STEP_MS", kCatalog, "ms",
+        "One decode step of batch sequences of ctx tokens of context, operator by operator, on tp GPUs in "
+        "tensor parallel, ms.",
+        "batch 个序列、每个上下文 ctx 个 token 的一步 Decode，逐个算子估算，tp 块 GPU 张量并行，毫秒。",
+        kArgsStep, "ROOFLINE_STEP_MS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::step_toks>("ROOFLINE_STEP_TOKS", kCatalog, "tokens/s",
+        "Decode throughput of the system: batch divided by ROOFLINE_STEP_MS, tokens/s.",
+        "Decode 的系统吞吐：batch 除以 ROOFLINE_STEP_MS，token/s。",
+        kArgsStep, "ROOFLINE_STEP_TOKS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::ttft_ms>("ROOFLINE_TTFT_MS", kCatalog, "ms",
+        "Time to first token: the prefill of batch prompts of prompt_tokens tokens, causal attention, ms.",
+        "首 token 时间：batch 个、每个 prompt_tokens 个 token 的提示的 Prefill（因果注意力），毫秒。",
+        kArgsTtft, "ROOFLINE_TTFT_MS(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::fit_batch>("ROOFLINE_FIT_BATCH", kCatalog, "sequences",
+        "How many sequences of ctx tokens fit in mem_util of the GPUs' memory beside the weights; an error "
+        "where the weights alone do not fit.",
+        "在 GPU 显存的 mem_util 比例内、放下权重之后能容纳多少个 ctx 个 token 的序列；权重本身放不下时返回错误值。",
+        kArgsFit, "ROOFLINE_FIT_BATCH(\"llama-3-8b\"; \"h100-sxm\"; 4096)"),
+    formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
+        "The decode step of ROOFLINE_STEP_MS operator by operator: a header row, then name, FLOP, bytes, ms and "
+        "what bounds it (one GPU of tp).",
+        "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
+        kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
@@ -249,15 +350,20 @@ void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
         case Check::non_negative: if (v < 0) bad(f, a, v, "zero or more"); break;
         case Check::positive: if (!(v > 0)) bad(f, a, v, "greater than zero"); break;
         case Check::count: if (v < 1 || v != std::floor(v)) bad(f, a, v, "a whole number >= 1"); break;
+        case Check::fraction: if (!(v > 0) || v > 1) bad(f, a, v, "above 0 and at most 1"); break;
     }
     if (v > a.max) bad(f, a, v, fmt::format("at most {}", a.max));
 }
 
-/// Checks the arguments of a formula whose arguments are all numbers; returns its spec.
-const FormulaSpec& checked(std::string_view name, std::initializer_list<double> values) {
+/// Checks the number arguments of a formula (text ones are checked where they are looked up);
+/// returns its spec.
+const FormulaSpec& checked(std::string_view name, std::initializer_list<std::variant<double, std::string_view>> values) {
     const FormulaSpec& f = spec(name);
     std::size_t i = 0;
-    for (double v : values) check_number(f, f.args[i++], v);
+    for (const auto& v : values) {
+        if (const double* d = std::get_if<double>(&v)) check_number(f, f.args[i], *d);
+        ++i;
+    }
     return f;
 }
 
@@ -449,6 +555,154 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
                     fmt::format("{}: the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
                                 f.name, units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
     return finite(f, fit.batch);
+}
+
+// ---- Catalog and model-aware estimates. -----------------------------------------------------------
+
+namespace {
+
+const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
+    for (const ArgSpec& a : f.args)
+        if (name == a.name) return a;
+    throw Error(Status::internal, "", fmt::format("{} has no argument {}", f.name, name));
+}
+
+[[noreturn]] void unknown(const FormulaSpec& f, const char* arg, std::string_view value, std::string_view known) {
+    throw Error(Status::invalid_argument, arg,
+                fmt::format("{}: argument '{}' must be one of {} (got '{}')", f.name, arg, known, value));
+}
+
+std::string joined(const std::vector<std::string>& ids) {
+    std::string s;
+    for (const auto& id : ids) s += (s.empty() ? "" : ", ") + id;
+    return s;
+}
+
+ModelSpec model_of(const FormulaSpec& f, std::string_view id) {
+    if (auto m = find_model(id)) return *m;
+    throw Error(Status::invalid_argument, "model",
+                fmt::format("{}: argument 'model': no model '{}' in the catalog (see ROOFLINE_MODELS())", f.name, id));
+}
+
+GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
+    if (auto g = find_gpu(id)) return *g;
+    throw Error(Status::invalid_argument, "gpu",
+                fmt::format("{}: argument 'gpu': no GPU '{}' in the catalog (see ROOFLINE_GPUS())", f.name, id));
+}
+
+DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
+    if (auto d = parse_dtype(name)) return *d;
+    unknown(f, arg, name, dtype_names());
+}
+
+const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
+    if (const Profile* p = find_profile(name)) return *p;
+    unknown(f, "profile", name, profile_names());
+}
+
+/// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
+Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
+                      std::string_view kv_dtype, double tp) {
+    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype), DType::bf16, tp};
+    d.kv = kv_dtype.empty() ? d.weights : dtype_of(f, "kv_dtype", kv_dtype);
+    if (std::fmod(d.model.heads, tp) != 0)
+        bad(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
+    if (tp > 1 && !(d.gpu.interconnect_tbs > 0))
+        bad(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
+    return d;
+}
+
+Table column(const std::vector<std::string>& ids) {
+    Table t;
+    t.cols = 1;
+    for (const auto& id : ids) t.cells.emplace_back(id);
+    t.rows = ids.size();
+    return t;
+}
+
+}  // namespace
+
+Table gpus() { return column(gpu_ids()); }
+Table models() { return column(model_ids()); }
+
+double gpu(std::string_view gpu, std::string_view field) {
+    const auto& f = spec("ROOFLINE_GPU");
+    const GpuSpec g = gpu_of(f, gpu);
+    const auto v = gpu_field(g, field);
+    if (!v) unknown(f, "field", field, gpu_field_names());
+    if (!(*v > 0))
+        throw Error(Status::no_solution, "field",
+                    fmt::format("{}: the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
+                                f.name, field, g.id));
+    return finite(f, *v);
+}
+
+double model(std::string_view model, std::string_view field) {
+    const auto& f = spec("ROOFLINE_MODEL");
+    const ModelSpec m = model_of(f, model);
+    const auto v = model_field(m, field);
+    if (!v) unknown(f, "field", field, model_field_names());
+    return finite(f, *v);
+}
+
+double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+               std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_STEP_MS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+}
+
+double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_STEP_TOKS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, d.gpu, profile_of(f, profile)))));
+}
+
+double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+               std::string_view weight_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_TTFT_MS", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    // The prefill writes its KV cache in the weights' format where that is a float format, else in fp16.
+    const DType w = dtype_of(f, "weight_dtype", weight_dtype);
+    const bool float_weights = w == DType::fp32 || w == DType::bf16 || w == DType::fp16 || w == DType::fp8;
+    const Deployment d = deployment(f, model, gpu, weight_dtype, float_weights ? weight_dtype : "fp16", tp);
+    auto ops = prefill_operators(d, batch, prompt_tokens);
+    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+}
+
+double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, double mem_util) {
+    const auto& f = checked("ROOFLINE_FIT_BATCH", {model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
+    const double weights = weight_bytes_per_gpu(d);
+    if (weights >= usable)
+        throw Error(Status::no_solution, "model",
+                    fmt::format("{}: the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'", f.name,
+                                units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
+    return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
+}
+
+Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+    Table t;
+    t.cols = 5;
+    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
+    for (const Operator& op : ops) {
+        t.cells.emplace_back(op.name);
+        t.cells.emplace_back(finite(f, op.flops));
+        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
+        t.cells.emplace_back(finite(f, op.ms));
+        t.cells.emplace_back(std::string(to_string(op.bound)));
+    }
+    t.rows = ops.size() + 1;
+    return t;
 }
 
 }  // namespace formula

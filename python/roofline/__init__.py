@@ -64,14 +64,15 @@ class _ArgInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("type", ctypes.c_int),
                 ("optional", ctypes.c_int), ("default_number", ctypes.c_double),
                 ("default_text", ctypes.c_char_p), ("description_en", ctypes.c_char_p),
-                ("description_zh", ctypes.c_char_p)]
+                ("description_zh", ctypes.c_char_p), ("default_label", ctypes.c_char_p)]
 
 
 class _FormulaInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("c_name", ctypes.c_char_p), ("group", ctypes.c_char_p),
                 ("result_type", ctypes.c_int), ("result_unit", ctypes.c_char_p),
                 ("description_en", ctypes.c_char_p), ("description_zh", ctypes.c_char_p),
-                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(_ArgInfo)), ("example", ctypes.c_char_p)]
+                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(ctypes.POINTER(_ArgInfo))),
+                ("example", ctypes.c_char_p)]
 
 
 class _Value(ctypes.Structure):
@@ -162,7 +163,7 @@ def _call(name, args):
 
 def _make(info):
     name = info.name.decode()
-    args = [info.args[i] for i in range(info.arg_count)]
+    args = [info.args[i].contents for i in range(info.arg_count)]
     params, lines = [], []
     for a in args:
         default = inspect.Parameter.empty
@@ -170,7 +171,8 @@ def _make(info):
             default = a.default_text.decode() if a.type == TEXT else a.default_number
         params.append(inspect.Parameter(a.name.decode(), inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
         unit = a.unit.decode()
-        lines.append(f"    {a.name.decode()} ({unit}{', default ' + repr(default) if a.optional else ''}): "
+        shown = _text(a.default_label) if a.default_label else repr(default)
+        lines.append(f"    {a.name.decode()} ({unit}{', default ' + shown if a.optional else ''}): "
                      f"{a.description_en.decode()}")
     signature = inspect.Signature(params)
     result = {NUMBER: "float", TEXT: "str", ARRAY: "list of row tuples"}[info.result_type]
@@ -216,13 +218,13 @@ def formula_table():
         f = _lib.roofline_formula_at(i).contents
         args = []
         for j in range(f.arg_count):
-            a = f.args[j]
+            a = f.args[j].contents
             default = None
             if a.optional:
                 default = _text(a.default_text) if a.type == TEXT else a.default_number
             args.append({"name": _text(a.name), "unit": _text(a.unit), "type": a.type, "optional": bool(a.optional),
-                         "default": default, "description_en": _text(a.description_en),
-                         "description_zh": _text(a.description_zh)})
+                         "default": default, "default_label": _text(a.default_label),
+                         "description_en": _text(a.description_en), "description_zh": _text(a.description_zh)})
         name = _text(f.name)
         table.append({"name": name, "function": name[len("ROOFLINE_"):].lower(), "c_name": _text(f.c_name),
                       "group": _text(f.group), "result_type": f.result_type, "result_unit": _text(f.result_unit),

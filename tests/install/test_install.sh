@@ -22,7 +22,8 @@ PKG_CONFIG_PATH="$pcdir" make -s -C "$tmp" batching-tables
 "$tmp/batching-tables" >"$tmp/pkg-config.out"
 
 # The installed library, not the build tree's, was used by both.
-ldd "$tmp/batching-tables" | grep -q "$tmp/prefix"
+ldd "$tmp/batching-tables" >"$tmp/ldd.out"
+grep -q "$tmp/prefix" "$tmp/ldd.out"
 diff "$tmp/cmake.out" "$tmp/pkg-config.out"
 grep -q "Compute bound from a batch of" "$tmp/cmake.out"
 echo "installed into a temporary prefix; the C example built with find_package and with pkg-config; both ran"

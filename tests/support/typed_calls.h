@@ -1,8 +1,9 @@
 /*
 ** Every typed function of roofline.h behind one signature, for table-driven tests and fuzzers:
-** call(args, out) passes args[0..n-1] in formula order and writes the result to *out (a double,
-** a const char*, or a roofline_array*, by the formula's result type). Passing out == NULL tests the
-** NULL result pointer. test_c_api.c checks that this table covers every formula of the library.
+** call(args, out) passes args[0..n-1] in formula order (numbers as .number, texts as .text) and writes
+** the result to *out (a double, a const char*, or a roofline_array*, by the formula's result type).
+** Passing out == NULL tests the NULL result pointer. test_c_api.c checks that this table covers every
+** formula of the library.
 */
 #ifndef ROOFLINE_TESTS_TYPED_CALLS_H
 #define ROOFLINE_TESTS_TYPED_CALLS_H
@@ -11,27 +12,41 @@
 
 typedef struct typed_call {
     const char* name;
-    int (*call)(const double* a, void* out);
+    int (*call)(const roofline_value* a, void* out);
 } typed_call;
 
-#define TC_NUM(fn, ...) static int tc_##fn(const double* a, void* out) { return roofline_##fn(__VA_ARGS__, (double*)out); }
-TC_NUM(compute_ms, a[0], a[1])
-TC_NUM(memory_ms, a[0], a[1])
-TC_NUM(time_ms, a[0], a[1], a[2], a[3])
-TC_NUM(ai, a[0], a[1])
-TC_NUM(balance, a[0], a[1])
-TC_NUM(attainable_tflops, a[0], a[1], a[2])
-TC_NUM(decode_ms, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
-TC_NUM(decode_toks, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
-TC_NUM(decode_ai, a[0], a[1], a[2], a[3], a[4])
-TC_NUM(critical_batch, a[0], a[1], a[2], a[3], a[4], a[5])
-TC_NUM(prefill_ms, a[0], a[1], a[2], a[3], a[4])
-TC_NUM(weights_gb, a[0], a[1])
-TC_NUM(kv_gb, a[0], a[1], a[2])
-TC_NUM(max_batch, a[0], a[1], a[2], a[3], a[4], a[5])
-#undef TC_NUM
-static int tc_bound(const double* a, void* out) { return roofline_bound(a[0], a[1], a[2], a[3], (const char**)out); }
-static int tc_roof(const double* a, void* out) { return roofline_roof(a[0], a[1], a[2], a[3], a[4], (roofline_array**)out); }
+#define N(i) a[i].number
+#define T(i) a[i].text
+#define TC(fn, type, ...) \
+    static int tc_##fn(const roofline_value* a, void* out) { (void)a; return roofline_##fn(__VA_ARGS__ (type)out); }
+TC(compute_ms, double*, N(0), N(1),)
+TC(memory_ms, double*, N(0), N(1),)
+TC(time_ms, double*, N(0), N(1), N(2), N(3),)
+TC(ai, double*, N(0), N(1),)
+TC(balance, double*, N(0), N(1),)
+TC(attainable_tflops, double*, N(0), N(1), N(2),)
+TC(bound, const char**, N(0), N(1), N(2), N(3),)
+TC(roof, roofline_array**, N(0), N(1), N(2), N(3), N(4),)
+TC(decode_ms, double*, N(0), N(1), N(2), N(3), N(4), N(5), N(6),)
+TC(decode_toks, double*, N(0), N(1), N(2), N(3), N(4), N(5), N(6),)
+TC(decode_ai, double*, N(0), N(1), N(2), N(3), N(4),)
+TC(critical_batch, double*, N(0), N(1), N(2), N(3), N(4), N(5),)
+TC(prefill_ms, double*, N(0), N(1), N(2), N(3), N(4),)
+TC(weights_gb, double*, N(0), N(1),)
+TC(kv_gb, double*, N(0), N(1), N(2),)
+TC(max_batch, double*, N(0), N(1), N(2), N(3), N(4), N(5),)
+TC(gpus, roofline_array**,)
+TC(models, roofline_array**,)
+TC(gpu, double*, T(0), T(1),)
+TC(model, double*, T(0), T(1),)
+TC(step_ms, double*, T(0), T(1), N(2), N(3), T(4), T(5), N(6), T(7),)
+TC(step_toks, double*, T(0), T(1), N(2), N(3), T(4), T(5), N(6), T(7),)
+TC(ttft_ms, double*, T(0), T(1), N(2), N(3), T(4), N(5), T(6),)
+TC(fit_batch, double*, T(0), T(1), N(2), T(3), T(4), N(5), N(6),)
+TC(step_breakdown, roofline_array**, T(0), T(1), N(2), N(3), T(4), T(5), N(6), T(7),)
+#undef TC
+#undef N
+#undef T
 
 static const typed_call typed_calls[] = {
     {"ROOFLINE_COMPUTE_MS", tc_compute_ms},
@@ -50,6 +65,15 @@ static const typed_call typed_calls[] = {
     {"ROOFLINE_WEIGHTS_GB", tc_weights_gb},
     {"ROOFLINE_KV_GB", tc_kv_gb},
     {"ROOFLINE_MAX_BATCH", tc_max_batch},
+    {"ROOFLINE_GPUS", tc_gpus},
+    {"ROOFLINE_MODELS", tc_models},
+    {"ROOFLINE_GPU", tc_gpu},
+    {"ROOFLINE_MODEL", tc_model},
+    {"ROOFLINE_STEP_MS", tc_step_ms},
+    {"ROOFLINE_STEP_TOKS", tc_step_toks},
+    {"ROOFLINE_TTFT_MS", tc_ttft_ms},
+    {"ROOFLINE_FIT_BATCH", tc_fit_batch},
+    {"ROOFLINE_STEP_BREAKDOWN", tc_step_breakdown},
 };
 static const unsigned typed_call_count = sizeof typed_calls / sizeof typed_calls[0];
 

@@ -24,6 +24,7 @@ enum class Check {
     non_negative,  ///< >= 0
     positive,      ///< > 0
     count,         ///< a whole number >= 1
+    fraction,      ///< > 0 and <= 1
 };
 
 enum class Type { number, text, array };
@@ -40,6 +41,7 @@ struct ArgSpec {
     double max;                  ///< upper limit of a number (inclusive); infinity when none
     const char* description_en;
     const char* description_zh;
+    const char* default_label;   ///< how documentation shows the default, when not as its value; else nullptr
 };
 
 struct Value;
@@ -116,6 +118,22 @@ double weights_gb(double params_b, double bytes_per_param);
 double kv_gb(double batch, double ctx, double kv_kib_per_token);
 double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token,
                  double bytes_per_param, double reserve_gb);
+
+// Catalog and model-aware estimates
+Table gpus();
+Table models();
+double gpu(std::string_view gpu, std::string_view field);
+double model(std::string_view model, std::string_view field);
+double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+               std::string_view kv_dtype, double tp, std::string_view profile);
+double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
+double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+               std::string_view weight_dtype, double tp, std::string_view profile);
+double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, double mem_util);
+Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
 
 }  // namespace formula
 }  // namespace roofline

@@ -1,0 +1,91 @@
+// Catalogs of GPUs and models. The built-in ones are data files of the repository
+// (libroofline/catalog/*.json, every number with its source) embedded at build time: no formula reads
+// a file. A host program may add entries: a Hugging Face config.json, or a catalog of its own, given
+// as text (the library does no I/O).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/dtype.hpp"
+
+namespace roofline {
+
+/// A GPU: dense peaks per dtype, memory, and the interconnect that tensor parallelism uses.
+struct GpuSpec {
+    std::string id, name;
+    /// Dense peak per compute dtype, TFLOP/s (TOPS for int8/int4); 0 where the GPU has no such mode.
+    double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0, int8 = 0, int4 = 0;
+    double hbm_tbs = 0;           ///< memory bandwidth, TB/s
+    double hbm_gb = 0;            ///< memory, GB
+    double l2_mb = 0;             ///< L2 cache, MB (0: not published)
+    double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction, TB/s
+    std::string source;
+
+    /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it.
+    double peak_tflops(DType compute) const noexcept;
+};
+
+/// A transformer's architecture, as the roofline needs it.
+struct ModelSpec {
+    std::string id, name, source;
+    double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
+    double ffn = 0;          ///< MLP width of a dense layer
+    double vocab = 0;
+    bool tied_embeddings = false;
+    bool gated_mlp = true;   ///< three matrices (SwiGLU/GeGLU) or two (GELU MLP)
+    // Mixture of experts (experts == 0: dense).
+    double experts = 0, experts_per_token = 0, shared_experts = 0;
+    double expert_ffn = 0;        ///< MLP width of one expert
+    double first_dense_layers = 0;  ///< leading layers that stay dense (DeepSeek-V3: 3)
+    // Multi-head latent attention (kv_lora_rank == 0: none).
+    double q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+    // Sliding-window attention: `sliding_layers` of the layers see at most `sliding_window` tokens.
+    double sliding_window = 0, sliding_layers = 0;
+    double params_b_reported = 0, active_params_b_reported = 0;  ///< as published (0: not published)
+
+    bool moe() const noexcept { return experts > 0; }
+    bool mla() const noexcept { return kv_lora_rank > 0; }
+    double moe_layers() const noexcept { return moe() ? layers - first_dense_layers : 0; }
+    /// Query/key width per head, and value width per head.
+    double qk_dim() const noexcept { return mla() ? qk_nope_head_dim + qk_rope_head_dim : head_dim; }
+    double v_dim() const noexcept { return mla() ? v_head_dim : head_dim; }
+    /// KV cache values per token per layer (K and V; MLA: the latent and the RoPE key).
+    double kv_values_per_token_layer() const noexcept;
+    /// Parameters of one layer's attention, of a dense MLP, of one expert.
+    double attention_params() const noexcept;
+    double dense_mlp_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * ffn; }
+    double expert_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * expert_ffn; }
+    double router_params() const noexcept { return hidden * experts; }
+    double norm_params() const noexcept { return 2 * hidden; }
+    /// All parameters, and those one token uses (MoE: experts_per_token experts), billions.
+    double params_b() const noexcept;
+    double active_params_b() const noexcept;
+};
+
+/// Reads a model from the text of a Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2,
+/// deepseek_v3, gptj, mpt and their relatives). Throws Error(invalid_argument, argument_name) with a
+/// message that says which field is missing or wrong.
+ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id, const std::string& argument_name);
+
+/// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
+std::optional<GpuSpec> find_gpu(std::string_view id);
+std::optional<ModelSpec> find_model(std::string_view id);
+std::vector<std::string> gpu_ids();
+std::vector<std::string> model_ids();
+
+/// Adds (or replaces) a model read from a Hugging Face config.json, under `id`.
+void add_model_from_hf_config(const std::string& id, std::string_view json_text);
+/// Adds (or replaces) the entries of a catalog in the format of the built-in files: {"gpus": [...],
+/// "models": [...]} (either may be absent). Returns how many entries were added.
+std::size_t add_catalog(std::string_view json_text);
+
+/// The names of the numeric fields that ROOFLINE_GPU and ROOFLINE_MODEL give, comma-separated.
+std::string_view gpu_field_names() noexcept;
+std::string_view model_field_names() noexcept;
+std::optional<double> gpu_field(const GpuSpec& gpu, std::string_view field) noexcept;
+std::optional<double> model_field(const ModelSpec& model, std::string_view field) noexcept;
+
+}  // namespace roofline

@@ -1,0 +1,31 @@
+// Number formats of weights and KV cache, with their storage cost and the compute they use.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace roofline {
+
+/// The dtypes of formulas.md.
+enum class DType { fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m };
+
+/// "bf16" -> DType::bf16; nullopt for an unknown name. Case-insensitive.
+std::optional<DType> parse_dtype(std::string_view name) noexcept;
+std::string_view to_string(DType dtype) noexcept;
+/// Every dtype name, comma-separated: for error messages.
+std::string_view dtype_names() noexcept;
+
+/// Bits stored per value, block scales and zero points included:
+/// fp32 32, bf16/fp16 16, fp8 8 (per-tensor scale), int8 8 (per-channel scale), int4 4.25 (groups of
+/// 128 with a 16-bit scale and a 16-bit zero point: GPTQ/AWQ), q8_0 8.5 and q4_0 4.5 (llama.cpp blocks
+/// of 32 with a 16-bit scale), q4_k_m 4.84 (llama.cpp's mix of Q4_K and Q6_K tensors: the bits per
+/// weight that llama.cpp's tools/quantize/README.md gives for Llama 2 7B).
+double bits_per_value(DType dtype) noexcept;
+inline double bytes_per_value(DType dtype) noexcept { return bits_per_value(dtype) / 8; }
+
+/// The format the matrix units compute in, for weights of this dtype: fp8 weights compute in fp8 on
+/// GPUs that have it; the integer and llama.cpp formats are weight-only quantization, dequantized to
+/// fp16; the rest compute as stored.
+DType compute_dtype(DType weights) noexcept;
+
+}  // namespace roofline

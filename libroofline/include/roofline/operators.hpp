@@ -1,0 +1,73 @@
+// The per-operator roofline of one decode step and of a prefill, for a model from the catalog on a GPU.
+//
+// Each operator (projections, attention, MLP or experts, norms, embedding, lm_head, and with tensor
+// parallelism the all-reduces) sits on its own roofline: its time is max(FLOPs / peak, bytes /
+// bandwidth) on one GPU of the `tp` that share it, or its bytes over the interconnect for an
+// all-reduce. The step takes the sum of its operators plus the profile's fixed overhead.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/dtype.hpp"
+
+namespace roofline {
+
+/// Achieved fractions of the hardware and fixed costs. `bound` is {1, 1, 1, 0, 0}: a true lower bound.
+struct Profile {
+    std::string name;
+    double bandwidth_efficiency = 1;     ///< fraction of the memory bandwidth reached
+    double compute_efficiency = 1;       ///< fraction of the dense peak reached
+    double interconnect_efficiency = 1;  ///< fraction of the interconnect bandwidth reached
+    double step_overhead_ms = 0;         ///< fixed cost of each forward pass (launches, scheduling)
+    double allreduce_latency_us = 0;     ///< fixed cost of each all-reduce
+};
+
+/// The profiles: "bound" and those fitted on published measurements (profiles.json).
+const Profile* find_profile(std::string_view name);
+std::string_view profile_names() noexcept;
+
+enum class Resource { compute, memory, interconnect, overhead };
+std::string_view to_string(Resource r) noexcept;
+
+/// One operator of a step, summed over the layers, as one GPU of `tp` runs it.
+struct Operator {
+    std::string name;
+    double flops = 0;           ///< on one GPU
+    double bytes = 0;           ///< moved to or from memory on one GPU
+    double link_bytes = 0;      ///< sent over the interconnect by one GPU (all-reduces)
+    double count = 0;           ///< how many kernels (all-reduces) it stands for
+    DType compute = DType::bf16;
+    // Filled by estimate():
+    double ms = 0;
+    Resource bound = Resource::memory;
+};
+
+/// What runs: the model, its dtypes, and how many GPUs share it.
+struct Deployment {
+    ModelSpec model;
+    GpuSpec gpu;
+    DType weights = DType::bf16;
+    DType kv = DType::bf16;
+    double tp = 1;
+};
+
+/// The operators of one decode step: `batch` sequences, one new token each, `ctx` tokens of context.
+std::vector<Operator> decode_operators(const Deployment& d, double batch, double ctx);
+/// The operators of a prefill of `batch` prompts of `tokens` tokens (causal attention; the lm_head only
+/// for the last token of each prompt).
+std::vector<Operator> prefill_operators(const Deployment& d, double batch, double tokens);
+
+/// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
+double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
+
+/// The expected number of distinct experts that `tokens` tokens touch in one MoE layer:
+/// E * (1 - (1 - k/E)^tokens).
+double expected_distinct_experts(double experts, double per_token, double tokens) noexcept;
+
+/// Bytes of the weights on one GPU, and of the KV cache of one sequence of `ctx` tokens on one GPU.
+double weight_bytes_per_gpu(const Deployment& d);
+double kv_bytes_per_sequence_per_gpu(const Deployment& d, double ctx);
+
+}  // namespace roofline

@@ -1,0 +1,357 @@
+// Catalogs: the embedded data files, Hugging Face configs, and what hosts add.
+#include "roofline/catalog.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include "catalog_data.hpp"
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+
+using json = nlohmann::json;
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+[[noreturn]] void bad(const std::string& argument, const std::string& message) {
+    throw Error(Status::invalid_argument, argument, message);
+}
+
+json parse(std::string_view text, const std::string& argument) {
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        bad(argument, fmt::format("argument '{}' is not valid JSON: {}", argument, e.what()));
+    }
+}
+
+/// A number of a JSON object, if present and not null.
+std::optional<double> number(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number()) return std::nullopt;
+    return it->get<double>();
+}
+
+double peak(const json& tflops, const char* key) { return number(tflops, key).value_or(0); }
+
+GpuSpec gpu_from_json(const json& g, const std::string& argument) {
+    if (!g.is_object() || !g.contains("id") || !g["id"].is_string())
+        bad(argument, fmt::format("argument '{}': every GPU needs an \"id\"", argument));
+    GpuSpec s;
+    s.id = lower(g["id"].get<std::string>());
+    s.name = g.value("name", s.id);
+    const json t = g.value("tflops", json::object());
+    s.fp32 = peak(t, "fp32");
+    s.tf32 = peak(t, "tf32");
+    s.bf16 = peak(t, "bf16");
+    s.fp16 = peak(t, "fp16");
+    s.fp8 = peak(t, "fp8");
+    s.int8 = peak(t, "int8");
+    s.int4 = peak(t, "int4");
+    s.hbm_tbs = number(g, "hbm_tbs").value_or(0);
+    s.hbm_gb = number(g, "hbm_gb").value_or(0);
+    s.l2_mb = number(g, "l2_mb").value_or(0);
+    s.interconnect_tbs = number(g, "interconnect_tbs").value_or(0);
+    if (g.contains("sources")) s.source = g["sources"].dump();
+    if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
+        bad(argument, fmt::format("argument '{}': GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", argument, s.id));
+    if (s.bf16 <= 0) s.bf16 = s.fp16;
+    if (s.fp16 <= 0) s.fp16 = s.bf16;
+    return s;
+}
+
+ModelSpec model_from_entry(const json& m, const std::string& argument) {
+    if (!m.is_object() || !m.contains("id") || !m["id"].is_string() || !m.contains("config"))
+        bad(argument, fmt::format("argument '{}': every model needs an \"id\" and a \"config\"", argument));
+    const std::string id = lower(m["id"].get<std::string>());
+    ModelSpec s = model_from_hf_config(m["config"].dump(), id, argument);
+    s.name = m.value("name", id);
+    s.source = m.value("source", "");
+    s.params_b_reported = number(m, "params_b_reported").value_or(0);
+    s.active_params_b_reported = number(m, "active_params_b_reported").value_or(0);
+    return s;
+}
+
+/// The built-in catalogs, parsed once from the embedded files, then only read.
+struct BuiltIn {
+    std::vector<GpuSpec> gpus;
+    std::vector<ModelSpec> models;
+    BuiltIn() {
+        const json g = json::parse(detail::kGpusJson);
+        const json m = json::parse(detail::kModelsJson);
+        for (const json& entry : g.at("gpus")) gpus.push_back(gpu_from_json(entry, "gpus.json"));
+        for (const json& entry : m.at("models")) models.push_back(model_from_entry(entry, "models.json"));
+    }
+};
+
+const BuiltIn& built_in() {
+    static const BuiltIn catalog;
+    return catalog;
+}
+
+/// What hosts add at run time: the library's one piece of shared mutable state, behind a lock.
+struct Added {
+    std::shared_mutex mutex;
+    std::map<std::string, GpuSpec> gpus;
+    std::map<std::string, ModelSpec> models;
+};
+
+Added& added() {
+    static Added registry;
+    return registry;
+}
+
+}  // namespace
+
+double GpuSpec::peak_tflops(DType compute) const noexcept {
+    double p = 0;
+    switch (compute) {
+        case DType::fp32: p = fp32; break;
+        case DType::bf16: p = bf16; break;
+        case DType::fp8: p = fp8; break;
+        default: p = fp16; break;
+    }
+    return p > 0 ? p : fp16;
+}
+
+double ModelSpec::kv_values_per_token_layer() const noexcept {
+    return mla() ? kv_lora_rank + qk_rope_head_dim : 2 * kv_heads * head_dim;
+}
+
+double ModelSpec::attention_params() const noexcept {
+    if (mla()) {
+        const double q = q_lora_rank > 0 ? hidden * q_lora_rank + q_lora_rank * heads * qk_dim() + q_lora_rank
+                                         : hidden * heads * qk_dim();
+        const double kv = hidden * (kv_lora_rank + qk_rope_head_dim) + kv_lora_rank +
+                          kv_lora_rank * heads * (qk_nope_head_dim + v_head_dim);
+        return q + kv + heads * v_head_dim * hidden;
+    }
+    return hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim + heads * head_dim * hidden;
+}
+
+double ModelSpec::params_b() const noexcept {
+    const double dense_layers = layers - moe_layers();
+    const double per_moe = router_params() + (experts + shared_experts) * expert_params();
+    const double body = layers * (attention_params() + norm_params()) + dense_layers * dense_mlp_params() +
+                        moe_layers() * per_moe;
+    return (body + vocab * hidden * (tied_embeddings ? 1 : 2) + hidden) / 1e9;
+}
+
+double ModelSpec::active_params_b() const noexcept {
+    const double dense_layers = layers - moe_layers();
+    const double per_moe = router_params() + (experts_per_token + shared_experts) * expert_params();
+    const double body = layers * (attention_params() + norm_params()) + dense_layers * dense_mlp_params() +
+                        moe_layers() * per_moe;
+    return (body + vocab * hidden * (tied_embeddings ? 1 : 2) + hidden) / 1e9;
+}
+
+ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument) {
+    const json j = parse(text, argument);
+    if (!j.is_object()) bad(argument, fmt::format("argument '{}' is not a JSON object", argument));
+    auto need = [&](std::initializer_list<const char*> keys) {
+        for (const char* k : keys)
+            if (auto v = number(j, k)) {
+                if (!(*v > 0) || !std::isfinite(*v))
+                    bad(argument, fmt::format("argument '{}': config.json field '{}' must be > 0", argument, k));
+                return *v;
+            }
+        bad(argument, fmt::format("argument '{}': config.json has no '{}'", argument, *keys.begin()));
+    };
+    auto opt = [&](const char* k, double fallback) { return number(j, k).value_or(fallback); };
+    const std::string type = j.value("model_type", std::string());
+
+    ModelSpec m;
+    m.id = lower(id);
+    m.name = m.id;
+    if (type == "gptj" || j.contains("n_embd")) {  // GPT-J, GPT-2 style names
+        m.hidden = need({"n_embd"});
+        m.layers = need({"n_layer"});
+        m.heads = need({"n_head"});
+        m.kv_heads = m.heads;
+        m.ffn = opt("n_inner", 4 * m.hidden);
+        m.gated_mlp = false;
+        m.tied_embeddings = j.value("tie_word_embeddings", false);
+    } else if (type == "mpt" || j.contains("d_model")) {
+        m.hidden = need({"d_model"});
+        m.layers = need({"n_layers"});
+        m.heads = need({"n_heads"});
+        m.kv_heads = m.heads;
+        if (j.contains("attn_config") && j["attn_config"].is_object())
+            m.kv_heads = number(j["attn_config"], "kv_n_heads").value_or(m.heads);
+        m.ffn = opt("expansion_ratio", 4) * m.hidden;
+        m.gated_mlp = false;
+        m.tied_embeddings = true;  // MPT always ties its embeddings
+    } else {
+        m.hidden = need({"hidden_size"});
+        m.layers = need({"num_hidden_layers"});
+        m.heads = need({"num_attention_heads"});
+        m.kv_heads = opt("num_key_value_heads", m.heads);
+        m.ffn = need({"intermediate_size"});
+        m.tied_embeddings = j.value("tie_word_embeddings", type == "gemma2" || type == "gemma");
+        m.head_dim = opt("head_dim", 0);
+    }
+    if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
+    m.vocab = need({"vocab_size"});
+
+    // Mixture of experts.
+    m.experts = opt("num_local_experts", opt("n_routed_experts", opt("num_experts", 0)));
+    if (m.experts > 0) {
+        m.experts_per_token = need({"num_experts_per_tok"});
+        m.shared_experts = opt("n_shared_experts", 0);
+        m.expert_ffn = opt("moe_intermediate_size", m.ffn);
+        m.first_dense_layers = opt("first_k_dense_replace", 0);
+    }
+    // Multi-head latent attention.
+    m.kv_lora_rank = opt("kv_lora_rank", 0);
+    if (m.kv_lora_rank > 0) {
+        m.q_lora_rank = opt("q_lora_rank", 0);
+        m.qk_nope_head_dim = need({"qk_nope_head_dim"});
+        m.qk_rope_head_dim = need({"qk_rope_head_dim"});
+        m.v_head_dim = need({"v_head_dim"});
+    }
+    // Sliding windows: Gemma 2 on every other layer, Mistral on all, Qwen2 only when enabled.
+    const double window = opt("sliding_window", 0);
+    const bool enabled = j.value("use_sliding_window", true);
+    if (window > 0 && enabled && type != "mixtral") {
+        m.sliding_window = window;
+        m.sliding_layers = type == "gemma2" ? std::ceil(m.layers / 2) : m.layers;
+    }
+    if (m.kv_heads <= 0 || std::fmod(m.heads, m.kv_heads) != 0)
+        bad(argument, fmt::format("argument '{}': num_attention_heads ({}) must be a multiple of num_key_value_heads ({})",
+                                  argument, m.heads, m.kv_heads));
+    return m;
+}
+
+std::optional<GpuSpec> find_gpu(std::string_view id) {
+    const std::string key = lower(id);
+    {
+        Added& a = added();
+        std::shared_lock lock(a.mutex);
+        if (auto it = a.gpus.find(key); it != a.gpus.end()) return it->second;
+    }
+    for (const GpuSpec& g : built_in().gpus)
+        if (g.id == key) return g;
+    return std::nullopt;
+}
+
+std::optional<ModelSpec> find_model(std::string_view id) {
+    const std::string key = lower(id);
+    {
+        Added& a = added();
+        std::shared_lock lock(a.mutex);
+        if (auto it = a.models.find(key); it != a.models.end()) return it->second;
+    }
+    for (const ModelSpec& m : built_in().models)
+        if (m.id == key) return m;
+    return std::nullopt;
+}
+
+std::vector<std::string> gpu_ids() {
+    std::vector<std::string> ids;
+    for (const GpuSpec& g : built_in().gpus) ids.push_back(g.id);
+    Added& a = added();
+    std::shared_lock lock(a.mutex);
+    for (const auto& [id, g] : a.gpus)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    return ids;
+}
+
+std::vector<std::string> model_ids() {
+    std::vector<std::string> ids;
+    for (const ModelSpec& m : built_in().models) ids.push_back(m.id);
+    Added& a = added();
+    std::shared_lock lock(a.mutex);
+    for (const auto& [id, m] : a.models)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    return ids;
+}
+
+void add_model_from_hf_config(const std::string& id, std::string_view json_text) {
+    if (id.empty() || id.size() > 100) bad("id", "argument 'id' must be 1 to 100 characters");
+    ModelSpec m = model_from_hf_config(json_text, id, "config_json");
+    Added& a = added();
+    std::unique_lock lock(a.mutex);
+    a.models[m.id] = std::move(m);
+}
+
+std::size_t add_catalog(std::string_view json_text) {
+    const json j = parse(json_text, "catalog_json");
+    std::vector<GpuSpec> gpus;
+    std::vector<ModelSpec> models;
+    if (j.contains("gpus"))
+        for (const json& g : j["gpus"]) gpus.push_back(gpu_from_json(g, "catalog_json"));
+    if (j.contains("models"))
+        for (const json& m : j["models"]) models.push_back(model_from_entry(m, "catalog_json"));
+    Added& a = added();
+    std::unique_lock lock(a.mutex);
+    for (GpuSpec& g : gpus) a.gpus[g.id] = std::move(g);
+    for (ModelSpec& m : models) a.models[m.id] = std::move(m);
+    return gpus.size() + models.size();
+}
+
+std::string_view gpu_field_names() noexcept {
+    return "fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, int4_tops, hbm_tbs, hbm_gb, "
+           "l2_mb, interconnect_tbs";
+}
+
+std::string_view model_field_names() noexcept {
+    return "params_b, active_params_b, params_b_reported, active_params_b_reported, layers, hidden, heads, "
+           "kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, kv_lora_rank, "
+           "sliding_window, sliding_layers, kv_kib_per_token";
+}
+
+std::optional<double> gpu_field(const GpuSpec& g, std::string_view field) noexcept {
+    const std::string f = lower(field);
+    if (f == "fp32_tflops") return g.fp32;
+    if (f == "tf32_tflops") return g.tf32;
+    if (f == "bf16_tflops") return g.bf16;
+    if (f == "fp16_tflops") return g.fp16;
+    if (f == "fp8_tflops") return g.fp8;
+    if (f == "int8_tops") return g.int8;
+    if (f == "int4_tops") return g.int4;
+    if (f == "hbm_tbs") return g.hbm_tbs;
+    if (f == "hbm_gb") return g.hbm_gb;
+    if (f == "l2_mb") return g.l2_mb;
+    if (f == "interconnect_tbs") return g.interconnect_tbs;
+    return std::nullopt;
+}
+
+std::optional<double> model_field(const ModelSpec& m, std::string_view field) noexcept {
+    const std::string f = lower(field);
+    if (f == "params_b") return m.params_b();
+    if (f == "active_params_b") return m.active_params_b();
+    if (f == "params_b_reported") return m.params_b_reported;
+    if (f == "active_params_b_reported") return m.active_params_b_reported;
+    if (f == "layers") return m.layers;
+    if (f == "hidden") return m.hidden;
+    if (f == "heads") return m.heads;
+    if (f == "kv_heads") return m.kv_heads;
+    if (f == "head_dim") return m.head_dim;
+    if (f == "ffn") return m.ffn;
+    if (f == "vocab") return m.vocab;
+    if (f == "experts") return m.experts;
+    if (f == "experts_per_token") return m.experts_per_token;
+    if (f == "shared_experts") return m.shared_experts;
+    if (f == "expert_ffn") return m.expert_ffn;
+    if (f == "kv_lora_rank") return m.kv_lora_rank;
+    if (f == "sliding_window") return m.sliding_window;
+    if (f == "sliding_layers") return m.sliding_layers;
+    // At 2 bytes per value, all layers, K and V together.
+    if (f == "kv_kib_per_token") return m.layers * m.kv_values_per_token_layer() * 2 / 1024;
+    return std::nullopt;
+}
+
+}  // namespace roofline

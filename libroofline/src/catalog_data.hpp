@@ -1,0 +1,8 @@
+// The catalog files, embedded at build time (catalog_data.cpp is generated from libroofline/catalog/).
+#pragma once
+
+namespace roofline::detail {
+extern const char* const kGpusJson;
+extern const char* const kModelsJson;
+extern const char* const kProfilesJson;
+}  // namespace roofline::detail

@@ -1,0 +1,250 @@
+// The per-operator model. See operators.hpp.
+#include "roofline/operators.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "catalog_data.hpp"
+#include "roofline/roofline.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr double kActivationBytes = 2;  // activations travel in 16 bits
+
+struct Profiles {
+    std::vector<Profile> all;
+    Profiles() {
+        all.push_back({"bound", 1, 1, 1, 0, 0});
+        const auto j = nlohmann::json::parse(detail::kProfilesJson);
+        for (const auto& p : j.at("profiles")) {
+            const auto& f = p.at("fitted");
+            all.push_back({p.at("name").get<std::string>(), f.at("bandwidth_efficiency").get<double>(),
+                           f.at("compute_efficiency").get<double>(), f.at("interconnect_efficiency").get<double>(),
+                           f.at("step_overhead_ms").get<double>(), f.at("allreduce_latency_us").get<double>()});
+        }
+    }
+};
+
+const Profiles& profiles() {
+    static const Profiles p;
+    return p;
+}
+
+/// How one GPU of `tp` holds the model.
+struct Shard {
+    double tp, heads, kv_heads, wb, kvb;
+    // Parameters on one GPU.
+    double qkv, o, dense_mlp, expert, shared, router, embed, lm_head, norms;
+    double kv_values;  ///< KV values per token per layer on one GPU
+};
+
+Shard shard(const Deployment& d) {
+    const ModelSpec& m = d.model;
+    Shard s{};
+    s.tp = d.tp;
+    s.heads = m.heads / d.tp;
+    s.kv_heads = std::max(1.0, m.kv_heads / d.tp);  // fewer KV heads than GPUs: each GPU keeps one
+    s.wb = bytes_per_value(d.weights);
+    s.kvb = bytes_per_value(d.kv);
+    if (m.mla()) {
+        // The down-projections are replicated; the up-projections and the output split by heads.
+        const double q = m.q_lora_rank > 0 ? m.hidden * m.q_lora_rank + m.q_lora_rank * s.heads * m.qk_dim()
+                                           : m.hidden * s.heads * m.qk_dim();
+        s.qkv = q + m.hidden * (m.kv_lora_rank + m.qk_rope_head_dim) +
+                m.kv_lora_rank * s.heads * (m.qk_nope_head_dim + m.v_head_dim);
+        s.o = s.heads * m.v_head_dim * m.hidden;
+        s.kv_values = m.kv_values_per_token_layer();  // the latent is shared by all heads: replicated
+    } else {
+        s.qkv = m.hidden * s.heads * m.head_dim + 2 * m.hidden * s.kv_heads * m.head_dim;
+        s.o = s.heads * m.head_dim * m.hidden;
+        s.kv_values = 2 * s.kv_heads * m.head_dim;
+    }
+    s.dense_mlp = m.dense_mlp_params() / d.tp;
+    s.expert = m.moe() ? m.expert_params() / d.tp : 0;
+    s.shared = m.shared_experts * s.expert;
+    s.router = m.moe() ? m.router_params() : 0;
+    s.embed = m.vocab * m.hidden / d.tp;
+    s.lm_head = m.vocab * m.hidden / d.tp;
+    s.norms = (2 * m.layers + 1) * m.hidden;
+    return s;
+}
+
+/// A linear layer of `params` weights on `tokens` tokens: 2 FLOP per weight per token; the weights
+/// read once, the activations in and out.
+Operator linear(std::string name, double params, double tokens, double in, double out, double wb, DType compute) {
+    Operator op;
+    op.name = std::move(name);
+    op.flops = 2 * params * tokens;
+    op.bytes = params * wb + tokens * (in + out) * kActivationBytes;
+    op.compute = compute;
+    return op;
+}
+
+Operator scaled(Operator op, double times) {
+    op.flops *= times;
+    op.bytes *= times;
+    return op;
+}
+
+/// The layers that see at most `window` tokens, and the rest.
+struct Layers {
+    double sliding, full;
+};
+Layers layer_split(const ModelSpec& m) { return {m.sliding_layers, m.layers - m.sliding_layers}; }
+
+/// The operators both phases share: projections, MLP or experts, norms, lm_head, all-reduces.
+void common_operators(std::vector<Operator>& ops, const Deployment& d, const Shard& s, double tokens, double lm_tokens) {
+    const ModelSpec& m = d.model;
+    const DType c = compute_dtype(d.weights);
+    ops.push_back({"embedding", 0, tokens * m.hidden * s.wb, 0, 0, DType::bf16});
+    ops.push_back(scaled(linear("qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, s.wb, c), m.layers));
+    ops.push_back(scaled(linear("o_proj", s.o, tokens, s.o / m.hidden, m.hidden, s.wb, c), m.layers));
+    const double dense_layers = m.layers - m.moe_layers();
+    if (dense_layers > 0)
+        ops.push_back(scaled(linear("mlp", s.dense_mlp, tokens, m.hidden, m.hidden, s.wb, c), dense_layers));
+    if (m.moe()) {
+        const double L = m.moe_layers();
+        ops.push_back(scaled(linear("router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16), L));
+        // Only the experts the tokens pick are read; each token computes with k of them.
+        const double touched = expected_distinct_experts(m.experts, m.experts_per_token, tokens);
+        Operator e;
+        e.name = "experts";
+        e.flops = 2 * s.expert * m.experts_per_token * tokens * L;
+        e.bytes = (touched * s.expert * s.wb + tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) * L;
+        e.compute = c;
+        ops.push_back(e);
+        if (m.shared_experts > 0)
+            ops.push_back(scaled(linear("shared_experts", s.shared, tokens, m.hidden, m.hidden, s.wb, c), L));
+    }
+    Operator norms;
+    norms.name = "norms";
+    norms.flops = 5 * tokens * m.hidden * (2 * m.layers + 1);
+    norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * (2 * m.layers + 1);
+    ops.push_back(norms);
+    ops.push_back(linear("lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, s.wb, c));
+    if (d.tp > 1) {
+        // Two all-reduces per layer (after attention, after the MLP), ring: each GPU sends 2(p-1)/p of them.
+        Operator ar;
+        ar.name = "allreduce";
+        ar.count = 2 * m.layers;
+        ar.link_bytes = ar.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
+        ops.push_back(ar);
+    }
+}
+
+}  // namespace
+
+const Profile* find_profile(std::string_view name) {
+    std::string key(name);
+    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const Profile& p : profiles().all)
+        if (p.name == key) return &p;
+    return nullptr;
+}
+
+std::string_view profile_names() noexcept { return "bound, typical, llama.cpp"; }
+
+std::string_view to_string(Resource r) noexcept {
+    switch (r) {
+        case Resource::compute: return "compute";
+        case Resource::memory: return "memory";
+        case Resource::interconnect: return "interconnect";
+        default: return "overhead";
+    }
+}
+
+double expected_distinct_experts(double experts, double per_token, double tokens) noexcept {
+    return experts * (1 - std::pow(1 - per_token / experts, tokens));
+}
+
+std::vector<Operator> decode_operators(const Deployment& d, double batch, double ctx) {
+    const ModelSpec& m = d.model;
+    const Shard s = shard(d);
+    std::vector<Operator> ops;
+    common_operators(ops, d, s, batch, batch);
+    // Attention: every sequence reads its own KV cache (a sliding-window layer at most its window).
+    const Layers L = layer_split(m);
+    const double seen = L.full * ctx + L.sliding * std::min(ctx, m.sliding_window);
+    Operator a;
+    a.name = "attention";
+    // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
+    const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
+    a.flops = 2 * batch * s.heads * per_position * seen;
+    a.bytes = batch * s.kv_values * s.kvb * (seen + m.layers);  // read the context, write the new token
+    a.compute = DType::bf16;
+    ops.insert(ops.begin() + 2, a);
+    return ops;
+}
+
+std::vector<Operator> prefill_operators(const Deployment& d, double batch, double tokens) {
+    const ModelSpec& m = d.model;
+    const Shard s = shard(d);
+    const double n = batch * tokens;
+    std::vector<Operator> ops;
+    common_operators(ops, d, s, n, batch);
+    // Causal attention: position i attends to min(i, window) positions.
+    auto causal = [&](double window) {
+        if (window <= 0 || tokens <= window) return tokens * (tokens + 1) / 2;
+        return window * (window + 1) / 2 + (tokens - window) * window;
+    };
+    const Layers L = layer_split(m);
+    const double pairs = batch * (L.full * causal(0) + L.sliding * causal(m.sliding_window));
+    Operator a;
+    a.name = "attention";
+    a.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs;
+    // Fused attention reads Q, K, V once and writes the output and the KV cache.
+    a.bytes = m.layers * n * (s.kv_values * s.kvb + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes);
+    a.compute = DType::bf16;
+    ops.insert(ops.begin() + 2, a);
+    return ops;
+}
+
+double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p) {
+    double total = 0;
+    for (Operator& op : ops) {
+        if (op.link_bytes > 0) {
+            op.ms = memory_time_ms(op.link_bytes, gpu.interconnect_tbs * p.interconnect_efficiency) +
+                    op.count * p.allreduce_latency_us / 1e3;
+            op.bound = Resource::interconnect;
+        } else {
+            const StepTime t = step_time({op.flops, op.bytes},
+                                         {gpu.peak_tflops(op.compute) * p.compute_efficiency, gpu.hbm_tbs * p.bandwidth_efficiency});
+            op.ms = t.time_ms;
+            op.bound = t.bound == Bound::compute ? Resource::compute : Resource::memory;
+        }
+        total += op.ms;
+    }
+    if (p.step_overhead_ms > 0) {
+        Operator o;
+        o.name = "overhead";
+        o.ms = p.step_overhead_ms;
+        o.bound = Resource::overhead;
+        ops.push_back(o);
+        total += o.ms;
+    }
+    return total;
+}
+
+double weight_bytes_per_gpu(const Deployment& d) {
+    const ModelSpec& m = d.model;
+    const Shard s = shard(d);
+    const double dense_layers = m.layers - m.moe_layers();
+    const double params = m.layers * (s.qkv + s.o) + dense_layers * s.dense_mlp +
+                          m.moe_layers() * (s.router + m.experts * s.expert + s.shared) + s.embed +
+                          (m.tied_embeddings ? 0 : s.lm_head);
+    return params * s.wb + s.norms * kActivationBytes;
+}
+
+double kv_bytes_per_sequence_per_gpu(const Deployment& d, double ctx) {
+    const ModelSpec& m = d.model;
+    const Shard s = shard(d);
+    const Layers L = layer_split(m);
+    return s.kv_values * s.kvb * (L.full * ctx + L.sliding * std::min(ctx, m.sliding_window));
+}
+
+}  // namespace roofline
