@@ -3,7 +3,7 @@
 # Debian packages the build and the tests need.
 ROOFLINE_DEBIAN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  libfmt-dev catch2 nlohmann-json3-dev libcli11-dev
+  libfmt-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev
   # The Calc add-in: the SDK to build it, a headless Calc and Python-UNO to test it, and the
   # Chinese language pack to see its Function Wizard texts in Chinese.
   libreoffice-dev libreoffice-calc python3-uno libreoffice-l10n-zh-cn

@@ -1,0 +1,44 @@
+// roofline-speed: how long formulas take through the C ABI (Google Benchmark). Prints numbers; asserts nothing.
+#include <benchmark/benchmark.h>
+#include <roofline.h>
+
+static void BM_decode_ms(benchmark::State& state) {
+    double ms;
+    for (auto _ : state) benchmark::DoNotOptimize(roofline_decode_ms(8, 64, 4096, 3.35, 989, 128, 2, &ms));
+}
+BENCHMARK(BM_decode_ms);
+
+static void BM_step_ms(benchmark::State& state) {
+    double ms;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms("llama-3-8b", "h100-sxm", 64, 4096, "bf16", "", 1, "typical", &ms));
+}
+BENCHMARK(BM_step_ms);
+
+static void BM_step_ms_deepseek_v3_tp8(benchmark::State& state) {
+    double ms;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms("deepseek-v3", "h200", 256, 8192, "fp8", "", 8, "typical", &ms));
+}
+BENCHMARK(BM_step_ms_deepseek_v3_tp8);
+
+static void BM_call_by_name(benchmark::State& state) {
+    const roofline_value args[4] = {{8, nullptr}, {64, nullptr}, {4096, nullptr}, {3.35, nullptr}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_DECODE_MS", args, 4, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_by_name);
+
+static void BM_roof_50_points(benchmark::State& state) {
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_roof(989, 3.35, 0.1, 1e4, 50, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_roof_50_points);
+
+BENCHMARK_MAIN();
