@@ -229,6 +229,12 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
         m.sliding_window = window;
         m.sliding_layers = type == "gemma2" ? std::ceil(m.layers / 2) : m.layers;
     }
+    if (m.experts > 0 && !(m.experts_per_token <= m.experts))
+        bad(argument, fmt::format("argument '{}': num_experts_per_tok ({}) must not exceed the experts ({})", argument,
+                                  m.experts_per_token, m.experts));
+    if (m.first_dense_layers < 0 || m.first_dense_layers > m.layers || m.shared_experts < 0 || m.q_lora_rank < 0)
+        bad(argument, fmt::format("argument '{}': first_k_dense_replace, n_shared_experts and q_lora_rank must be "
+                                  "between 0 and the number of layers", argument));
     if (m.kv_heads <= 0 || std::fmod(m.heads, m.kv_heads) != 0)
         bad(argument, fmt::format("argument '{}': num_attention_heads ({}) must be a multiple of num_key_value_heads ({})",
                                   argument, m.heads, m.kv_heads));

@@ -1,0 +1,261 @@
+// The catalogs and the model-aware estimates: the library's numbers are the sourced files' numbers,
+// the architectures add up to the published parameter counts, and the per-operator model behaves as
+// the roofline says it must. Through the C ABI, as every host computes.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <roofline.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "../tools/measurements.hpp"
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+json catalog(const char* file) { return json::parse(slurp(std::string(ROOFLINE_CATALOG_DIR) + "/" + file)); }
+
+double gpu(const std::string& id, const char* field) {
+    double v = NAN;
+    REQUIRE(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_OK);
+    return v;
+}
+
+double model(const std::string& id, const char* field) {
+    double v = NAN;
+    INFO(id << "." << field << ": " << roofline_errmsg());
+    REQUIRE(roofline_model(id.c_str(), field, &v) == ROOFLINE_OK);
+    return v;
+}
+
+double step(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", const char* kv = "",
+            double tp = 1, const char* profile = "bound") {
+    double v = NAN;
+    INFO(m << " on " << g << ": " << roofline_errmsg());
+    REQUIRE(roofline_step_ms(m, g, batch, ctx, w, kv, tp, profile, &v) == ROOFLINE_OK);
+    return v;
+}
+
+struct Row {
+    std::string name;
+    double flops, bytes, ms;
+};
+
+std::vector<Row> breakdown(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", double tp = 1) {
+    roofline_array* a = nullptr;
+    REQUIRE(roofline_step_breakdown(m, g, batch, ctx, w, "", tp, "bound", &a) == ROOFLINE_OK);
+    std::vector<Row> rows;
+    for (size_t r = 1; r < roofline_array_rows(a); ++r)
+        rows.push_back({roofline_array_text(a, r, 0), roofline_array_number(a, r, 1), roofline_array_number(a, r, 2),
+                        roofline_array_number(a, r, 3)});
+    roofline_array_free(a);
+    return rows;
+}
+
+const Row& op(const std::vector<Row>& rows, const std::string& name) {
+    for (const Row& r : rows)
+        if (r.name == name) return r;
+    FAIL("no operator " << name);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("every GPU number is the catalog file's, and every entry cites its sources", "[catalog]") {
+    const json gpus = catalog("gpus.json");
+    REQUIRE(gpus.at("gpus").size() >= 18);
+    const std::pair<const char*, const char*> fields[] = {{"fp32", "fp32_tflops"}, {"bf16", "bf16_tflops"},
+                                                          {"fp16", "fp16_tflops"}, {"fp8", "fp8_tflops"},
+                                                          {"int8", "int8_tops"}};
+    for (const json& g : gpus["gpus"]) {
+        const std::string id = g["id"];
+        INFO(id);
+        for (const auto& [key, field] : fields) {
+            if (g["tflops"][key].is_null()) {
+                double v;
+                CHECK(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_ERROR_NO_SOLUTION);  // never a made-up 0
+            } else {
+                CHECK(gpu(id, field) == g["tflops"][key].get<double>());
+            }
+        }
+        CHECK(gpu(id, "hbm_tbs") == g["hbm_tbs"].get<double>());
+        CHECK(gpu(id, "hbm_gb") == g["hbm_gb"].get<double>());
+        for (const char* source : {"tflops", "memory"}) {
+            REQUIRE(g["sources"].contains(source));
+            CHECK(g["sources"][source].get<std::string>().find("http") != std::string::npos);
+        }
+    }
+    // The dense figure, never the sparsity one: the article's H100 SXM, 989 TFLOP/s.
+    CHECK(gpu("h100-sxm", "bf16_tflops") == Approx(989).epsilon(0.001));
+}
+
+TEST_CASE("every model adds up to its published parameter count and cites its config.json", "[catalog]") {
+    const json models = catalog("models.json");
+    REQUIRE(models.at("models").size() >= 19);
+    for (const json& m : models["models"]) {
+        const std::string id = m["id"];
+        INFO(id);
+        CHECK(m["source"].get<std::string>().find("config.json") != std::string::npos);
+        const double reported = m["params_b_reported"].is_null() ? 0 : m["params_b_reported"].get<double>();
+        // Published sizes are often rounded names (Llama 2 "7B" has 6.74 billion parameters): within 5%.
+        if (reported > 0) CHECK(model(id, "params_b") == Approx(reported).epsilon(0.05));
+        if (m["active_params_b_reported"].is_number())
+            CHECK(model(id, "active_params_b") == Approx(m["active_params_b_reported"].get<double>()).epsilon(0.03));
+        CHECK(model(id, "layers") == m["config"].value("num_hidden_layers", m["config"].value("n_layer", m["config"].value("n_layers", 0.0))));
+    }
+}
+
+TEST_CASE("KV cache per token: GQA, MLA, and the article's 128 KiB", "[catalog]") {
+    // Llama-3-8B: 32 layers x 8 KV heads x 128 x (K, V) x 2 bytes = 128 KiB, the article's default.
+    const roofline_formula_info* decode = roofline_formula_find("ROOFLINE_DECODE_MS");
+    CHECK(model("llama-3-8b", "kv_kib_per_token") == decode->args[5]->default_number);
+    // DeepSeek-V3 caches the MLA latent and the RoPE key per layer, not K and V per head.
+    const json models = catalog("models.json");
+    const json ds = [&] {
+        for (const json& m : models["models"])
+            if (m["id"] == "deepseek-v3") return m["config"];
+        return json();
+    }();
+    const double latent = ds["kv_lora_rank"].get<double>() + ds["qk_rope_head_dim"].get<double>();
+    CHECK(model("deepseek-v3", "kv_kib_per_token") == Approx(ds["num_hidden_layers"].get<double>() * latent * 2 / 1024));
+    CHECK(model("deepseek-v3", "kv_kib_per_token") <
+          ds["num_hidden_layers"].get<double>() * 2 * ds["num_key_value_heads"].get<double>() * 128 * 2 / 1024 / 10);
+}
+
+TEST_CASE("Mixtral-8x7B's active parameters: two experts of eight", "[catalog]") {
+    const double total = model("mixtral-8x7b", "params_b"), active = model("mixtral-8x7b", "active_params_b");
+    CHECK(active == Approx(model("mixtral-8x7b", "active_params_b_reported")).epsilon(0.01));
+    CHECK(active < total / 3);
+}
+
+TEST_CASE("bound is never above a real measurement", "[catalog][profiles]") {
+    const auto rows = measurements::read(ROOFLINE_MEASUREMENTS);
+    REQUIRE(rows.size() > 10);
+    for (const auto& r : rows) {
+        double bound = NAN;
+        INFO(r["id"]);
+        if (r["metric"] == "step_ms")
+            REQUIRE(roofline_step_ms(r["model"].c_str(), r["gpu"].c_str(), r.number("batch"), r.number("ctx_mean"),
+                                     r["weight_dtype"].c_str(), r["kv_dtype"].c_str(), r.number("tp"), "bound",
+                                     &bound) == ROOFLINE_OK);
+        else
+            REQUIRE(roofline_ttft_ms(r["model"].c_str(), r["gpu"].c_str(), r.number("prompt_tokens"), r.number("batch"),
+                                     r["weight_dtype"].c_str(), r.number("tp"), "bound", &bound) == ROOFLINE_OK);
+        CHECK(bound <= r.number("value"));
+    }
+}
+
+TEST_CASE("the committed measurements are the shared reference's", "[profiles]") {
+    const std::string shared = slurp(ROOFLINE_SHARED_MEASUREMENTS);
+    if (shared.empty()) {
+        WARN("no shared measurements; the committed copy stands alone");
+        return;
+    }
+    CHECK(slurp(ROOFLINE_MEASUREMENTS) == shared);
+}
+
+TEST_CASE("profiles only add time to the bound", "[profiles]") {
+    for (const char* m : {"llama-3-8b", "mixtral-8x7b", "deepseek-v3"}) {
+        const double bound = step(m, "h200", 32, 2048, "fp8", "", 8);
+        CHECK(step(m, "h200", 32, 2048, "fp8", "", 8, "typical") > bound);
+        CHECK(step(m, "h200", 32, 2048, "fp8", "", 8, "llama.cpp") > bound);
+    }
+}
+
+TEST_CASE("the step is the sum of its operators, each on its own roofline", "[operators]") {
+    const auto rows = breakdown("llama-3-8b", "h100-sxm", 64, 4096);
+    double sum = 0;
+    for (const Row& r : rows) sum += r.ms;
+    CHECK(sum == Approx(step("llama-3-8b", "h100-sxm", 64, 4096)));
+    // Attention reads every sequence's KV: 64 x 4096 tokens x 128 KiB.
+    CHECK(op(rows, "attention").bytes == Approx(64.0 * 4096 * 128 * 1024).epsilon(0.001));
+    // The embedding is read as rows, not as a matrix.
+    CHECK(op(rows, "embedding").bytes == 64 * model("llama-3-8b", "hidden") * 2);
+    for (const Row& r : rows) {
+        INFO(r.name);
+        CHECK(r.ms >= std::max(r.flops / 989.4e12, r.bytes / 3.35e12) * 1e3 * 0.999);
+    }
+}
+
+TEST_CASE("the experts a batch touches: k for one token, nearly all for many", "[operators]") {
+    const double E = model("mixtral-8x7b", "experts"), k = model("mixtral-8x7b", "experts_per_token");
+    const double one = op(breakdown("mixtral-8x7b", "h100-sxm", 1, 0), "experts").bytes;
+    const double many = op(breakdown("mixtral-8x7b", "h100-sxm", 256, 0), "experts").bytes;
+    const double four = op(breakdown("mixtral-8x7b", "h100-sxm", 4, 0), "experts").bytes;
+    CHECK(many / one == Approx(E / k).epsilon(0.01));
+    // E * (1 - (1 - k/E)^B) distinct experts for B tokens.
+    CHECK(four / one == Approx(E * (1 - std::pow(1 - k / E, 4)) / k).epsilon(0.01));
+}
+
+TEST_CASE("dtypes, tensor parallelism and sliding windows move the step as they must", "[operators]") {
+    const double bf16 = step("llama-3-8b", "h100-sxm", 1, 0);
+    CHECK(step("llama-3-8b", "h100-sxm", 1, 0, "int4") < bf16 / 3);  // 4.25 bits instead of 16
+    CHECK(step("llama-3-8b", "h100-sxm", 1, 0, "q4_0") > step("llama-3-8b", "h100-sxm", 1, 0, "int4"));  // 4.5 bits
+    CHECK(step("llama-3-8b", "h100-sxm", 8, 8192, "bf16", "fp8") < step("llama-3-8b", "h100-sxm", 8, 8192));
+    // Two GPUs each read half the weights, and pay for all-reduces.
+    const auto tp2 = breakdown("llama-3-70b", "h100-sxm", 1, 0, "bf16", 2);
+    CHECK(op(tp2, "mlp").bytes == Approx(op(breakdown("llama-3-70b", "h100-sxm", 1, 0), "mlp").bytes / 2).epsilon(0.001));
+    CHECK(op(tp2, "allreduce").ms > 0);
+    // Gemma 2's sliding-window layers stop reading KV past their window.
+    const double w = model("gemma-2-9b", "sliding_window");
+    const double at_w = op(breakdown("gemma-2-9b", "h100-sxm", 1, w), "attention").bytes;
+    const double at_4w = op(breakdown("gemma-2-9b", "h100-sxm", 1, 4 * w), "attention").bytes;
+    CHECK(at_4w / at_w == Approx((4.0 * 21 + 21) / (21 + 21)).epsilon(0.01));  // 21 global, 21 sliding layers
+    double v;
+    CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 0, "bf16", "", 3, "bound", &v) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "tp");
+}
+
+TEST_CASE("prefill is compute bound, with causal attention", "[operators]") {
+    double t1 = NAN, t2 = NAN;
+    REQUIRE(roofline_ttft_ms("llama-3-8b", "h100-sxm", 2000, 1, "bf16", 1, "bound", &t1) == ROOFLINE_OK);
+    REQUIRE(roofline_ttft_ms("llama-3-8b", "h100-sxm", 4000, 1, "bf16", 1, "bound", &t2) == ROOFLINE_OK);
+    // The article's 2 FLOP per parameter per token at 989 TFLOP/s, for every weight but the embedding
+    // (a lookup) and the lm_head (the last token only), plus attention.
+    const double matmul_params = model("llama-3-8b", "params_b") * 1e9 - 2 * model("llama-3-8b", "vocab") * model("llama-3-8b", "hidden");
+    CHECK(t1 > 2 * matmul_params * 2000 / 989.4e12 * 1e3);
+    CHECK(t1 < 2 * model("llama-3-8b", "params_b") * 1e9 * 2000 / 989.4e12 * 1e3 * 1.1);
+    CHECK(t2 > 2 * t1);  // attention grows with the square of the prompt
+}
+
+TEST_CASE("memory: how many sequences fit", "[operators]") {
+    double n = NAN, n2 = NAN;
+    REQUIRE(roofline_fit_batch("llama-3-8b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &n) == ROOFLINE_OK);
+    const double kv_seq = 4096 * model("llama-3-8b", "kv_kib_per_token") * 1024;
+    const double weights = model("llama-3-8b", "params_b") * 1e9 * 2;
+    CHECK(n == std::floor((0.9 * 80e9 - weights) / kv_seq));
+    REQUIRE(roofline_fit_batch("llama-3-8b", "h100-sxm", 4096, "bf16", "fp8", 1, 0.9, &n2) == ROOFLINE_OK);
+    CHECK(n2 >= 2 * n);
+    CHECK(roofline_fit_batch("llama-3.1-405b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &n) == ROOFLINE_ERROR_NO_SOLUTION);
+}
+
+TEST_CASE("a Hugging Face config.json, imported, works wherever a catalog id does", "[import]") {
+    std::string config;
+    const json models = catalog("models.json");
+    for (const json& m : models["models"])
+        if (m["id"] == "mistral-7b") config = m["config"].dump();
+    REQUIRE(roofline_model_import_hf_config("My-Mistral", config.c_str()) == ROOFLINE_OK);
+    CHECK(step("my-mistral", "l40s", 8, 1000) == step("mistral-7b", "l40s", 8, 1000));
+    CHECK(roofline_model_import_hf_config("broken", "{\"hidden_size\": 4096") == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "config_json");
+    CHECK(roofline_model_import_hf_config("partial", "{\"hidden_size\": 4096}") == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errmsg()).find("num_hidden_layers") != std::string::npos);
+    CHECK(roofline_model_import_hf_config(nullptr, "{}") == ROOFLINE_ERROR_NULL);
+    size_t added = 0;
+    const std::string extra = R"({"gpus": [{"id": "my-gpu", "tflops": {"bf16": 100}, "hbm_tbs": 0.5, "hbm_gb": 24}]})";
+    REQUIRE(roofline_catalog_add_json(extra.c_str(), &added) == ROOFLINE_OK);
+    CHECK(added == 1);
+    CHECK(gpu("MY-GPU", "bf16_tflops") == 100);
+    CHECK(step("mistral-7b", "my-gpu", 1, 0) > step("mistral-7b", "l40s", 1, 0));
+}
