@@ -41,16 +41,19 @@ std::string option_name(const std::string& arg);
 /// names the option that carries the bad argument.
 Result call(const std::string& name, const std::vector<Cell>& args);
 
-/// The values of a subcommand's options, by argument name ("params_b" -> 8).
+/// The values of a subcommand's options, by argument name ("params_b" -> 8, "model" -> "llama-3-8b").
 class Values {
 public:
     double& operator[](const std::string& arg) { return values_[arg]; }
     double at(const std::string& arg) const { return values_.at(arg); }
+    std::string& text(const std::string& arg) { return texts_[arg]; }
+    const std::string& text_at(const std::string& arg) const { return texts_.at(arg); }
     /// Calls `formula` with the values of its arguments, found by name.
     Result call(const std::string& formula) const;
 
 private:
     std::map<std::string, double> values_;
+    std::map<std::string, std::string> texts_;
 };
 
 }  // namespace cli

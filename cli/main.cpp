@@ -55,7 +55,10 @@ Result call(const std::string& name, const std::vector<Cell>& args) {
 Result Values::call(const std::string& formula) const {
     const roofline_formula_info* f = roofline_formula_find(formula.c_str());
     std::vector<Cell> args;
-    for (size_t i = 0; i < f->arg_count; ++i) args.emplace_back(at(f->args[i]->name));
+    for (size_t i = 0; i < f->arg_count; ++i) {
+        if (f->args[i]->type == ROOFLINE_TYPE_TEXT) args.emplace_back(text_at(f->args[i]->name));
+        else args.emplace_back(at(f->args[i]->name));
+    }
     return cli::call(formula, args);
 }
 
@@ -73,14 +76,24 @@ void add_formula_options(CLI::App& cmd, Values& values, const char* formula,
         if (cmd.get_option_no_throw(option_name(a.name))) continue;
         std::string names = option_name(a.name);
         if (auto it = aliases.find(a.name); it != aliases.end()) names = it->second + "," + names;
-        double& v = values[a.name];
-        auto* opt = cmd.add_option(names, v, fmt::format("{} [{}]", a.description_en, a.unit));
-        if (a.optional) {
-            v = a.default_number;
-            opt->capture_default_str();
+        CLI::Option* opt = nullptr;
+        if (a.type == ROOFLINE_TYPE_TEXT) {
+            std::string& v = values.text(a.name);
+            opt = cmd.add_option(names, v, fmt::format("{} [{}]", a.description_en, a.unit));
+            if (a.optional) {
+                v = a.default_text ? a.default_text : "";
+                if (a.default_label) opt->default_str(fmt::format("same as {}", option_name(a.default_label)));
+                else opt->capture_default_str();
+            }
         } else {
-            opt->required();
+            double& v = values[a.name];
+            opt = cmd.add_option(names, v, fmt::format("{} [{}]", a.description_en, a.unit));
+            if (a.optional) {
+                v = a.default_number;
+                opt->capture_default_str();
+            }
         }
+        if (!a.optional) opt->required();
     }
 }
 
@@ -272,6 +285,119 @@ void formulas(bool json) {
     if (json) fmt::print("{}\n", out.dump(2));
 }
 
+std::string read_file(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Failure{kIo, fmt::format("cannot read {}", path)};
+    std::string text;
+    char buf[65536];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+    return text;
+}
+
+std::string deployment(const Values& v) {
+    std::string s = fmt::format("{} on {}, weights {}", v.text_at("model"), v.text_at("gpu"), v.text_at("weight_dtype"));
+    if (v.at("tp") > 1) s += fmt::format(", {} GPUs in tensor parallel", v.at("tp"));
+    return s;
+}
+
+void step(const Values& v, bool json) {
+    const Result b = v.call("ROOFLINE_STEP_BREAKDOWN");
+    const std::vector<Line> lines = {
+        {"step time", "step_ms", v.call("ROOFLINE_STEP_MS").number(), "ms"},
+        {"system throughput", "tokens_per_s", v.call("ROOFLINE_STEP_TOKS").number(), "tokens/s"},
+    };
+    if (json) {
+        nlohmann::json j = nlohmann::json::object();
+        for (const Line& l : lines) j[l.json_key] = *l.value;
+        j["profile"] = v.text_at("profile");
+        nlohmann::json ops = nlohmann::json::array();
+        for (size_t r = 1; r < b.rows.size(); ++r)
+            ops.push_back({{"operator", std::get<std::string>(b.rows[r][0])}, {"flop", std::get<double>(b.rows[r][1])},
+                           {"bytes", std::get<double>(b.rows[r][2])}, {"ms", std::get<double>(b.rows[r][3])},
+                           {"bound", std::get<std::string>(b.rows[r][4])}});
+        j["operators"] = ops;
+        fmt::print("{}\n", j.dump(2));
+        return;
+    }
+    print(lines, false, fmt::format("Decode step: batch {}, {} tokens of context; {}; profile {}", v.at("batch"), v.at("ctx"),
+                                   deployment(v), v.text_at("profile")));
+    fmt::print("\n  {:<16} {:>12} {:>12} {:>10}  {}\n", "operator", "GFLOP", "MB", "ms", "bound");
+    for (size_t r = 1; r < b.rows.size(); ++r)
+        fmt::print("  {:<16} {:>12.3f} {:>12.2f} {:>10.4f}  {}\n", std::get<std::string>(b.rows[r][0]),
+                   std::get<double>(b.rows[r][1]) / 1e9, std::get<double>(b.rows[r][2]) / 1e6, std::get<double>(b.rows[r][3]),
+                   std::get<std::string>(b.rows[r][4]));
+}
+
+void ttft(const Values& v, bool json) {
+    print({{"time to first token", "ttft_ms", v.call("ROOFLINE_TTFT_MS").number(), "ms"}}, json,
+          fmt::format("Prefill of {} prompts of {} tokens; {}; profile {}", v.at("batch"), v.at("prompt_tokens"),
+                      deployment(v), v.text_at("profile")));
+}
+
+void fit(const Values& v, bool json) {
+    print({{"sequences that fit", "fit_batch", v.call("ROOFLINE_FIT_BATCH").number(), "sequences"}}, json,
+          fmt::format("Memory: {} tokens per sequence, {} of each GPU's memory; {}", v.at("ctx"), v.at("mem_util"),
+                      deployment(v)));
+}
+
+void catalog(const std::string& what, bool json) {
+    const bool gpus = what == "gpus";
+    const Result ids = call(gpus ? "ROOFLINE_GPUS" : "ROOFLINE_MODELS", {});
+    const std::vector<std::string> fields = gpus ? std::vector<std::string>{"bf16_tflops", "fp8_tflops", "hbm_tbs", "hbm_gb", "interconnect_tbs"}
+                                                 : std::vector<std::string>{"params_b", "active_params_b", "layers", "kv_heads", "kv_kib_per_token"};
+    nlohmann::json out = nlohmann::json::array();
+    if (!json) {
+        fmt::print("{:<16}", "id");
+        for (const auto& f : fields) fmt::print(" {:>16}", f);
+        fmt::print("\n");
+    }
+    for (const auto& row : ids.rows) {
+        const std::string id = std::get<std::string>(row[0]);
+        nlohmann::json j = {{"id", id}};
+        if (!json) fmt::print("{:<16}", id);
+        for (const auto& f : fields) {
+            std::optional<double> v;
+            try {
+                v = call(gpus ? "ROOFLINE_GPU" : "ROOFLINE_MODEL", {id, f}).number();
+            } catch (const Failure& e) {
+                if (e.exit_code != kNoSolution) throw;
+            }
+            j[f] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+            if (!json) fmt::print(" {:>16}", v ? fmt::format("{:.6g}", *v) : std::string("-"));
+        }
+        if (!json) fmt::print("\n");
+        out.push_back(j);
+    }
+    if (json) fmt::print("{}\n", out.dump(2));
+}
+
+/// The chart of a catalog GPU with the operators of a catalog model's decode step and prefill on it.
+void plot_model(const Values& v, const std::string& model, const std::string& gpu, const std::string& path) {
+    PlotData d;
+    d.tflops = call("ROOFLINE_GPU", {gpu, std::string("bf16_tflops")}).number();
+    d.tbs = call("ROOFLINE_GPU", {gpu, std::string("hbm_tbs")}).number();
+    d.balance = call("ROOFLINE_BALANCE", {d.tflops, d.tbs}).number();
+    for (const auto& row : call("ROOFLINE_ROOF", {d.tflops, d.tbs, 0.1, 1e5, 200.0}).rows)
+        d.roof.push_back({std::get<double>(row[0]), std::get<double>(row[1])});
+    auto operators = [&](const std::string& phase, double batch, double ctx) {
+        const Result b = call("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, std::string("bf16"), std::string(""), 1.0,
+                                                          std::string("bound")});
+        for (size_t r = 1; r < b.rows.size(); ++r) {
+            const double flop = std::get<double>(b.rows[r][1]), bytes = std::get<double>(b.rows[r][2]);
+            if (!(flop > 0) || !(bytes > 0)) continue;
+            const double ai = call("ROOFLINE_AI", {flop, bytes}).number();
+            d.points.push_back({phase + ": " + std::get<std::string>(b.rows[r][0]), ai,
+                                call("ROOFLINE_ATTAINABLE_TFLOPS", {ai, d.tflops, d.tbs}).number()});
+        }
+    };
+    operators(fmt::format("decode b{} ctx{}", v.at("batch"), v.at("ctx")), v.at("batch"), v.at("ctx"));
+    // The linear operators of a prefill of T tokens do the work of a decode step of batch T without KV.
+    operators(fmt::format("prefill {} tok", v.at("tokens")), v.at("tokens"), 0);
+    d.title = fmt::format("Roofline of {} (bf16 dense, HBM): operators of {}", gpu, model);
+    if (!write_svg(path, d)) throw Failure{kIo, fmt::format("--svg: cannot write {}", path)};
+}
+
 void plot(const Values& v, const std::string& path) {
     PlotData d;
     d.tflops = v.at("tflops");
@@ -343,6 +469,13 @@ int main(int argc, char** argv) {
     pl["tokens"] = 2000;
     c_plot->add_option("--tokens", pl["tokens"], "Prompt tokens of the prefill point")->capture_default_str();
     c_plot->add_option("--svg", svg, "Where to write the chart")->required();
+    std::string plot_model_id, plot_gpu_id;
+    c_plot->add_option("--model", plot_model_id, "A catalog model: plot its operators (with --gpu) instead of the parameter-count model");
+    c_plot->add_option("--gpu", plot_gpu_id, "A catalog GPU (with --model)");
+    // With --model and --gpu the parameter-count options are not needed.
+    for (const char* o : {"--params-b", "--bw-tbs"}) c_plot->get_option(o)->required(false);
+    c_plot->get_option("--batch")->required(false)->default_val(1);
+    c_plot->get_option("--ctx")->required(false)->default_val(0);
 
     std::string fname;
     std::vector<std::string> fargs;
@@ -352,7 +485,30 @@ int main(int argc, char** argv) {
 
     auto* c_formulas = app.add_subcommand("formulas", "List every formula with its arguments and defaults");
 
-    for (auto* c : {c_decode, c_prefill, c_memory, c_roof, c_tables, c_formula, c_formulas})
+    Values st;
+    auto* c_step = app.add_subcommand("step", "One decode step of a catalog model on a catalog GPU, operator by operator");
+    add_formula_options(*c_step, st, "ROOFLINE_STEP_MS", aliases);
+
+    Values tt;
+    auto* c_ttft = app.add_subcommand("ttft", "Time to first token: the prefill of a catalog model on a catalog GPU");
+    add_formula_options(*c_ttft, tt, "ROOFLINE_TTFT_MS", aliases);
+
+    Values fb;
+    auto* c_fit = app.add_subcommand("fit", "How many sequences fit in the GPUs' memory beside the weights");
+    add_formula_options(*c_fit, fb, "ROOFLINE_FIT_BATCH", aliases);
+
+    std::string which;
+    auto* c_catalog = app.add_subcommand("catalog", "The catalog: roofline catalog gpus | roofline catalog models");
+    c_catalog->add_option("which", which, "gpus or models")->required()->check(CLI::IsMember({"gpus", "models"}));
+
+    // Extending the catalog is the host's job: the library reads no file.
+    std::vector<std::string> catalogs, hf_configs;
+    app.add_option("--catalog", catalogs, "Add a catalog file of your own (JSON, the format of libroofline/catalog/*.json)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--hf-config", hf_configs,
+                   "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json)");
+
+    for (auto* c : {c_decode, c_prefill, c_memory, c_roof, c_tables, c_formula, c_formulas, c_step, c_ttft, c_fit, c_catalog})
         c->add_flag("--json", json, "Print JSON instead of a table");
 
     try {
@@ -362,12 +518,37 @@ int main(int argc, char** argv) {
         return rc == 0 ? kOk : kUsage;
     }
     try {
+        for (const auto& path : catalogs) {
+            const std::string text = read_file(path);
+            size_t added = 0;
+            if (roofline_catalog_add_json(text.c_str(), &added) != ROOFLINE_OK)
+                throw Failure{kBadValue, fmt::format("--catalog {}: {}", path, roofline_errmsg())};
+        }
+        for (const auto& spec : hf_configs) {
+            const auto eq = spec.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw Failure{kUsage, fmt::format("--hf-config {}: expected ID=PATH", spec)};
+            const std::string text = read_file(spec.substr(eq + 1));
+            if (roofline_model_import_hf_config(spec.substr(0, eq).c_str(), text.c_str()) != ROOFLINE_OK)
+                throw Failure{kBadValue, fmt::format("--hf-config {}: {}", spec, roofline_errmsg())};
+        }
         if (*c_decode) decode(dec, json);
+        else if (*c_step) step(st, json);
+        else if (*c_ttft) ttft(tt, json);
+        else if (*c_fit) fit(fb, json);
+        else if (*c_catalog) catalog(which, json);
         else if (*c_prefill) prefill(pre, json);
         else if (*c_memory) memory(mem, json);
         else if (*c_roof) roof(rf, json);
         else if (*c_tables) tables(tab, batches, kv_ctx, json);
-        else if (*c_plot) plot(pl, svg);
+        else if (*c_plot && !plot_model_id.empty()) {
+            if (plot_gpu_id.empty()) throw Failure{kUsage, "plot: --model needs --gpu"};
+            plot_model(pl, plot_model_id, plot_gpu_id, svg);
+        } else if (*c_plot) {
+            if (!c_plot->count("--params-b") || !c_plot->count("--bw-tbs"))
+                throw Failure{kUsage, "plot: give --model and --gpu, or --params-b and --bw"};
+            plot(pl, svg);
+        }
         else if (*c_formula) formula(fname, fargs, json);
         else if (*c_formulas) formulas(json);
     } catch (const Failure& f) {

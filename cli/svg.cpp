@@ -64,13 +64,13 @@ bool write_svg(const std::string& path, const PlotData& d) {
                      "<text x=\"{3:.1f}\" y=\"{4}\" fill=\"#555\">balance point {5:.0f} FLOP/byte</text>\n",
                      X(d.balance), T, H - B, X(d.balance) + 6, H - B - 8, d.balance);
     // The workloads.
-    const char* colors[] = {"#d62728", "#ff7f0e", "#2ca02c", "#9467bd"};
+    const char* colors[] = {"#d62728", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"};
     for (size_t i = 0; i < d.points.size(); ++i) {
         const PlotPoint& p = d.points[i];
-        const char* c = colors[i % 4];
+        const char* c = colors[i % 8];
         s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>\n", X(p.ai), Y(p.tflops), c);
         s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({:.4g} FLOP/byte, {:.4g} TFLOP/s)</text>\n",
-                         std::min(X(p.ai) + 10, W - R - 330), Y(p.tflops) + 18 + 16.0 * static_cast<double>(i % 2), c,
+                         std::min(X(p.ai) + 10, W - R - 330), Y(p.tflops) + 18 + 14.0 * static_cast<double>(i % 4), c,
                          escape(p.label), p.ai, p.tflops);
     }
     s += "</svg>\n";

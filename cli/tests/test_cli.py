@@ -123,6 +123,57 @@ class Errors(unittest.TestCase):
         self.assertIn("--mem-gb", r.stderr)
 
 
+class ModelAware(unittest.TestCase):
+    def test_step_json_is_the_librarys(self):
+        r = run("step", "--model", "llama-3-70b", "--gpu", "h100-sxm", "--batch", "32", "--ctx", "8192", "--tp", "4",
+                "--profile", "typical", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertEqual(out["step_ms"], roofline.step_ms("llama-3-70b", "h100-sxm", 32, 8192, tp=4, profile="typical"))
+        self.assertAlmostEqual(sum(o["ms"] for o in out["operators"]), out["step_ms"])
+        self.assertIn("allreduce", [o["operator"] for o in out["operators"]])
+
+    def test_ttft_fit_catalog(self):
+        r = run("ttft", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--prompt-tokens", "2000", "--json")
+        self.assertEqual(json.loads(r.stdout)["ttft_ms"], roofline.ttft_ms("llama-3-8b", "h100-sxm", 2000))
+        r = run("fit", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--ctx", "8192", "--json")
+        self.assertEqual(json.loads(r.stdout)["fit_batch"], roofline.fit_batch("llama-3-8b", "rtx-4090", 8192))
+        gpus = json.loads(run("catalog", "gpus", "--json").stdout)
+        self.assertEqual([g["id"] for g in gpus], [row[0] for row in roofline.gpus()])
+        self.assertIn("llama-3-8b", run("catalog", "models").stdout)
+
+    def test_unknown_ids_and_dtypes_name_the_option(self):
+        r = run("step", "--model", "no-such-model", "--gpu", "h100-sxm", "--batch", "1", "--ctx", "0")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--model", r.stderr)
+        r = run("step", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--batch", "1", "--ctx", "0", "--weight-dtype", "fp4")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--weight-dtype", r.stderr)
+
+    def test_hf_config_and_catalog_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            config = Path(tmp) / "config.json"
+            config.write_text(json.dumps({"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192,
+                                          "num_hidden_layers": 16, "num_attention_heads": 32, "vocab_size": 32000}))
+            r = run("--hf-config", f"mini={config}", "step", "--model", "mini", "--gpu", "l4", "--batch", "1",
+                    "--ctx", "0", "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            cat = Path(tmp) / "gpus.json"
+            cat.write_text(json.dumps({"gpus": [{"id": "lab-gpu", "tflops": {"bf16": 50}, "hbm_tbs": 0.5, "hbm_gb": 16}]}))
+            r = run("--catalog", str(cat), "catalog", "gpus")
+            self.assertIn("lab-gpu", r.stdout)
+            self.assertEqual(run("--hf-config", "mini", "catalog", "gpus").returncode, 2)
+
+    def test_plot_operators(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "ops.svg"
+            r = run("plot", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--batch", "64", "--ctx", "4096", "--svg", str(path))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            texts = " ".join(t.text or "" for t in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text"))
+            self.assertIn("decode b64 ctx4096: attention", texts)
+            self.assertIn("prefill 2000 tok: mlp", texts)
+
+
 class Formula(unittest.TestCase):
     def test_any_formula_by_name(self):
         r = run("formula", "ROOFLINE_BALANCE", "989", "3.35", "--json")

@@ -572,12 +572,6 @@ const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
                 fmt::format("{}: argument '{}' must be one of {} (got '{}')", f.name, arg, known, value));
 }
 
-std::string joined(const std::vector<std::string>& ids) {
-    std::string s;
-    for (const auto& id : ids) s += (s.empty() ? "" : ", ") + id;
-    return s;
-}
-
 ModelSpec model_of(const FormulaSpec& f, std::string_view id) {
     if (auto m = find_model(id)) return *m;
     throw Error(Status::invalid_argument, "model",

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 
 __all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-           "library_version"]
+           "library_version", "import_hf_config", "add_catalog"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
@@ -99,6 +99,8 @@ _lib.roofline_array_number.restype = ctypes.c_double
 _lib.roofline_array_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
 _lib.roofline_array_text.restype = ctypes.c_char_p
 _lib.roofline_array_free.argtypes = [ctypes.c_void_p]
+_lib.roofline_model_import_hf_config.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+_lib.roofline_catalog_add_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
 
 
 def library_version():
@@ -191,6 +193,35 @@ def _make(info):
                        f"    ={info.example.decode()}\n\nRaises:\n    ArgumentError: bad input; the message names the argument.\n"
                        "    NoSolutionError: valid input without an answer.\n")
     return formula
+
+
+def _json_text(source):
+    """A dict, a JSON text, or a path to a JSON file, as JSON text. Reading the file is this host's job."""
+    import json
+    if isinstance(source, dict):
+        return json.dumps(source)
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return Path(source).read_text(encoding="utf-8")
+    return source
+
+
+def _check(code):
+    if code != 0:
+        raise _ERRORS.get(code, RooflineError)(code, _lib.roofline_errmsg().decode(), _lib.roofline_errarg().decode())
+
+
+def import_hf_config(model_id, config):
+    """Adds the model ``model_id`` from a Hugging Face config.json (a dict, its JSON text, or its path):
+    usable wherever a catalog id is, e.g. ``step_ms(model_id, "h100-sxm", 64, 4096)``."""
+    _check(_lib.roofline_model_import_hf_config(model_id.encode(), _json_text(config).encode()))
+
+
+def add_catalog(catalog):
+    """Adds the GPUs and models of a catalog of your own (a dict, its JSON text, or its path) in the
+    format of libroofline/catalog/*.json; returns how many entries were added."""
+    added = ctypes.c_size_t(0)
+    _check(_lib.roofline_catalog_add_json(_json_text(catalog).encode(), ctypes.byref(added)))
+    return added.value
 
 
 def formulas():

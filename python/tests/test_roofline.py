@@ -88,6 +88,37 @@ class Functions(unittest.TestCase):
         self.assertTrue(math.isclose(roof[1][1], roofline.attainable_tflops(roof[1][0], 989, 3.35)))
 
 
+class Catalog(unittest.TestCase):
+    def test_model_aware_formulas(self):
+        self.assertIn("llama-3-8b", [row[0] for row in roofline.models()])
+        self.assertEqual(roofline.model("llama-3-8b", "kv_kib_per_token"),
+                         inspect.signature(roofline.decode_ms).parameters["kv_kib_per_token"].default)
+        bound = roofline.step_ms("llama-3-8b", "h100-sxm", 64, 4096)
+        self.assertGreater(roofline.step_ms("llama-3-8b", "h100-sxm", 64, 4096, profile="typical"), bound)
+        rows = roofline.step_breakdown("llama-3-8b", "h100-sxm", 64, 4096)
+        self.assertEqual(rows[0], ("operator", "FLOP", "bytes", "ms", "bound"))
+        self.assertAlmostEqual(sum(r[3] for r in rows[1:]), bound)
+
+    def test_import_a_hugging_face_config(self):
+        import tempfile
+        config = {"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+                  "tie_word_embeddings": True}
+        roofline.import_hf_config("tiny-llama", config)
+        self.assertEqual(roofline.model("tiny-llama", "layers"), 16)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(dict(config, num_hidden_layers=24), f)
+        roofline.import_hf_config("tiny-llama-24", f.name)
+        os.unlink(f.name)
+        self.assertGreater(roofline.step_ms("tiny-llama-24", "l4", 1, 0), roofline.step_ms("tiny-llama", "l4", 1, 0))
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.import_hf_config("broken", '{"hidden_size": 1}')
+        self.assertIn("num_hidden_layers", str(e.exception))
+        self.assertEqual(roofline.add_catalog({"gpus": [{"id": "tiny-gpu", "tflops": {"bf16": 10}, "hbm_tbs": 0.1,
+                                                         "hbm_gb": 8}]}), 1)
+        self.assertEqual(roofline.gpu("tiny-gpu", "hbm_gb"), 8)
+
+
 class Errors(unittest.TestCase):
     def test_bad_input_raises_and_names_the_argument(self):
         for bad in (float("nan"), float("inf"), -1, 0, 0.5):
