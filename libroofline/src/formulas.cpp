@@ -177,14 +177,14 @@ constexpr std::array kArgsMaxBatch{kMemGb, kParamsB, with_check(kCtx, Check::pos
 
 template <typename T> T arg_as(const Arg& a);
 template <> double arg_as<double>(const Arg& a) { return std::get<double>(a.value); }
-template <> [[maybe_unused]] std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
+template <> std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
 
 Value to_value(double v) { return {v}; }
 Value to_value(std::string_view v) { return {std::string(v)}; }
-[[maybe_unused]] Value to_value(Table v) { return {std::move(v)}; }
+Value to_value(Table v) { return {std::move(v)}; }
 
 template <typename R, typename... P, std::size_t... I>
-Value invoke_impl(R (*f)(P...), std::span<const Arg> a, std::index_sequence<I...>) {
+Value invoke_impl(R (*f)(P...), [[maybe_unused]] std::span<const Arg> a, std::index_sequence<I...>) {
     return to_value(f(arg_as<P>(a[I])...));
 }
 
