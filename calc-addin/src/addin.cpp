@@ -3,8 +3,13 @@
 // the Function Wizard's names and descriptions, in English and Chinese, are read from the same table
 // through the C ABI. This file converts between UNO and C types and computes nothing.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include <cppuhelper/factory.hxx>
@@ -57,12 +62,48 @@ css::uno::Sequence<OUString> serviceNames() {
     return names;
 }
 
+/// The user's own catalog, loaded once when the office first creates the add-in, never by a formula:
+/// $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline): every catalog/*.json (the format of the
+/// built-in catalogs) and every models/<id>.json (a Hugging Face config.json, its file name the id).
+/// A workbook cannot name a file, so sharing one never makes anyone's machine read one.
+void load_user_catalog() noexcept {
+    try {
+        namespace fs = std::filesystem;
+        const char* xdg = std::getenv("XDG_CONFIG_HOME");
+        const char* home = std::getenv("HOME");
+        if ((!xdg || !*xdg) && (!home || !*home)) return;
+        const fs::path dir = xdg && *xdg ? fs::path(xdg) / "libroofline" : fs::path(home) / ".config" / "libroofline";
+        auto each_json = [](const fs::path& folder, auto&& load) {
+            std::error_code ec;
+            if (!fs::is_directory(folder, ec)) return;
+            for (const auto& entry : fs::directory_iterator(folder, ec)) {
+                if (entry.path().extension() != ".json") continue;
+                std::ifstream in(entry.path(), std::ios::binary);
+                const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+                if (load(entry.path(), text) != ROOFLINE_OK)
+                    std::fprintf(stderr, "libroofline: %s: %s\n", entry.path().c_str(), roofline_errmsg());
+            }
+        };
+        each_json(dir / "catalog", [](const fs::path&, const std::string& text) {
+            return roofline_catalog_add_json(text.c_str(), nullptr);
+        });
+        each_json(dir / "models", [](const fs::path& path, const std::string& text) {
+            return roofline_model_import_hf_config(path.stem().c_str(), text.c_str());
+        });
+    } catch (...) {
+        // A catalog that cannot be read leaves the built-in one.
+    }
+}
+
 using Base = cppu::WeakImplHelper5<css::sheet::XAddIn, css::sheet::XCompatibilityNames, org::libroofline::XRoofline,
                                    css::lang::XServiceName, css::lang::XServiceInfo>;
 
 class RooflineAddIn : public Base {
 public:
-    RooflineAddIn() = default;
+    RooflineAddIn() {
+        static std::once_flag loaded;
+        std::call_once(loaded, load_user_catalog);
+    }
 
     // ---- The formulas (generated from the formula table) ----
 #include "addin_methods.inc"

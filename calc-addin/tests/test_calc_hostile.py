@@ -1,7 +1,9 @@
 """A workbook can only compute: no formula takes a path, and while Calc computes a workbook that calls
 every formula (valid calls, bad calls, and every text argument given a path or a URL), strace finds no
 file, network or process system call made from the add-in's code (a stack frame in libroofline_calc.so
-or libroofline.so). A control run checks that strace does attribute such calls to their code.
+or libroofline.so) but the reading of the user's own catalog folder (~/.config/libroofline), which the
+add-in does once when the office creates it, read-only. A control run checks that strace does attribute
+such calls to their code.
 
 usage: test_calc_hostile.py WORKDIR OXT LIBROOFLINE ROOFLINE_CLI
 """
@@ -66,6 +68,9 @@ def main(workdir, oxt, library, cli):
                 args[i] = '"' + text + '"'
                 hostile.append(f"={f['name']}({'; '.join(args)})")
     calc = Calc(workdir, oxt)
+    own = calc.dir / ".config" / "libroofline"  # the user's catalog folder (HOME is the work folder)
+    (own / "catalog").mkdir(parents=True)
+    (own / "catalog" / "lab.json").write_text('{"gpus": [{"id": "lab-gpu", "tflops": {"bf16": 10}, "hbm_tbs": 1, "hbm_gb": 8}]}')
     src = calc.dir / "every-formula.csv"
     with open(src, "w", newline="", encoding="utf-8") as out:
         csv.writer(out).writerows([x] for x in formulas + hostile)
@@ -82,8 +87,15 @@ def main(workdir, oxt, library, cli):
     loaded = [c for c in calls if "libroofline_calc.so" in c[0] and "openat" in c[0] and "ENOENT" not in c[0]]
     check(bool(loaded), "the add-in was loaded in the traced office")
     ours = [c for c in calls if any(OURS.search(frame) for frame in c[1])]
-    check(not ours, f"no file, network or process system call from the add-in's code among {len(calls)} traced"
-          + "".join(f"\n    {c[0]}" for c in ours[:10]))
+    catalog_reads = [c for c in ours if str(own) in c[0] and "O_WRONLY" not in c[0] and "O_RDWR" not in c[0]
+                     and "O_CREAT" not in c[0]]
+    # fstat of a descriptor already open (the catalog folder, as it is listed) opens nothing new.
+    on_open_fd = [c for c in ours if '""' in c[0] and "AT_EMPTY_PATH" in c[0]]
+    others = [c for c in ours if c not in catalog_reads and c not in on_open_fd]
+    check(not others, f"no file, network or process system call from the add-in's code among {len(calls)} traced, "
+          f"but {len(catalog_reads)} read-only ones in its catalog folder"
+          + "".join(f"\n    {c[0]}" for c in others[:10]))
+    check(any("lab.json" in c[0] for c in catalog_reads), "the add-in read the user's catalog folder")
 
     # 3. Control: strace attributes a file opened by roofline's own code (the CLI writing its SVG).
     svg = calc.dir / "control.svg"

@@ -1,0 +1,51 @@
+"""A user's own catalog reaches Calc: the add-in loads ~/.config/libroofline/catalog/*.json and
+~/.config/libroofline/models/<id>.json (Hugging Face config.json files) once, when the office creates
+it; formulas then take those ids, and compute what the C ABI computes for them.
+
+usage: test_calc_user_catalog.py WORKDIR OXT LIBROOFLINE
+"""
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import Calc, Error, close, load_roofline  # noqa: E402
+
+CONFIG = {"model_type": "llama", "hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 28,
+          "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True}
+CATALOG = {"gpus": [{"id": "lab-gpu", "name": "A GPU of our lab", "tflops": {"bf16": 150, "fp8": 300},
+                     "hbm_tbs": 1.2, "hbm_gb": 48, "interconnect_tbs": 0.05, "sources": {"memory": "our lab"}}]}
+
+
+def main(workdir, oxt, library):
+    calc = Calc(workdir, oxt)
+    home = calc.dir / ".config" / "libroofline"  # the harness runs the office with HOME=workdir
+    (home / "models").mkdir(parents=True)
+    (home / "catalog").mkdir(parents=True)
+    (home / "models" / "our-3b.json").write_text(json.dumps(CONFIG))
+    (home / "catalog" / "lab.json").write_text(json.dumps(CATALOG))
+    (home / "catalog" / "broken.json").write_text("{ not json")  # reported on stderr, ignored
+
+    roofline = load_roofline(library)
+    roofline.import_hf_config("our-3b", CONFIG)
+    roofline.add_catalog(CATALOG)
+    cases = [
+        ('=ROOFLINE_MODEL("our-3b"; "layers")', roofline.model("our-3b", "layers")),
+        ('=ROOFLINE_GPU("lab-gpu"; "hbm_tbs")', roofline.gpu("lab-gpu", "hbm_tbs")),
+        ('=ROOFLINE_STEP_MS("our-3b"; "lab-gpu"; 16; 2048; "fp8"; ; 2; "typical")',
+         roofline.step_ms("our-3b", "lab-gpu", 16, 2048, "fp8", "", 2, "typical")),
+        ('=ROOFLINE_STEP_MS("llama-3-8b"; "h100-sxm"; 64; 4096)', roofline.step_ms("llama-3-8b", "h100-sxm", 64, 4096)),
+        ('=ROOFLINE_STEP_MS("not-ours"; "lab-gpu"; 1; 0)', None),
+    ]
+    shown = calc.compute([c[0] for c in cases])
+    passed = failed = 0
+    for (formula, want), got in zip(cases, shown):
+        ok = isinstance(got, Error) if want is None else isinstance(got, float) and close(got, want, 1e-9)
+        print(f"{'ok  ' if ok else 'FAIL'} {formula} -> {got!r} (C ABI: {want})")
+        passed, failed = passed + ok, failed + (not ok)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
