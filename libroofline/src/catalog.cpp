@@ -142,21 +142,19 @@ double ModelSpec::attention_params() const noexcept {
     return hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim + heads * head_dim * hidden;
 }
 
-double ModelSpec::params_b() const noexcept {
-    const double dense_layers = layers - moe_layers();
-    const double per_moe = router_params() + (experts + shared_experts) * expert_params();
-    const double body = layers * (attention_params() + norm_params()) + dense_layers * dense_mlp_params() +
-                        moe_layers() * per_moe;
-    return (body + vocab * hidden * (tied_embeddings ? 1 : 2) + hidden) / 1e9;
+namespace {
+/// Parameters, billions, when each MoE layer holds `experts_held` experts (all of them, or those one token uses).
+double count_params_b(const ModelSpec& m, double experts_held) noexcept {
+    const double dense_layers = m.layers - m.moe_layers();
+    const double per_moe = m.router_params() + (experts_held + m.shared_experts) * m.expert_params();
+    const double body = m.layers * (m.attention_params() + m.norm_params()) + dense_layers * m.dense_mlp_params() +
+                        m.moe_layers() * per_moe;
+    return (body + m.vocab * m.hidden * (m.tied_embeddings ? 1 : 2) + m.hidden) / 1e9;
 }
+}  // namespace
 
-double ModelSpec::active_params_b() const noexcept {
-    const double dense_layers = layers - moe_layers();
-    const double per_moe = router_params() + (experts_per_token + shared_experts) * expert_params();
-    const double body = layers * (attention_params() + norm_params()) + dense_layers * dense_mlp_params() +
-                        moe_layers() * per_moe;
-    return (body + vocab * hidden * (tied_embeddings ? 1 : 2) + hidden) / 1e9;
-}
+double ModelSpec::params_b() const noexcept { return count_params_b(*this, experts); }
+double ModelSpec::active_params_b() const noexcept { return count_params_b(*this, experts_per_token); }
 
 ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument) {
     const json j = parse(text, argument);
