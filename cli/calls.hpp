@@ -38,8 +38,8 @@ struct Result {
 std::string option_name(const std::string& arg);
 
 /// Calls formula `name` with these arguments (all of them, in order). Throws Failure; the message
-/// names the option that carries the bad argument.
-Result call(const std::string& name, const std::vector<Cell>& args);
+/// names the option that carries the bad argument (or, with name_options false, only the argument).
+Result call(const std::string& name, const std::vector<Cell>& args, bool name_options = true);
 
 /// The values of a subcommand's options, by argument name ("params_b" -> 8, "model" -> "llama-3-8b").
 class Values {

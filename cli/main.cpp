@@ -22,7 +22,7 @@ std::string option_name(const std::string& arg) {
     return s;
 }
 
-Result call(const std::string& name, const std::vector<Cell>& args) {
+Result call(const std::string& name, const std::vector<Cell>& args, bool name_options) {
     std::vector<roofline_value> in;
     for (const Cell& a : args) {
         if (const auto* s = std::get_if<std::string>(&a)) in.push_back({0, s->c_str()});
@@ -37,8 +37,8 @@ Result call(const std::string& name, const std::vector<Cell>& args) {
                              ? kBadValue
                          : status == ROOFLINE_ERROR_NO_SOLUTION || status == ROOFLINE_ERROR_RANGE ? kNoSolution
                                                                                                    : kInternal;
-        throw Failure{code, arg.empty() ? std::string(roofline_errmsg())
-                                        : fmt::format("{}: {}", option_name(arg), roofline_errmsg())};
+        throw Failure{code, arg.empty() || !name_options ? std::string(roofline_errmsg())
+                                                         : fmt::format("{}: {}", option_name(arg), roofline_errmsg())};
     }
     Result r;
     for (size_t i = 0; i < roofline_array_rows(out); ++i) {
@@ -241,7 +241,7 @@ void formula(const std::string& name, const std::vector<std::string>& raw, bool 
             throw Failure{kUsage, fmt::format("argument {} ('{}') of {} is not a number", i + 1, raw[i], f->name)};
         args.emplace_back(d);
     }
-    const Result r = call(f->name, args);
+    const Result r = call(f->name, args, false);  // positional: the library's message names the argument
     auto cell_json = [](const Cell& c) {
         return std::holds_alternative<double>(c) ? nlohmann::json(std::get<double>(c)) : nlohmann::json(std::get<std::string>(c));
     };
