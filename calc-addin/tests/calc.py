@@ -155,6 +155,25 @@ def _kill_group(proc):
     proc.wait()
 
 
+class Checks:
+    """Counts what a test script checks and ends it with the closing line CI reads."""
+
+    def __init__(self, show_passing=True):
+        self.passed = self.failed = 0
+        self.show_passing = show_passing
+
+    def __call__(self, ok, what):
+        ok = bool(ok)
+        if not ok or self.show_passing:
+            print(f"{'ok  ' if ok else 'FAIL'} {what}")
+        self.passed, self.failed = self.passed + ok, self.failed + (not ok)
+        return ok
+
+    def exit_code(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed or not self.passed else 0
+
+
 class Error(str):
     """What a cell shows instead of a value: Err:502, #VALUE!, #NAME?, ..."""
 

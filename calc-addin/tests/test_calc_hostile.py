@@ -15,19 +15,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import CSV_IN, CSV_OUT, SOFFICE, Calc, load_roofline  # noqa: E402
+from calc import Checks, CSV_IN, CSV_OUT, SOFFICE, Calc, load_roofline  # noqa: E402
 
 OURS = re.compile(r"/libroofline(_calc)?\.so")
 SYSCALLS = "trace=%file,%network,%process"
 HOSTILE_TEXTS = ["/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:9/", "|/bin/sh", "../../x"]
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
-    passed, failed = passed + bool(ok), failed + (not ok)
+check = Checks(show_passing=True)
 
 
 def traced(cmd, trace, env):
@@ -105,8 +99,7 @@ def main(workdir, oxt, library, cli):
     check(bool(opened) and any("/roofline(" in f or "write_svg" in f for f in opened[0][1]),
           "control: strace's stacks name the code that opened a file")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

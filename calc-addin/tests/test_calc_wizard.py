@@ -7,16 +7,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, close, load_roofline  # noqa: E402
+from calc import Checks, Calc, close, load_roofline  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if not ok:
-        print(f"FAIL {what}")
-    passed, failed = passed + bool(ok), failed + (not ok)
+check = Checks(show_passing=False)
 
 
 def wizard(ctx):
@@ -81,8 +74,7 @@ def main(workdir, oxt, library):
     with chinese.uno() as ctx:
         check_wizard(wizard(ctx), formulas, "zh")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

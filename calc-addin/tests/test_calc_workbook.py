@@ -9,17 +9,11 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc  # noqa: E402
+from calc import Checks, Calc  # noqa: E402
 
 PROGRAMMATIC = "ORG.LIBROOFLINE.ROOFLINEADDIN.ROOFLINE_"
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
-    passed, failed = passed + bool(ok), failed + (not ok)
+check = Checks(show_passing=True)
 
 
 def agreement(calc, workbook, what):
@@ -60,8 +54,7 @@ def main(workdir, oxt, workbook):
     check(b"ROOFLINE_DECODE_MS" in xls.read_bytes(), ".xls stores the compatibility name ROOFLINE_DECODE_MS")
     agreement(with_addin, xls, ".xls reloaded in Calc with the add-in")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":
