@@ -433,21 +433,24 @@ int main(int argc, char** argv) {
     bool json = false;
     const std::map<std::string, std::string> aliases = {{"bw_tbs", "--bw"}, {"kv_kib_per_token", "--kv-kib"}};
 
-    Values dec;
-    auto* c_decode = app.add_subcommand("decode", "One decode step of a dense model: time, throughput, intensity, memory");
-    add_formula_options(*c_decode, dec, "ROOFLINE_DECODE_MS", aliases);
-
-    Values pre;
-    auto* c_prefill = app.add_subcommand("prefill", "A prefill: its lower bound");
-    add_formula_options(*c_prefill, pre, "ROOFLINE_PREFILL_MS", aliases);
-
-    Values mem;
-    auto* c_memory = app.add_subcommand("memory", "What fits in GPU memory beside the weights");
-    add_formula_options(*c_memory, mem, "ROOFLINE_MAX_BATCH", aliases);
-
-    Values rf;
-    auto* c_roof = app.add_subcommand("roof", "The roofline of a GPU: balance point and roof points");
-    add_formula_options(*c_roof, rf, "ROOFLINE_ROOF");
+    // A subcommand whose options are the arguments of a formula.
+    auto formula_command = [&](const char* name, const char* about, Values& values, const char* formula) {
+        CLI::App* cmd = app.add_subcommand(name, about);
+        add_formula_options(*cmd, values, formula, aliases);
+        return cmd;
+    };
+    Values dec, pre, mem, rf, st, tt, fb;
+    auto* c_decode = formula_command("decode", "One decode step of a dense model: time, throughput, intensity, memory",
+                                     dec, "ROOFLINE_DECODE_MS");
+    auto* c_prefill = formula_command("prefill", "A prefill: its lower bound", pre, "ROOFLINE_PREFILL_MS");
+    auto* c_memory = formula_command("memory", "What fits in GPU memory beside the weights", mem, "ROOFLINE_MAX_BATCH");
+    auto* c_roof = formula_command("roof", "The roofline of a GPU: balance point and roof points", rf, "ROOFLINE_ROOF");
+    auto* c_step = formula_command("step", "One decode step of a catalog model on a catalog GPU, operator by operator", st,
+                                   "ROOFLINE_STEP_MS");
+    auto* c_ttft = formula_command("ttft", "Time to first token: the prefill of a catalog model on a catalog GPU", tt,
+                                   "ROOFLINE_TTFT_MS");
+    auto* c_fit = formula_command("fit", "How many sequences fit in the GPUs' memory beside the weights", fb,
+                                  "ROOFLINE_FIT_BATCH");
 
     Values tab;
     std::vector<double> batches = {1, 64};
@@ -484,18 +487,6 @@ int main(int argc, char** argv) {
     c_formula->add_option("args", fargs, "Its arguments in formula order; trailing optional ones may be left out");
 
     auto* c_formulas = app.add_subcommand("formulas", "List every formula with its arguments and defaults");
-
-    Values st;
-    auto* c_step = app.add_subcommand("step", "One decode step of a catalog model on a catalog GPU, operator by operator");
-    add_formula_options(*c_step, st, "ROOFLINE_STEP_MS", aliases);
-
-    Values tt;
-    auto* c_ttft = app.add_subcommand("ttft", "Time to first token: the prefill of a catalog model on a catalog GPU");
-    add_formula_options(*c_ttft, tt, "ROOFLINE_TTFT_MS", aliases);
-
-    Values fb;
-    auto* c_fit = app.add_subcommand("fit", "How many sequences fit in the GPUs' memory beside the weights");
-    add_formula_options(*c_fit, fb, "ROOFLINE_FIT_BATCH", aliases);
 
     std::string which;
     auto* c_catalog = app.add_subcommand("catalog", "The catalog: roofline catalog gpus | roofline catalog models");

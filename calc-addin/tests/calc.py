@@ -195,6 +195,16 @@ def close(a, b, rel):
     return abs(a - b) <= rel * abs(b)
 
 
+def shows(got, expected, rel):
+    """Whether a cell shows what is expected: an error value for None, the same text for a str, else a
+    number within `rel` of it."""
+    if expected is None:
+        return isinstance(got, Error)
+    if isinstance(expected, str):
+        return got == expected
+    return isinstance(got, float) and not isinstance(got, Error) and close(got, expected, rel)
+
+
 # ---- The C ABI, through the Python package: what the spreadsheet must agree with. ----
 
 def load_roofline(library):

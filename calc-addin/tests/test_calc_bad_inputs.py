@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, Error, call_or_none, close, load_roofline  # noqa: E402
+from calc import Calc, Checks, Error, call_or_none, load_roofline, shows  # noqa: E402
 
 # What a user might type into an argument: (as typed, as the C ABI gets it; None: not a number).
 INPUTS = [
@@ -80,19 +80,13 @@ def main(workdir, oxt, library):
 
     calc = Calc(workdir, oxt)
     shown = calc.compute([c[1] for c in cases])
-    passed = failed = errors = 0
+    check = Checks(show_passing=False)
+    errors = 0
     for (label, typed, expected), got in zip(cases, shown):
-        if expected is None:
-            ok = isinstance(got, Error)
-            errors += ok
-        elif isinstance(expected, str):
-            ok = got == expected
-        else:
-            # CSV shows numbers in scientific notation with 8 significant digits.
-            ok = isinstance(got, float) and close(got, expected, 1e-7)
-        if not ok:
-            print(f"FAIL {label}: {typed} shows {got!r}, expected {'an error value' if expected is None else expected}")
-        passed, failed = passed + ok, failed + (not ok)
+        # CSV shows numbers in scientific notation with 8 significant digits.
+        ok = check(shows(got, expected, 1e-7),
+                   f"{label}: {typed} shows {got!r}, expected {'an error value' if expected is None else expected}")
+        errors += ok and expected is None
     print(f"{len(cases)} calls, {errors} of them error values as expected")
 
     # A workbook of 10,000 bad calls: Calc computes it, every cell shows an error value, and it survives.
@@ -100,11 +94,9 @@ def main(workdir, oxt, library):
     many = [bad[i % len(bad)] for i in range(10000)] + [sentinel[1]]
     shown = calc.compute(many)
     errors = sum(isinstance(s, Error) for s in shown[:-1])
-    ok = errors == 10000 and isinstance(shown[-1], float) and close(shown[-1], sentinel[2], 1e-9)
-    print(f"{'ok  ' if ok else 'FAIL'} a workbook of 10,000 bad calls: {errors} error values, then {shown[-1]!r}")
-    passed, failed = passed + ok, failed + (not ok)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    check(errors == 10000 and shows(shown[-1], sentinel[2], 1e-9),
+          f"a workbook of 10,000 bad calls: {errors} error values, then {shown[-1]!r}")
+    return check.exit_code()
 
 
 if __name__ == "__main__":

@@ -7,24 +7,18 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, Error, close  # noqa: E402
+from calc import Calc, Checks, shows  # noqa: E402
 
 
 def main(workdir, oxt, seed_cases):
     cases = json.loads(Path(seed_cases).read_text(encoding="utf-8"))["cases"]
     calc = Calc(workdir, oxt)
     shown = calc.compute(["=" + c["formula"] for c in cases])
-    passed = failed = 0
+    check = Checks()
     for case, got in zip(cases, shown):
         exact, tol = case["exact"], case["rel_tol"]
-        if isinstance(exact, str):
-            ok = got == exact
-        else:
-            ok = isinstance(got, float) and not isinstance(got, Error) and close(got, exact, tol)
-        print(f"{'ok  ' if ok else 'FAIL'} {case['id']}: ={case['formula']} -> {got!r} (exact {exact}, rel_tol {tol})")
-        passed, failed = passed + ok, failed + (not ok)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+        check(shows(got, exact, tol), f"{case['id']}: ={case['formula']} -> {got!r} (exact {exact}, rel_tol {tol})")
+    return check.exit_code()
 
 
 if __name__ == "__main__":

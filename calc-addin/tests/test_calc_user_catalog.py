@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, Error, close, load_roofline  # noqa: E402
+from calc import Calc, Checks, load_roofline, shows  # noqa: E402
 
 CONFIG = {"model_type": "llama", "hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 28,
           "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True}
@@ -38,13 +38,10 @@ def main(workdir, oxt, library):
         ('=ROOFLINE_STEP_MS("not-ours"; "lab-gpu"; 1; 0)', None),
     ]
     shown = calc.compute([c[0] for c in cases])
-    passed = failed = 0
+    check = Checks()
     for (formula, want), got in zip(cases, shown):
-        ok = isinstance(got, Error) if want is None else isinstance(got, float) and close(got, want, 1e-9)
-        print(f"{'ok  ' if ok else 'FAIL'} {formula} -> {got!r} (C ABI: {want})")
-        passed, failed = passed + ok, failed + (not ok)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        check(shows(got, want, 1e-9), f"{formula} -> {got!r} (C ABI: {want})")
+    return check.exit_code()
 
 
 if __name__ == "__main__":
