@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../tools/measurements.hpp"
+#include "measurements.hpp"
 
 namespace {
 

@@ -15,28 +15,29 @@ The library is found through the environment variable ``ROOFLINE_LIBRARY`` (a pa
 libroofline.so), else the build tree beside this package (``build/c-api``), else the system's
 installed ``libroofline.so.0``.
 """
-import ctypes
-import ctypes.util
-import inspect
-import os
-from pathlib import Path
+# The standard library under private names: the package's namespace is its API alone (__all__).
+import ctypes as _ctypes
+import ctypes.util as _ctypes_util
+import inspect as _inspect
+import os as _os
+from pathlib import Path as _Path
 
 __all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-           "library_version", "import_hf_config", "add_catalog"]
+           "library_version", "import_hf_config", "add_catalog", "NUMBER", "TEXT", "ARRAY"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
 
 def _candidates():
-    env = os.environ.get("ROOFLINE_LIBRARY")
+    env = _os.environ.get("ROOFLINE_LIBRARY")
     if env:
         yield env
         return
-    here = Path(__file__).resolve().parent
+    here = _Path(__file__).resolve().parent
     for build in (here.parent.parent / "build" / "c-api", here.parent / "build" / "c-api"):
         yield str(build / "libroofline.so")
     yield "libroofline.so.0"
-    found = ctypes.util.find_library("roofline")
+    found = _ctypes_util.find_library("roofline")
     if found:
         yield found
 
@@ -44,11 +45,11 @@ def _candidates():
 def _load():
     errors = []
     for path in _candidates():
-        if os.sep in path and not os.path.exists(path):
+        if _os.sep in path and not _os.path.exists(path):
             errors.append(f"{path}: no such file")
             continue
         try:
-            return ctypes.CDLL(path)
+            return _ctypes.CDLL(path)
         except OSError as e:
             errors.append(f"{path}: {e}")
     raise ImportError("roofline: cannot load libroofline (set ROOFLINE_LIBRARY to its path):\n  "
@@ -60,47 +61,47 @@ _lib = _load()
 NUMBER, TEXT, ARRAY = 0, 1, 2
 
 
-class _ArgInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("type", ctypes.c_int),
-                ("optional", ctypes.c_int), ("default_number", ctypes.c_double),
-                ("default_text", ctypes.c_char_p), ("description_en", ctypes.c_char_p),
-                ("description_zh", ctypes.c_char_p), ("default_label", ctypes.c_char_p)]
+class _ArgInfo(_ctypes.Structure):
+    _fields_ = [("name", _ctypes.c_char_p), ("unit", _ctypes.c_char_p), ("type", _ctypes.c_int),
+                ("optional", _ctypes.c_int), ("default_number", _ctypes.c_double),
+                ("default_text", _ctypes.c_char_p), ("description_en", _ctypes.c_char_p),
+                ("description_zh", _ctypes.c_char_p), ("default_label", _ctypes.c_char_p)]
 
 
-class _FormulaInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("c_name", ctypes.c_char_p), ("group", ctypes.c_char_p),
-                ("result_type", ctypes.c_int), ("result_unit", ctypes.c_char_p),
-                ("description_en", ctypes.c_char_p), ("description_zh", ctypes.c_char_p),
-                ("arg_count", ctypes.c_size_t), ("args", ctypes.POINTER(ctypes.POINTER(_ArgInfo))),
-                ("example", ctypes.c_char_p)]
+class _FormulaInfo(_ctypes.Structure):
+    _fields_ = [("name", _ctypes.c_char_p), ("c_name", _ctypes.c_char_p), ("group", _ctypes.c_char_p),
+                ("result_type", _ctypes.c_int), ("result_unit", _ctypes.c_char_p),
+                ("description_en", _ctypes.c_char_p), ("description_zh", _ctypes.c_char_p),
+                ("arg_count", _ctypes.c_size_t), ("args", _ctypes.POINTER(_ctypes.POINTER(_ArgInfo))),
+                ("example", _ctypes.c_char_p)]
 
 
-class _Value(ctypes.Structure):
-    _fields_ = [("number", ctypes.c_double), ("text", ctypes.c_char_p)]
+class _Value(_ctypes.Structure):
+    _fields_ = [("number", _ctypes.c_double), ("text", _ctypes.c_char_p)]
 
 
-_lib.roofline_version.restype = ctypes.c_char_p
-_lib.roofline_status_string.restype = ctypes.c_char_p
-_lib.roofline_status_string.argtypes = [ctypes.c_int]
-_lib.roofline_errmsg.restype = ctypes.c_char_p
-_lib.roofline_errarg.restype = ctypes.c_char_p
-_lib.roofline_formula_count.restype = ctypes.c_size_t
-_lib.roofline_formula_at.restype = ctypes.POINTER(_FormulaInfo)
-_lib.roofline_formula_at.argtypes = [ctypes.c_size_t]
-_lib.roofline_call.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Value), ctypes.c_size_t,
-                               ctypes.POINTER(ctypes.c_void_p)]
-_lib.roofline_array_rows.argtypes = [ctypes.c_void_p]
-_lib.roofline_array_rows.restype = ctypes.c_size_t
-_lib.roofline_array_cols.argtypes = [ctypes.c_void_p]
-_lib.roofline_array_cols.restype = ctypes.c_size_t
-_lib.roofline_array_is_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-_lib.roofline_array_number.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-_lib.roofline_array_number.restype = ctypes.c_double
-_lib.roofline_array_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t]
-_lib.roofline_array_text.restype = ctypes.c_char_p
-_lib.roofline_array_free.argtypes = [ctypes.c_void_p]
-_lib.roofline_model_import_hf_config.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-_lib.roofline_catalog_add_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
+_lib.roofline_version.restype = _ctypes.c_char_p
+_lib.roofline_status_string.restype = _ctypes.c_char_p
+_lib.roofline_status_string.argtypes = [_ctypes.c_int]
+_lib.roofline_errmsg.restype = _ctypes.c_char_p
+_lib.roofline_errarg.restype = _ctypes.c_char_p
+_lib.roofline_formula_count.restype = _ctypes.c_size_t
+_lib.roofline_formula_at.restype = _ctypes.POINTER(_FormulaInfo)
+_lib.roofline_formula_at.argtypes = [_ctypes.c_size_t]
+_lib.roofline_call.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_Value), _ctypes.c_size_t,
+                               _ctypes.POINTER(_ctypes.c_void_p)]
+_lib.roofline_array_rows.argtypes = [_ctypes.c_void_p]
+_lib.roofline_array_rows.restype = _ctypes.c_size_t
+_lib.roofline_array_cols.argtypes = [_ctypes.c_void_p]
+_lib.roofline_array_cols.restype = _ctypes.c_size_t
+_lib.roofline_array_is_text.argtypes = [_ctypes.c_void_p, _ctypes.c_size_t, _ctypes.c_size_t]
+_lib.roofline_array_number.argtypes = [_ctypes.c_void_p, _ctypes.c_size_t, _ctypes.c_size_t]
+_lib.roofline_array_number.restype = _ctypes.c_double
+_lib.roofline_array_text.argtypes = [_ctypes.c_void_p, _ctypes.c_size_t, _ctypes.c_size_t]
+_lib.roofline_array_text.restype = _ctypes.c_char_p
+_lib.roofline_array_free.argtypes = [_ctypes.c_void_p]
+_lib.roofline_model_import_hf_config.argtypes = [_ctypes.c_char_p, _ctypes.c_char_p]
+_lib.roofline_catalog_add_json.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
 
 
 def library_version():
@@ -144,8 +145,8 @@ def _call(name, args):
             raise ArgumentError(1, f"{name}: argument {i + 1} must be a number or a text (got {a!r})", "")
         else:
             values[i].number = float(a)
-    out = ctypes.c_void_p()
-    code = _lib.roofline_call(name.encode(), values, len(args), ctypes.byref(out))
+    out = _ctypes.c_void_p()
+    code = _lib.roofline_call(name.encode(), values, len(args), _ctypes.byref(out))
     if code != 0:
         raise _ERRORS.get(code, RooflineError)(code, _lib.roofline_errmsg().decode(), _lib.roofline_errarg().decode())
     try:
@@ -168,15 +169,15 @@ def _make(info):
     args = [info.args[i].contents for i in range(info.arg_count)]
     params, lines = [], []
     for a in args:
-        default = inspect.Parameter.empty
+        default = _inspect.Parameter.empty
         if a.optional:
             default = a.default_text.decode() if a.type == TEXT else a.default_number
-        params.append(inspect.Parameter(a.name.decode(), inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+        params.append(_inspect.Parameter(a.name.decode(), _inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
         unit = a.unit.decode()
         shown = _text(a.default_label) if a.default_label else repr(default)
         lines.append(f"    {a.name.decode()} ({unit}{', default ' + shown if a.optional else ''}): "
                      f"{a.description_en.decode()}")
-    signature = inspect.Signature(params)
+    signature = _inspect.Signature(params)
     result = {NUMBER: "float", TEXT: "str", ARRAY: "list of row tuples"}[info.result_type]
 
     def formula(*a, **kw):
@@ -200,8 +201,8 @@ def _json_text(source):
     import json
     if isinstance(source, dict):
         return json.dumps(source)
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        return Path(source).read_text(encoding="utf-8")
+    if isinstance(source, _os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return _Path(source).read_text(encoding="utf-8")
     return source
 
 
@@ -219,8 +220,8 @@ def import_hf_config(model_id, config):
 def add_catalog(catalog):
     """Adds the GPUs and models of a catalog of your own (a dict, its JSON text, or its path) in the
     format of libroofline/catalog/*.json; returns how many entries were added."""
-    added = ctypes.c_size_t(0)
-    _check(_lib.roofline_catalog_add_json(_json_text(catalog).encode(), ctypes.byref(added)))
+    added = _ctypes.c_size_t(0)
+    _check(_lib.roofline_catalog_add_json(_json_text(catalog).encode(), _ctypes.byref(added)))
     return added.value
 
 
