@@ -17,6 +17,15 @@ from pathlib import Path
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
 UNOPKG = shutil.which("unopkg") or "/usr/bin/unopkg"
 
+# Another LibreOffice than the installed one (e.g. the one scripts/libreoffice-backports unpacks): its
+# program folder. Python-UNO must then be that office's own (uno.py and pyuno.so in that folder): a
+# client reads the office's objects with its own type library, and an older one loses the bridge.
+OFFICE_PROGRAM = os.environ.get("ROOFLINE_OFFICE_PROGRAM")
+if OFFICE_PROGRAM:
+    SOFFICE, UNOPKG = os.path.join(OFFICE_PROGRAM, "soffice"), os.path.join(OFFICE_PROGRAM, "unopkg")
+    sys.path.insert(0, OFFICE_PROGRAM)
+    os.environ["URE_BOOTSTRAP"] = "vnd.sun.star.pathname:" + os.path.join(OFFICE_PROGRAM, "fundamentalrc")
+
 # Import a CSV with formula evaluation on: each cell computes as if typed.
 CSV_IN = "CSV:44,34,76,1,,0,false,false,false,false,false,-1,true"
 # Export values at full precision ("save cell contents as shown" off), first sheet.
@@ -44,6 +53,9 @@ class Calc:
             f"-env:UserInstallation=file://{self.dir}/profile",
             f"-env:UNO_SHARED_PACKAGES_CACHE=file://{self.dir}/shared",
         ]
+        # Which LibreOffice this test runs on, in its log.
+        self.version = self._run([SOFFICE, "--version"]).stdout.strip()
+        print(f"{self.version} ({SOFFICE})", flush=True)
         # Start the profile once, or a later start undoes the extension's registration.
         self._run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
         self._recalculate_on_load()
