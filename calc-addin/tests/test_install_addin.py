@@ -67,7 +67,7 @@ def check_computes(calc, roofline, what):
 
 def main(workdir, oxt, script, library):
     roofline = load_roofline(library)
-    workdir = Path(workdir).resolve()
+    workdir, oxt, script = Path(workdir).resolve(), Path(oxt).resolve(), Path(script).resolve()
     shutil.rmtree(workdir, ignore_errors=True)
     user = unprivileged_user()
     who = "nobody" if user else "this user"
@@ -83,7 +83,7 @@ def main(workdir, oxt, script, library):
     buildid = profile / "user" / "extensions" / "buildid"
     check(buildid.is_file(), f"as {who}: the profile was started ({buildid} exists)")
     if user is not None:
-        check(profile.stat().st_uid == user.pw_uid, f"the profile belongs to {who}, not root")
+        check(profile.is_dir() and profile.stat().st_uid == user.pw_uid, f"the profile belongs to {who}, not root")
     calc = Calc.of_profile(fresh_home(workdir / "user-scratch", user), [], home, user)
     check_enabled(calc, [], f"as {who}, after install-addin")
     check_computes(calc, roofline, f"as {who}, in their own Calc")
