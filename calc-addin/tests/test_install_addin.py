@@ -93,6 +93,16 @@ def main(workdir, oxt, script, library):
           f"as {who}, installed again: succeeds without restarting the profile (exit status {status})")
     check_computes(calc, roofline, f"as {who}, after installing again")
 
+    # Plain `unopkg add`, stdin closed, into a profile that was started: no license to accept, no prompt.
+    calc.run([UNOPKG, "remove", ID])
+    try:
+        calc.run([UNOPKG, "add", str(oxt)])
+        failure = ""
+    except RuntimeError as e:
+        failure = str(e)
+    check(not failure, f"as {who}: plain `unopkg add roofline.oxt` asks nothing {failure}")
+    check_computes(calc, roofline, f"as {who}, after a plain unopkg add")
+
     if user is None:
         print("not root: the --shared install and the refusal as root are root's to test")
         return check.exit_code()
