@@ -49,6 +49,9 @@ class Calc:
             self.locale_env = {"LC_ALL": posix, "LANG": posix, "LANGUAGE": ui_locale.replace("-", "_")}
         shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True)
+        # HOME inside the work folder: soffice writes nothing anywhere else.
+        self.home = self.dir
+        self.user = None
         self.env_args = [
             f"-env:UserInstallation=file://{self.dir}/profile",
             f"-env:UNO_SHARED_PACKAGES_CACHE=file://{self.dir}/shared",
@@ -57,20 +60,44 @@ class Calc:
         self.version = self._run([SOFFICE, "--version"]).stdout.strip()
         print(f"{self.version} ({SOFFICE})", flush=True)
         # Start the profile once, or a later start undoes the extension's registration.
-        self._run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
+        self.run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
         self._recalculate_on_load()
         if oxt:
-            self._run([UNOPKG, "add", "--shared", "-s", "-f", *self.env_args, str(oxt)])
-            listed = self._run([UNOPKG, "list", "--shared", *self.env_args]).stdout
+            self.run([UNOPKG, "add", "--shared", "-s", "-f", *self.env_args, str(oxt)])
+            listed = self.run([UNOPKG, "list", "--shared", *self.env_args]).stdout
             if "org.libroofline.calc-addin" not in listed:
                 raise RuntimeError("the add-in is not registered:\n" + listed)
 
-    def _run(self, cmd, **kw):
-        # HOME inside the work folder: soffice writes nothing anywhere else.
-        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
+    @classmethod
+    def of_profile(cls, workdir, env_args, home, user=None, timeout=240):
+        """A headless Calc on a profile that something else set up (scripts/install-addin, say):
+        `env_args` name it (none: LibreOffice's default profile under `home`); nothing is reset or
+        installed. `user` (a pwd entry) runs it as that user; `workdir` must be theirs."""
+        self = cls.__new__(cls)
+        self.dir, self.home, self.user = Path(workdir).resolve(), Path(home), user
+        self.env_args, self.timeout, self.locale_env = list(env_args), timeout, {}
+        return self
+
+    def _env(self):
+        return dict(os.environ, HOME=str(self.home), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
+
+    def _user_args(self):
+        """Popen arguments that run a process as self.user (none: as this process)."""
+        if self.user is None:
+            return {}
+        return {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
+
+    def _mkdir(self, path):
+        """A folder the office's user can write to."""
+        Path(path).mkdir(parents=True, exist_ok=True)
+        if self.user is not None:
+            os.chown(path, self.user.pw_uid, self.user.pw_gid)
+
+    def run(self, cmd, **kw):
+        """Runs soffice or unopkg in this Calc's environment; its CompletedProcess (fails on an error)."""
         # Its own process group: on a timeout the whole office goes, not only the soffice launcher.
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                stdin=subprocess.DEVNULL, start_new_session=True, **kw)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self._env(),
+                                stdin=subprocess.DEVNULL, start_new_session=True, **self._user_args(), **kw)
         try:
             out, err = proc.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
@@ -87,11 +114,10 @@ class Calc:
         import uno  # noqa: PLC0415 (only /usr/bin/python3 has it)
         from com.sun.star.connection import NoConnectException  # noqa: PLC0415
         pipe = f"roofline_{os.getpid()}_{id(self)}"
-        env = dict(os.environ, HOME=str(self.dir), SAL_USE_VCLPLUGIN="svp", **self.locale_env)
         proc = subprocess.Popen([SOFFICE, "--headless", "--norestore", "--nologo", "--nodefault",
                                  *self.env_args, f"--accept=pipe,name={pipe};urp;StarOffice.ComponentContext"],
-                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+                                env=self._env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True, **self._user_args())
         try:
             local = uno.getComponentContext()
             resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
@@ -122,12 +148,12 @@ class Calc:
     def convert(self, src, to, outdir, infilter=None):
         """Opens `src` in this Calc (recalculating it) and saves it as `to` ("csv", "ods", "xlsx", "pdf")."""
         outdir = Path(outdir)
-        outdir.mkdir(parents=True, exist_ok=True)
+        self._mkdir(outdir)
         cmd = [SOFFICE, "--headless", "--norestore", *self.env_args]
         if infilter:
             cmd.append(f"--infilter={infilter}")
         cmd += ["--convert-to", CSV_OUT if to == "csv" else to, "--outdir", str(outdir), str(src)]
-        self._run(cmd)
+        self.run(cmd)
         stem = Path(src).stem
         out = sorted(outdir.glob(f"{stem}*.{to}"))
         if not out:
@@ -137,6 +163,7 @@ class Calc:
     def sheet_values(self, src):
         """The first sheet of a workbook as computed by Calc: a list of rows of displayed texts."""
         with tempfile.TemporaryDirectory(dir=self.dir) as tmp:
+            self._mkdir(tmp)
             out = self.convert(src, "csv", tmp)
             with open(out, newline="", encoding="utf-8") as f:
                 return list(csv.reader(f))
@@ -145,6 +172,7 @@ class Calc:
         """Types each formula (e.g. "=ROOFLINE_BALANCE(989; 3.35)") into a cell of column A, as a
         user would, and returns what each cell shows: a number, a text, or an error such as Err:502."""
         with tempfile.TemporaryDirectory(dir=self.dir) as tmp:
+            self._mkdir(tmp)
             src = Path(tmp) / "typed.csv"
             with open(src, "w", newline="", encoding="utf-8") as f:
                 w = csv.writer(f)
