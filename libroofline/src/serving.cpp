@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "roofline/error.hpp"
+#include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline::serving {
@@ -65,8 +66,9 @@ void check(const Targets& t) {
 /// tokens. A step is affine in the context except at a sliding window, where the slope changes: the
 /// mean over the steps is exact when taken over each affine piece at its mean context.
 struct ContextPiece {
-    double steps = 0;  ///< how many decode steps have a context in the piece
-    double mean = 0;   ///< their mean context
+    double lo = 0, hi = 0;  ///< the contexts lo, lo + 1, ..., hi
+    double steps() const { return hi - lo + 1; }
+    double mean() const { return (lo + hi) / 2; }
 };
 
 struct Contexts {
@@ -74,9 +76,10 @@ struct Contexts {
     int count = 0;
     double steps = 0;
 
+    /// The mean over every context of a function affine on each piece.
     template <typename F> double mean_of(F&& f) const {
         double sum = 0;
-        for (int i = 0; i < count; ++i) sum += piece[i].steps * f(piece[i].mean);
+        for (int i = 0; i < count; ++i) sum += piece[i].steps() * f(piece[i].mean());
         return sum / steps;
     }
 };
@@ -87,14 +90,29 @@ Contexts contexts(const ModelSpec& m, const Workload& w) {
     c.steps = w.output_tokens - 1;
     const double window = std::floor(m.sliding_window);
     if (m.sliding_layers > 0 && window >= lo && window < hi) {
-        c.piece[0] = {window - lo + 1, (lo + window) / 2};
-        c.piece[1] = {hi - window, (window + 1 + hi) / 2};
+        c.piece[0] = {lo, window};
+        c.piece[1] = {window + 1, hi};
         c.count = 2;
     } else {
-        c.piece[0] = {c.steps, (lo + hi) / 2};
+        c.piece[0] = {lo, hi};
         c.count = 1;
     }
     return c;
+}
+
+/// The mean over the whole contexts lo ... hi of max(compute(x), memory(x)), both affine in x and given at lo
+/// and hi: split where the two cross, each side is affine and its mean is its value at its mean context.
+double mean_of_max(const ContextPiece& p, const StepTime& at_lo, const StepTime& at_hi) {
+    auto at = [&](double x) {
+        const double f = p.hi > p.lo ? (x - p.lo) / (p.hi - p.lo) : 0;
+        return std::max(at_lo.compute_ms + f * (at_hi.compute_ms - at_lo.compute_ms),
+                        at_lo.memory_ms + f * (at_hi.memory_ms - at_lo.memory_ms));
+    };
+    const double d_lo = at_lo.compute_ms - at_lo.memory_ms, d_hi = at_hi.compute_ms - at_hi.memory_ms;
+    if ((d_lo >= 0) == (d_hi >= 0)) return at(p.mean());
+    const double k = std::clamp(std::floor(p.lo + (p.hi - p.lo) * d_lo / (d_lo - d_hi)), p.lo, p.hi - 1);
+    const ContextPiece left{p.lo, k}, right{k + 1, p.hi};
+    return (left.steps() * at(left.mean()) + right.steps() * at(right.mean())) / p.steps();
 }
 
 // ---- One iteration: decode tokens fused with prefill tokens. ----------------------------------------
@@ -105,40 +123,136 @@ const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
     throw Error(Status::internal, "", fmt::format("the operator model has no '{}'", name));
 }
 
-/// The operators of one fused iteration on one GPU of tp: `batch` sequences decode one token each at
-/// `ctx` tokens of context, and `prompts` prompts of `prompt_tokens` tokens prefill. The linear layers,
-/// experts, norms and all-reduces see every token with the weights read once; attention is each
-/// sequence's decode attention plus each prompt's causal prefill attention; lm_head runs for the decode
-/// tokens and the last token of each prompt.
-std::vector<Operator> fused_operators(const Deployment& d, double batch, double ctx, double prompts,
-                                      double prompt_tokens) {
-    if (!(prompts > 0)) return decode_operators(d, batch, ctx);
-    if (!(batch > 0)) return prefill_operators(d, prompts, prompt_tokens);
-    std::vector<Operator> ops = decode_operators(d, batch + prompts * prompt_tokens, ctx);
-    const std::vector<Operator> decode = decode_operators(d, batch, ctx);
-    const std::vector<Operator> prefill = prefill_operators(d, prompts, prompt_tokens);
-    const std::vector<Operator> logits = decode_operators(d, batch + prompts, ctx);
-    for (Operator& op : ops) {
-        if (op.name == "attention") {
-            op.flops = named(decode, "attention").flops + named(prefill, "attention").flops;
-            op.bytes = named(decode, "attention").bytes + named(prefill, "attention").bytes;
-        } else if (op.name == "lm_head") {
-            op = named(logits, "lm_head");
+/// One fused iteration on one GPU of tp: `batch` sequences decode one token each, and `prompts` prompts of
+/// prompt_tokens tokens prefill, as one forward pass. The linear layers, experts, norms and all-reduces
+/// see every token with the weights read once; attention is each sequence's decode attention plus each
+/// prompt's causal prefill attention; lm_head runs for the decode tokens and the last token of each
+/// prompt. batch = 0 is a prefill alone (prefill_operators), prompts = 0 a decode step alone
+/// (decode_operators).
+///
+/// A planner evaluates thousands of iterations, so the operators are taken apart once into what they are
+/// in operators.cpp: each operator's FLOPs, bytes and interconnect bytes are affine in the tokens it sees
+/// (the experts' bytes also in the expected number of distinct experts those tokens touch), and attention
+/// is linear in the sequences and prompts. The coefficients come from the operator model itself
+/// (decode_operators at 0, 1 and 2 tokens; one sequence's attention at each context; one prompt's prefill
+/// attention); tests/test_serving.cpp checks the result against operator lists built directly.
+class IterationModel {
+public:
+    IterationModel(const Deployment& d, const Profile& p, const Contexts& c, double prompt_tokens)
+        : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model) {
+        const std::vector<Operator> zero = decode_operators(d, 0, c.piece[0].lo);
+        const std::vector<Operator> one = decode_operators(d, 1, c.piece[0].lo);
+        const std::vector<Operator> two = decode_operators(d, 2, c.piece[0].lo);
+        template_ = zero;
+        coefficients_.resize(zero.size());
+        for (std::size_t i = 0; i < zero.size(); ++i) {
+            Coefficients& k = coefficients_[i];
+            const std::string& name = zero[i].name;
+            k.kind = name == "attention" ? Kind::attention
+                     : name == "lm_head" ? Kind::lm_head
+                     : name == "experts" ? Kind::experts
+                                         : Kind::per_token;
+            k.flops0 = zero[i].flops;
+            k.bytes0 = zero[i].bytes;
+            k.flops1 = one[i].flops - zero[i].flops;
+            k.bytes1 = one[i].bytes - zero[i].bytes;
+            k.link1 = one[i].link_bytes - zero[i].link_bytes;
+            if (k.kind == Kind::experts) {
+                // bytes = weights of the touched experts + activations of each token.
+                const double t1 = touched(1), t2 = touched(2);
+                k.bytes_per_expert = (two[i].bytes - 2 * one[i].bytes) / (t2 - 2 * t1);
+                k.bytes1 = one[i].bytes - k.bytes_per_expert * t1;
+            }
         }
+        for (int j = 0; j < c.count; ++j) {
+            const Operator lo = named(decode_operators(d, 1, c.piece[j].lo), "attention");
+            const Operator hi = named(decode_operators(d, 1, c.piece[j].hi), "attention");
+            decode_attention_lo_[j] = {lo.flops, lo.bytes};
+            decode_attention_hi_[j] = {hi.flops, hi.bytes};
+        }
+        const Operator a = named(prefill_operators(d, 1, prompt_tokens), "attention");
+        prefill_attention_ = {a.flops, a.bytes};
+        attention_gpu_ = {gpu_.peak_tflops(a.compute) * p.compute_efficiency, gpu_.hbm_tbs * p.bandwidth_efficiency};
+        scratch_ = template_;
     }
-    return ops;
-}
 
-double fused_ms(const Deployment& d, const Profile& p, double batch, double ctx, double prompts, double prompt_tokens) {
-    std::vector<Operator> ops = fused_operators(d, batch, ctx, prompts, prompt_tokens);
-    return estimate(ops, d.gpu, p);
-}
+    /// Mean time of an iteration over the contexts the decoding sequences go through, ms: every operator but
+    /// attention is the same at every context; attention's mean is exact (mean_of_max on each piece).
+    double ms(double batch, double prompts) const {
+        double attention = 0;
+        for (int j = 0; j < contexts_.count; ++j) {
+            const ContextPiece& piece = contexts_.piece[j];
+            attention += piece.steps() * mean_of_max(piece, attention_time(batch, prompts, decode_attention_lo_[j]),
+                                                     attention_time(batch, prompts, decode_attention_hi_[j]));
+        }
+        return others(batch, prompts) + attention / contexts_.steps;
+    }
 
-/// A prefill alone of `prompts` prompts, ms.
-double prefill_ms(const Deployment& d, const Profile& p, double prompts, double prompt_tokens) {
-    std::vector<Operator> ops = prefill_operators(d, prompts, prompt_tokens);
-    return estimate(ops, d.gpu, p);
-}
+    /// A prefill alone of `prompts` prompts, ms.
+    double prefill_ms(double prompts) const {
+        return others(0, prompts) + attention_time(0, prompts, decode_attention_lo_[0]).time_ms;
+    }
+
+private:
+    enum class Kind { per_token, attention, lm_head, experts };
+    struct Coefficients {
+        Kind kind = Kind::per_token;
+        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0;
+    };
+
+    double touched(double tokens) const {
+        return expected_distinct_experts(model_.experts, model_.experts_per_token, tokens);
+    }
+
+    StepTime attention_time(double batch, double prompts, const Work& per_sequence) const {
+        return step_time({batch * per_sequence.flops + prompts * prefill_attention_.flops,
+                          batch * per_sequence.bytes + prompts * prefill_attention_.bytes},
+                         attention_gpu_);
+    }
+
+    /// Every operator but attention, the profile's fixed costs included, ms.
+    double others(double batch, double prompts) const {
+        const double tokens = batch + prompts * prompt_tokens_;  // through the linear layers
+        const double logits = batch + prompts;                   // through lm_head
+        for (std::size_t i = 0; i < coefficients_.size(); ++i) {
+            const Coefficients& k = coefficients_[i];
+            Operator& op = scratch_[i];
+            switch (k.kind) {
+                case Kind::attention:
+                    op.flops = op.bytes = 0;  // timed apart, per context
+                    break;
+                case Kind::lm_head:
+                    op.flops = k.flops0 + logits * k.flops1;
+                    op.bytes = k.bytes0 + logits * k.bytes1;
+                    break;
+                case Kind::experts:
+                    op.flops = k.flops0 + tokens * k.flops1;
+                    op.bytes = k.bytes_per_expert * touched(tokens) + tokens * k.bytes1;
+                    break;
+                case Kind::per_token:
+                    op.flops = k.flops0 + tokens * k.flops1;
+                    op.bytes = k.bytes0 + tokens * k.bytes1;
+                    op.link_bytes = tokens * k.link1;
+                    break;
+            }
+        }
+        const double total = estimate(scratch_, gpu_, profile_);
+        scratch_.resize(template_.size());  // estimate() appends the profile's overhead
+        return total;
+    }
+
+    const GpuSpec& gpu_;
+    const Profile& profile_;
+    Contexts contexts_;
+    double prompt_tokens_;
+    const ModelSpec& model_;
+    std::vector<Operator> template_;
+    std::vector<Coefficients> coefficients_;
+    std::array<Work, 2> decode_attention_lo_{}, decode_attention_hi_{};  ///< one sequence, at each piece's ends
+    Work prefill_attention_;                                           ///< one prompt
+    Gpu attention_gpu_;                                                ///< what attention runs at
+    mutable std::vector<Operator> scratch_;
+};
 
 /// Memory for weights and KV cache, bytes per GPU; throws when the weights alone do not fit.
 double kv_budget(const Deployment& d, double mem_util) {
@@ -175,26 +289,30 @@ ReplicaState finish(ReplicaState s, const Workload& w) {
 }
 
 /// The colocated replica at `batch` (checked by the caller).
-ReplicaState colocated(const Deployment& d, const Profile& p, const Workload& w, double batch) {
+ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, double batch) {
     ReplicaState s;
     s.batch = batch;
     const double prompts = batch / (w.output_tokens - 1);  // prompts per iteration that keep the batch full
-    s.tpot_ms = iteration_ms(d, p, w, batch, prompts);
+    s.tpot_ms = m.ms(batch, prompts);
     s.rps = prompts / units::seconds_from_ms(s.tpot_ms);
-    const double decode_only = iteration_ms(d, p, w, batch, 0);
+    const double decode_only = m.ms(batch, 0);
     s.prefill_share = 1 - decode_only / s.tpot_ms;
-    if (is_bound(p)) {
+    if (bound) {
         // The physical limit: the prompt's prefill alone, nothing ahead of it.
-        s.ttft_ms = prefill_ms(d, p, 1, w.prompt_tokens);
+        s.ttft_ms = m.prefill_ms(1);
     } else {
         // Wait for the running iteration (half of one on average), queue behind the prefills ahead (M/D/1 with
         // the time one prompt adds to an iteration as its service time), then the iteration that carries it.
-        const double with_prompt = iteration_ms(d, p, w, batch, 1);
+        const double with_prompt = m.ms(batch, 1);
         const double service = with_prompt - decode_only;
         const double load = units::seconds_from_ms(service) * s.rps;
         s.ttft_ms = load < 1 ? s.tpot_ms / 2 + load * service / (2 * (1 - load)) + with_prompt : kInf;
     }
     return finish(s, w);
+}
+
+IterationModel iteration_model(const Deployment& d, const Profile& p, const Workload& w) {
+    return IterationModel(d, p, contexts(d.model, w), w.prompt_tokens);
 }
 
 Deployment with_model(const Deployment& d, const ModelSpec& m) {
@@ -214,8 +332,7 @@ double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, do
     check(w);
     require_non_negative("batch", batch);
     require_non_negative("prompts", prompts);
-    return contexts(d.model, w).mean_of(
-        [&](double ctx) { return fused_ms(d, p, batch, ctx, prompts, w.prompt_tokens); });
+    return iteration_model(d, p, w).ms(batch, prompts);
 }
 
 double memory_batch(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {
@@ -236,7 +353,7 @@ ReplicaState replica_state(const Deployment& d, const Profile& p, const Workload
         fail(Status::no_solution, "batch",
              fmt::format("{} sequences of {} + {} tokens do not fit beside the weights (at most {})", batch,
                          w.prompt_tokens, w.output_tokens, fit));
-    return colocated(d, p, w, batch);
+    return colocated(iteration_model(d, p, w), is_bound(p), w, batch);
 }
 
 double e2e_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double mem_util) {
@@ -278,7 +395,8 @@ ReplicaState replica_rps(const Deployment& d, const Profile& p, const Workload& 
         fail(Status::no_solution, "prompt_tokens",
              fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
                          w.output_tokens));
-    const ReplicaState one = colocated(d, p, w, 1);
+    const IterationModel m = iteration_model(d, p, w);
+    const ReplicaState one = colocated(m, is_bound(p), w, 1);
     if (one.tpot_ms > t.tpot_ms)
         fail(Status::no_solution, "tpot_ms",
              fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per token", t.tpot_ms,
@@ -288,10 +406,10 @@ ReplicaState replica_rps(const Deployment& d, const Profile& p, const Workload& 
              fmt::format("no load meets ttft_ms = {}: the first token of one request takes {:.4g} ms", t.ttft_ms,
                          one.ttft_ms));
     const double batch = largest(fit, [&](double b) {
-        const ReplicaState s = colocated(d, p, w, b);
+        const ReplicaState s = colocated(m, is_bound(p), w, b);
         return s.tpot_ms <= t.tpot_ms && s.ttft_ms <= t.ttft_ms;
     });
-    return colocated(d, p, w, batch);
+    return colocated(m, is_bound(p), w, batch);
 }
 
 PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& w, double ttft_ms, double mem_util) {
@@ -299,7 +417,8 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
     require_positive("ttft_ms", ttft_ms);
     require_fraction("mem_util", mem_util);
     const double budget = kv_budget(d, mem_util);
-    const double alone = prefill_ms(d, p, 1, w.prompt_tokens);
+    const IterationModel m = iteration_model(d, p, w);
+    const double alone = m.prefill_ms(1);
     if (alone > ttft_ms)
         fail(Status::no_solution, "ttft_ms",
              fmt::format("no load meets ttft_ms = {}: the prefill of one prompt takes {:.4g} ms", ttft_ms, alone));
@@ -309,16 +428,16 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
         // whose KV cache fits, back to back with no queue.
         const double fit = whole_sequences(budget, kv_bytes_per_sequence_per_gpu(d, w.prompt_tokens));
         s.prompts_per_batch = largest(std::max(1.0, fit), [&](double k) {
-            return prefill_ms(d, p, k, w.prompt_tokens) <= ttft_ms;
+            return m.prefill_ms(k) <= ttft_ms;
         });
-        s.ttft_ms = prefill_ms(d, p, s.prompts_per_batch, w.prompt_tokens);
+        s.ttft_ms = m.prefill_ms(s.prompts_per_batch);
         s.rps = s.prompts_per_batch / units::seconds_from_ms(s.ttft_ms);
     } else {
         // One prompt at a time, M/D/1: TTFT = t + rho t / (2 (1 - rho)) <= target gives the highest load
         // rho = 2 (T - t) / (2 T - t).
         const double load = std::min(1.0, 2 * (ttft_ms - alone) / (2 * ttft_ms - alone));
         s.prompts_per_batch = 1;
-        s.ttft_ms = load < 1 ? alone + load * alone / (2 * (1 - load)) : ttft_ms;
+        s.ttft_ms = std::min(ttft_ms, alone + load * alone / (2 * (1 - load)));  // the target, up to rounding
         s.rps = load / units::seconds_from_ms(alone);
     }
     return s;
@@ -332,10 +451,11 @@ ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w
         fail(Status::no_solution, "prompt_tokens",
              fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
                          w.output_tokens));
+    const IterationModel m = iteration_model(d, p, w);
     auto state = [&](double batch) {
         ReplicaState s;
         s.batch = batch;
-        s.tpot_ms = iteration_ms(d, p, w, batch, 0);
+        s.tpot_ms = m.ms(batch, 0);
         s.rps = batch / (w.output_tokens - 1) / units::seconds_from_ms(s.tpot_ms);
         return finish(s, w);
     };
@@ -519,11 +639,10 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
         }
     }
     if (rows.empty()) {
-        const int total = failures.memory + failures.tpot + failures.ttft + failures.other;
-        const char* argument = failures.tpot == total && total > 0   ? "tpot_ms"
-                               : failures.ttft == total && total > 0 ? "ttft_ms"
-                               : failures.memory == total          ? "model"
-                                                                   : "";
+        // Name the target that rules out most of the configurations that fit in memory ("model": none fits).
+        const char* argument = failures.tpot + failures.ttft == 0 ? (failures.memory > 0 ? "model" : "")
+                               : failures.tpot >= failures.ttft  ? "tpot_ms"
+                                                                 : "ttft_ms";
         const std::string reason = fmt::format(
             "no configuration of '{}' meets ttft_ms = {} and tpot_ms = {} ({} ruled out by the TPOT target, {} by "
             "the TTFT target, {} by memory)",
