@@ -15,6 +15,8 @@
 #include "roofline/operators.hpp"
 #include "roofline/serving.hpp"
 
+#include "../tools/serving_validation.hpp"
+
 using namespace roofline;
 using namespace roofline::serving;
 using Catch::Matchers::Contains;
@@ -384,5 +386,18 @@ TEST_CASE("catalog prices: every price is a number >= 0, and the data-center GPU
         INFO(id);
         CHECK(find_gpu(id)->usd_per_gpu_hour > 0);
         CHECK(gpu_field(*find_gpu(id), "usd_per_gpu_hour") == find_gpu(id)->usd_per_gpu_hour);
+    }
+}
+
+TEST_CASE("no published serving throughput beats bound; typical stays below bound", "[serving]") {
+    const auto rows = measurements::read(ROOFLINE_SERVING_VALIDATION);
+    REQUIRE(rows.size() >= 9);
+    for (const auto& r : rows) {
+        INFO(r["id"] << " (" << r["source"] << ")");
+        const double published = r.number("output_tokens_per_s_per_gpu");
+        const double b = serving_validation::predicted_tokens_per_s_per_gpu(r, bound());
+        const double t = serving_validation::predicted_tokens_per_s_per_gpu(r, typical());
+        CHECK(b >= published);
+        CHECK(t <= b);
     }
 }
