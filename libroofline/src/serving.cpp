@@ -311,6 +311,23 @@ ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, d
     return finish(s, w);
 }
 
+/// The sequences of the workload that fit (memory_batch), at least one.
+double sequences_that_fit(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {
+    const double fit = memory_batch(d, p, w, mem_util);
+    if (fit < 1)
+        fail(Status::no_solution, "prompt_tokens",
+             fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
+                         w.output_tokens));
+    return fit;
+}
+
+void require_meets_tpot(const ReplicaState& one_sequence, double tpot_ms) {
+    if (one_sequence.tpot_ms > tpot_ms)
+        fail(Status::no_solution, "tpot_ms",
+             fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per token", tpot_ms,
+                         one_sequence.tpot_ms));
+}
+
 IterationModel iteration_model(const Deployment& d, const Profile& p, const Workload& w) {
     return IterationModel(d, p, contexts(d.model, w), w.prompt_tokens);
 }
@@ -390,17 +407,10 @@ double slo_batch(const Deployment& d, const Profile& p, double ctx, double tpot_
 ReplicaState replica_rps(const Deployment& d, const Profile& p, const Workload& w, const Targets& t, double mem_util) {
     check(w);
     check(t);
-    const double fit = memory_batch(d, p, w, mem_util);
-    if (fit < 1)
-        fail(Status::no_solution, "prompt_tokens",
-             fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
-                         w.output_tokens));
+    const double fit = sequences_that_fit(d, p, w, mem_util);
     const IterationModel m = iteration_model(d, p, w);
     const ReplicaState one = colocated(m, is_bound(p), w, 1);
-    if (one.tpot_ms > t.tpot_ms)
-        fail(Status::no_solution, "tpot_ms",
-             fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per token", t.tpot_ms,
-                         one.tpot_ms));
+    require_meets_tpot(one, t.tpot_ms);
     if (one.ttft_ms > t.ttft_ms)
         fail(Status::no_solution, "ttft_ms",
              fmt::format("no load meets ttft_ms = {}: the first token of one request takes {:.4g} ms", t.ttft_ms,
@@ -446,11 +456,7 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
 ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util) {
     check(w);
     require_positive("tpot_ms", tpot_ms);
-    const double fit = memory_batch(d, p, w, mem_util);
-    if (fit < 1)
-        fail(Status::no_solution, "prompt_tokens",
-             fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
-                         w.output_tokens));
+    const double fit = sequences_that_fit(d, p, w, mem_util);
     const IterationModel m = iteration_model(d, p, w);
     auto state = [&](double batch) {
         ReplicaState s;
@@ -460,10 +466,7 @@ ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w
         return finish(s, w);
     };
     const ReplicaState one = state(1);
-    if (one.tpot_ms > tpot_ms)
-        fail(Status::no_solution, "tpot_ms",
-             fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per token", tpot_ms,
-                         one.tpot_ms));
+    require_meets_tpot(one, tpot_ms);
     return state(largest(fit, [&](double b) { return state(b).tpot_ms <= tpot_ms; }));
 }
 
