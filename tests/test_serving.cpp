@@ -161,6 +161,11 @@ TEST_CASE("SLO_BATCH: the largest batch whose decode step meets the target and f
             CHECK(b <= fit);
             CHECK((b == fit || timed(decode_operators(d, b + 1, 4096), d, *p) > tpot));
         }
+    // No context: memory does not bound the batch, the step time does.
+    const double b0 = slo_batch(d, bound(), 0, 20);
+    CHECK(timed(decode_operators(d, b0, 0), d, bound()) <= 20);
+    CHECK(timed(decode_operators(d, b0 + 1, 0), d, bound()) > 20);
+    require_error([&] { slo_batch(d, bound(), 0, 1e300); }, Status::out_of_range, "tpot_ms");
     // Below the fastest possible step: one sequence alone.
     require_error([&] { slo_batch(d, bound(), 4096, 1.0); }, Status::no_solution, "tpot_ms");
     require_error([&] { slo_batch(d, bound(), 4096, -5); }, Status::invalid_argument, "tpot_ms");

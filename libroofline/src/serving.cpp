@@ -19,6 +19,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kSecondsPerHour = 3600;
 constexpr double kTokensPerMillion = 1e6;
+constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batch is not a question of serving
 
 // ---- Checks: each names its argument. -------------------------------------------------------------
 
@@ -370,7 +371,13 @@ ReplicaState replica_state(const Deployment& d, const Profile& p, const Workload
         fail(Status::no_solution, "batch",
              fmt::format("{} sequences of {} + {} tokens do not fit beside the weights (at most {})", batch,
                          w.prompt_tokens, w.output_tokens, fit));
-    return colocated(iteration_model(d, p, w), is_bound(p), w, batch);
+    const ReplicaState s = colocated(iteration_model(d, p, w), is_bound(p), w, batch);
+    if (!std::isfinite(s.ttft_ms))
+        fail(Status::no_solution, "batch",
+             fmt::format("at a batch of {} the prefills arrive faster than the replica serves them: the queue "
+                         "never empties",
+                         batch));
+    return s;
 }
 
 double e2e_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double mem_util) {
@@ -398,7 +405,12 @@ double slo_batch(const Deployment& d, const Profile& p, double ctx, double tpot_
     double cap = fit;
     if (!std::isfinite(cap)) {
         cap = 1;
-        while (step(cap * 2) <= tpot_ms) cap *= 2;
+        while (step(cap * 2) <= tpot_ms) {
+            cap *= 2;
+            if (cap > kMaxBatch)
+                fail(Status::out_of_range, "tpot_ms",
+                     fmt::format("more than {} sequences meet tpot_ms = {}", kMaxBatch, tpot_ms));
+        }
         cap *= 2;
     }
     return largest(cap, [&](double b) { return step(b) <= tpot_ms; });
@@ -437,7 +449,10 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
         // Prompts prefilled together share the weight reads: the most prompts whose prefill meets the target and
         // whose KV cache fits, back to back with no queue.
         const double fit = whole_sequences(budget, kv_bytes_per_sequence_per_gpu(d, w.prompt_tokens));
-        s.prompts_per_batch = largest(std::max(1.0, fit), [&](double k) {
+        if (fit < 1)
+            fail(Status::no_solution, "prompt_tokens",
+                 fmt::format("the KV cache of one prompt of {} tokens does not fit beside the weights", w.prompt_tokens));
+        s.prompts_per_batch = largest(fit, [&](double k) {
             return m.prefill_ms(k) <= ttft_ms;
         });
         s.ttft_ms = m.prefill_ms(s.prompts_per_batch);
