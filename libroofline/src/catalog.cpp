@@ -65,6 +65,9 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.hbm_gb = number(g, "hbm_gb").value_or(0);
     s.l2_mb = number(g, "l2_mb").value_or(0);
     s.interconnect_tbs = number(g, "interconnect_tbs").value_or(0);
+    s.usd_per_gpu_hour = number(g, "usd_per_gpu_hour").value_or(0);
+    if (!(s.usd_per_gpu_hour >= 0) || !std::isfinite(s.usd_per_gpu_hour))
+        bad(argument, fmt::format("argument '{}': GPU '{}' has a negative or infinite usd_per_gpu_hour", argument, s.id));
     if (g.contains("sources")) s.source = g["sources"].dump();
     if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
         bad(argument, fmt::format("argument '{}': GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", argument, s.id));
@@ -308,7 +311,7 @@ std::size_t add_catalog(std::string_view json_text) {
 
 std::string_view gpu_field_names() noexcept {
     return "fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, int4_tops, hbm_tbs, hbm_gb, "
-           "l2_mb, interconnect_tbs";
+           "l2_mb, interconnect_tbs, usd_per_gpu_hour";
 }
 
 std::string_view model_field_names() noexcept {
@@ -330,6 +333,7 @@ std::optional<double> gpu_field(const GpuSpec& g, std::string_view field) noexce
     if (f == "hbm_gb") return g.hbm_gb;
     if (f == "l2_mb") return g.l2_mb;
     if (f == "interconnect_tbs") return g.interconnect_tbs;
+    if (f == "usd_per_gpu_hour") return g.usd_per_gpu_hour;
     return std::nullopt;
 }
 

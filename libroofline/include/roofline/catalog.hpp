@@ -22,6 +22,7 @@ struct GpuSpec {
     double hbm_gb = 0;            ///< memory, GB
     double l2_mb = 0;             ///< L2 cache, MB (0: not published)
     double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction, TB/s
+    double usd_per_gpu_hour = 0;  ///< example on-demand cloud price of one GPU for an hour, USD (0: none)
     std::string source;
 
     /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it.

@@ -1,0 +1,27 @@
+// roofline-planner-speed: how long the capacity planner takes over the whole catalog (Google Benchmark).
+// Prints numbers; asserts nothing. The target: <= 5 ms per plan.
+#include <benchmark/benchmark.h>
+
+#include "roofline/serving.hpp"
+
+using namespace roofline::serving;
+
+static void BM_plan_whole_catalog(benchmark::State& state, const char* profile, bool disaggregated) {
+    PlanOptions o;
+    o.profile = profile;
+    o.disaggregated = disaggregated;
+    for (auto _ : state) benchmark::DoNotOptimize(plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o));
+}
+BENCHMARK_CAPTURE(BM_plan_whole_catalog, typical, "typical", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_plan_whole_catalog, bound, "bound", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_plan_whole_catalog, typical_disaggregated, "typical", true)->Unit(benchmark::kMillisecond);
+
+static void BM_replica_rps(benchmark::State& state) {
+    const roofline::Deployment d{*roofline::find_model("llama-3.1-70b"), *roofline::find_gpu("h100-sxm"),
+                                 roofline::DType::fp8, roofline::DType::bf16, 4};
+    const roofline::Profile& p = *roofline::find_profile("typical");
+    for (auto _ : state) benchmark::DoNotOptimize(replica_rps(d, p, {2000, 300}, {500, 50}));
+}
+BENCHMARK(BM_replica_rps)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,151 @@
+// The serving model: from one decode step and one prefill to a replica under load, and to a capacity
+// plan ("which GPUs, how many, at what cost") for a request rate and latency targets.
+//
+// docs/serving-model.md states the model, every assumption and its source. In short: a replica of `tp`
+// GPUs serves requests with continuous batching and chunked prefill. Each request is one prefill of its
+// prompt and (output_tokens - 1) decode steps at the batch it shares; the first output token comes from
+// the prefill. Every iteration runs the decode tokens of `batch` sequences together with the prefill
+// tokens that keep the batch full (batch / (output_tokens - 1) prompts per iteration), as one fused
+// forward pass on the per-operator roofline of operators.hpp. The `bound` profile (the ideal roofline)
+// stays a true bound: no queueing, no overhead, the time-to-first-token of a prefill alone, the mean
+// context of a sequence in memory. Any other profile (`typical`) adds the queueing of prefills
+// (M/D/1), the wait for the running iteration, and reserves memory for the longest context.
+//
+// Functions check their own inputs and throw roofline::Error with the argument's name, message
+// "argument '<name>': <reason>" (the formula layer prefixes "<FORMULA>: "). Statuses: invalid_argument
+// for a value outside its domain or an unknown catalog id, no_solution for a valid question with no
+// answer (a target below the fastest possible step, weights that do not fit).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/dtype.hpp"
+#include "roofline/operators.hpp"
+
+namespace roofline::serving {
+
+/// What each request asks: its prompt and its answer, tokens. The first output token is the prefill's.
+struct Workload {
+    double prompt_tokens = 0;  ///< whole number >= 1
+    double output_tokens = 0;  ///< whole number >= 2 (one from the prefill, the rest decoded)
+};
+
+/// Latency targets (means, not percentiles).
+struct Targets {
+    double ttft_ms = 0;  ///< time to first token, > 0
+    double tpot_ms = 0;  ///< time per output token after the first, > 0
+};
+
+/// One replica in steady state at a decode batch: what it sustains and the latencies it gives.
+struct ReplicaState {
+    double batch = 0;                ///< sequences decoding together
+    double ttft_ms = 0;              ///< time to first token (infinite when the prefill queue is unstable)
+    double tpot_ms = 0;              ///< mean time per output token after the first: one iteration
+    double e2e_ms = 0;               ///< ttft_ms + (output_tokens - 1) x tpot_ms
+    double rps = 0;                  ///< requests per second the replica completes
+    double output_tokens_per_s = 0;  ///< rps x output_tokens
+    double prefill_share = 0;        ///< fraction of the iteration time that prefill adds
+};
+
+/// True for the ideal roofline (every efficiency 1, no fixed cost): the profile that must stay a bound.
+bool is_bound(const Profile& profile) noexcept;
+
+/// Mean time of one iteration that decodes `batch` sequences whose contexts run over the request's
+/// decode steps (prompt_tokens ... prompt_tokens + output_tokens - 2 cached tokens), fused with
+/// `prompts` prompts' prefill (0: decode only), ms. Exact mean over the contexts (piecewise at a
+/// sliding window).
+double iteration_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double prompts);
+
+/// Sequences of this workload that fit in mem_util of the GPUs' memory beside the weights: with the
+/// mean context of a decoding sequence under the bound profile, the longest (prompt + output) under any
+/// other. Throws no_solution ("model") when the weights alone do not fit.
+double memory_batch(const Deployment& d, const Profile& profile, const Workload& w, double mem_util);
+
+/// The replica at a decode batch (a whole number >= 1 that fits in memory), colocated prefill and decode.
+ReplicaState replica_state(const Deployment& d, const Profile& profile, const Workload& w, double batch,
+                           double mem_util = 0.9);
+
+/// Latency of one request at that batch: TTFT + (output_tokens - 1) x TPOT, ms.
+double e2e_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double mem_util = 0.9);
+
+/// The largest batch whose decode step at `ctx` tokens of context meets `tpot_ms` and fits in mem_util of
+/// the memory (decode alone, as in a disaggregated decode pool). Throws no_solution naming "tpot_ms"
+/// when even one sequence's step is slower, "model" when the weights do not fit.
+double slo_batch(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double mem_util = 0.9);
+
+/// The replica at the largest batch that meets both targets and fits: the most requests/s it sustains.
+/// Throws no_solution naming the target that not even one sequence meets ("tpot_ms" or "ttft_ms").
+ReplicaState replica_rps(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
+                         double mem_util = 0.9);
+
+/// A prefill-only replica of a disaggregated deployment at its capacity within the TTFT target.
+struct PrefillState {
+    double prompts_per_batch = 0;  ///< prompts prefilled together
+    double ttft_ms = 0;            ///< at full load (bound: the batch's prefill, no queue)
+    double rps = 0;                ///< prompts per second
+};
+PrefillState prefill_rps(const Deployment& d, const Profile& profile, const Workload& w, double ttft_ms,
+                         double mem_util = 0.9);
+/// A decode-only replica of a disaggregated deployment at the largest batch within the TPOT target.
+ReplicaState decode_rps(const Deployment& d, const Profile& profile, const Workload& w, double tpot_ms,
+                        double mem_util = 0.9);
+
+/// Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.
+double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
+
+/// Speculative decoding: expected tokens per target step with `draft_len` drafted tokens each accepted
+/// with probability `acceptance` (independently): (1 - a^(g+1)) / (1 - a); g + 1 when a = 1.
+double spec_tokens(double acceptance, double draft_len);
+
+/// Effective ms per output token of speculative decoding: (draft_len draft decode steps + one target
+/// step verifying draft_len + 1 tokens per sequence) / spec_tokens. The draft model runs on the same
+/// GPUs, in the same formats and tensor parallelism as the target.
+double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Profile& profile, double batch, double ctx,
+                    double draft_len, double acceptance);
+
+/// What the planner searches and how.
+struct PlanOptions {
+    std::optional<std::string> gpu;      ///< one GPU of the catalog; all of them when empty
+    std::optional<DType> weights;        ///< one weight format; when empty: bf16, fp8 (where the GPU has fp8
+                                         ///< matrix units), int8 and int4 (weight-only)
+    DType kv = DType::bf16;              ///< KV cache format
+    std::string profile = "typical";     ///< a profile name (operators.hpp)
+    double mem_util = 0.9;               ///< fraction of each GPU's memory for weights and KV cache
+    std::map<std::string, double> prices;  ///< USD per GPU-hour by GPU id, overriding the catalog
+    bool disaggregated = false;          ///< separate prefill and decode pools
+    std::vector<double> tps{1, 2, 4, 8};  ///< tensor parallelism tried (within an 8-GPU node)
+};
+
+/// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
+struct PlanRow {
+    std::string gpu;
+    double tp = 0;                      ///< GPUs per (decode) replica
+    DType weights = DType::bf16;
+    double batch = 0;                   ///< decode batch per replica at full load
+    double replicas = 0;                ///< (decode) replicas
+    double prefill_tp = 0;              ///< disaggregated: GPUs per prefill replica
+    double prefill_replicas = 0;        ///< disaggregated: prefill replicas
+    double gpus = 0;                    ///< GPUs in total
+    double ttft_ms = 0;                 ///< at a replica's full load
+    double tpot_ms = 0;                 ///< at a replica's full load
+    double output_tokens_per_s_per_gpu = 0;  ///< the load's output tokens/s over all the GPUs
+    std::optional<double> usd_per_hour;      ///< all GPUs; empty when the GPU has no price
+    std::optional<double> usd_per_mtok;      ///< per million output tokens at the load
+};
+
+/// Every feasible configuration for `rps` requests/s of the workload within the targets, cheapest first
+/// (rows without a price last, by GPUs). Throws invalid_argument for a bad input or an unknown GPU or
+/// profile, no_solution (naming the target that rules every configuration out, where one does) when
+/// nothing is feasible.
+std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& options = {});
+/// The same for a model of the catalog: throws invalid_argument naming "model" for an unknown id.
+std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& options = {});
+
+}  // namespace roofline::serving

@@ -1,0 +1,687 @@
+// The serving model. See serving.hpp and docs/serving-model.md.
+#include "roofline/serving.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "roofline/error.hpp"
+#include "roofline/roofline.hpp"
+#include "roofline/units.hpp"
+
+namespace roofline::serving {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSecondsPerHour = 3600;
+constexpr double kTokensPerMillion = 1e6;
+constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batch is not a question of serving
+
+// ---- Checks: each names its argument. -------------------------------------------------------------
+
+[[noreturn]] void fail(Status status, const char* argument, const std::string& reason) {
+    throw Error(status, argument, fmt::format("argument '{}': {}", argument, reason));
+}
+
+void require_whole(const char* argument, double v, double min) {
+    if (!std::isfinite(v) || v < min || v != std::floor(v))
+        fail(Status::invalid_argument, argument, fmt::format("must be a whole number >= {} (got {})", min, v));
+}
+
+void require_positive(const char* argument, double v) {
+    if (!std::isfinite(v) || !(v > 0))
+        fail(Status::invalid_argument, argument, fmt::format("must be greater than zero (got {})", v));
+}
+
+void require_non_negative(const char* argument, double v) {
+    if (!std::isfinite(v) || v < 0)
+        fail(Status::invalid_argument, argument, fmt::format("must be zero or more (got {})", v));
+}
+
+void require_fraction(const char* argument, double v) {
+    if (!std::isfinite(v) || !(v > 0) || v > 1)
+        fail(Status::invalid_argument, argument, fmt::format("must be above 0 and at most 1 (got {})", v));
+}
+
+void check(const Workload& w) {
+    require_whole("prompt_tokens", w.prompt_tokens, 1);
+    if (!std::isfinite(w.output_tokens) || w.output_tokens < 2 || w.output_tokens != std::floor(w.output_tokens))
+        fail(Status::invalid_argument, "output_tokens",
+             fmt::format("must be a whole number >= 2: the first token comes from the prefill, the rest from "
+                         "decode steps (got {})",
+                         w.output_tokens));
+}
+
+void check(const Targets& t) {
+    require_positive("ttft_ms", t.ttft_ms);
+    require_positive("tpot_ms", t.tpot_ms);
+}
+
+// ---- The contexts a decoding sequence goes through. --------------------------------------------------
+
+/// Decode step j (j = 1 ... output_tokens - 1) of a request attends over prompt_tokens + j - 1 cached
+/// tokens. A step is affine in the context except at a sliding window, where the slope changes: the
+/// mean over the steps is exact when taken over each affine piece at its mean context.
+struct ContextPiece {
+    double lo = 0, hi = 0;  ///< the contexts lo, lo + 1, ..., hi
+    double steps() const { return hi - lo + 1; }
+    double mean() const { return (lo + hi) / 2; }
+};
+
+struct Contexts {
+    std::array<ContextPiece, 2> piece{};
+    int count = 0;
+    double steps = 0;
+
+    /// The mean over every context of a function affine on each piece.
+    template <typename F> double mean_of(F&& f) const {
+        double sum = 0;
+        for (int i = 0; i < count; ++i) sum += piece[i].steps() * f(piece[i].mean());
+        return sum / steps;
+    }
+};
+
+Contexts contexts(const ModelSpec& m, const Workload& w) {
+    const double lo = w.prompt_tokens, hi = w.prompt_tokens + w.output_tokens - 2;
+    Contexts c;
+    c.steps = w.output_tokens - 1;
+    const double window = std::floor(m.sliding_window);
+    if (m.sliding_layers > 0 && window >= lo && window < hi) {
+        c.piece[0] = {lo, window};
+        c.piece[1] = {window + 1, hi};
+        c.count = 2;
+    } else {
+        c.piece[0] = {lo, hi};
+        c.count = 1;
+    }
+    return c;
+}
+
+/// The mean over the whole contexts lo ... hi of max(compute(x), memory(x)), both affine in x and given at lo
+/// and hi: split where the two cross, each side is affine and its mean is its value at its mean context.
+double mean_of_max(const ContextPiece& p, const StepTime& at_lo, const StepTime& at_hi) {
+    auto at = [&](double x) {
+        const double f = p.hi > p.lo ? (x - p.lo) / (p.hi - p.lo) : 0;
+        return std::max(at_lo.compute_ms + f * (at_hi.compute_ms - at_lo.compute_ms),
+                        at_lo.memory_ms + f * (at_hi.memory_ms - at_lo.memory_ms));
+    };
+    const double d_lo = at_lo.compute_ms - at_lo.memory_ms, d_hi = at_hi.compute_ms - at_hi.memory_ms;
+    if ((d_lo >= 0) == (d_hi >= 0)) return at(p.mean());
+    const double k = std::clamp(std::floor(p.lo + (p.hi - p.lo) * d_lo / (d_lo - d_hi)), p.lo, p.hi - 1);
+    const ContextPiece left{p.lo, k}, right{k + 1, p.hi};
+    return (left.steps() * at(left.mean()) + right.steps() * at(right.mean())) / p.steps();
+}
+
+// ---- One iteration: decode tokens fused with prefill tokens. ----------------------------------------
+
+const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
+    for (const Operator& op : ops)
+        if (op.name == name) return op;
+    throw Error(Status::internal, "", fmt::format("the operator model has no '{}'", name));
+}
+
+/// One fused iteration on one GPU of tp: `batch` sequences decode one token each, and `prompts` prompts of
+/// prompt_tokens tokens prefill, as one forward pass. The linear layers, experts, norms and all-reduces
+/// see every token with the weights read once; attention is each sequence's decode attention plus each
+/// prompt's causal prefill attention; lm_head runs for the decode tokens and the last token of each
+/// prompt. batch = 0 is a prefill alone (prefill_operators), prompts = 0 a decode step alone
+/// (decode_operators).
+///
+/// A planner evaluates thousands of iterations, so the operators are taken apart once into what they are
+/// in operators.cpp: each operator's FLOPs, bytes and interconnect bytes are affine in the tokens it sees
+/// (the experts' bytes also in the expected number of distinct experts those tokens touch), and attention
+/// is linear in the sequences and prompts. The coefficients come from the operator model itself
+/// (decode_operators at 0, 1 and 2 tokens; one sequence's attention at each context; one prompt's prefill
+/// attention); tests/test_serving.cpp checks the result against operator lists built directly.
+class IterationModel {
+public:
+    IterationModel(const Deployment& d, const Profile& p, const Contexts& c, double prompt_tokens)
+        : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model) {
+        const std::vector<Operator> zero = decode_operators(d, 0, c.piece[0].lo);
+        const std::vector<Operator> one = decode_operators(d, 1, c.piece[0].lo);
+        const std::vector<Operator> two = decode_operators(d, 2, c.piece[0].lo);
+        template_ = zero;
+        coefficients_.resize(zero.size());
+        for (std::size_t i = 0; i < zero.size(); ++i) {
+            Coefficients& k = coefficients_[i];
+            const std::string& name = zero[i].name;
+            k.kind = name == "attention" ? Kind::attention
+                     : name == "lm_head" ? Kind::lm_head
+                     : name == "experts" ? Kind::experts
+                                         : Kind::per_token;
+            k.flops0 = zero[i].flops;
+            k.bytes0 = zero[i].bytes;
+            k.flops1 = one[i].flops - zero[i].flops;
+            k.bytes1 = one[i].bytes - zero[i].bytes;
+            k.link1 = one[i].link_bytes - zero[i].link_bytes;
+            if (k.kind == Kind::experts) {
+                // bytes = weights of the touched experts + activations of each token.
+                const double t1 = touched(1), t2 = touched(2);
+                k.bytes_per_expert = (two[i].bytes - 2 * one[i].bytes) / (t2 - 2 * t1);
+                k.bytes1 = one[i].bytes - k.bytes_per_expert * t1;
+            }
+        }
+        for (int j = 0; j < c.count; ++j) {
+            const Operator lo = named(decode_operators(d, 1, c.piece[j].lo), "attention");
+            const Operator hi = named(decode_operators(d, 1, c.piece[j].hi), "attention");
+            decode_attention_lo_[j] = {lo.flops, lo.bytes};
+            decode_attention_hi_[j] = {hi.flops, hi.bytes};
+        }
+        const Operator a = named(prefill_operators(d, 1, prompt_tokens), "attention");
+        prefill_attention_ = {a.flops, a.bytes};
+        attention_gpu_ = {gpu_.peak_tflops(a.compute) * p.compute_efficiency, gpu_.hbm_tbs * p.bandwidth_efficiency};
+        scratch_ = template_;
+    }
+
+    /// Mean time of an iteration over the contexts the decoding sequences go through, ms: every operator but
+    /// attention is the same at every context; attention's mean is exact (mean_of_max on each piece).
+    double ms(double batch, double prompts) const {
+        double attention = 0;
+        for (int j = 0; j < contexts_.count; ++j) {
+            const ContextPiece& piece = contexts_.piece[j];
+            attention += piece.steps() * mean_of_max(piece, attention_time(batch, prompts, decode_attention_lo_[j]),
+                                                     attention_time(batch, prompts, decode_attention_hi_[j]));
+        }
+        return others(batch, prompts) + attention / contexts_.steps;
+    }
+
+    /// A prefill alone of `prompts` prompts, ms.
+    double prefill_ms(double prompts) const {
+        return others(0, prompts) + attention_time(0, prompts, decode_attention_lo_[0]).time_ms;
+    }
+
+private:
+    enum class Kind { per_token, attention, lm_head, experts };
+    struct Coefficients {
+        Kind kind = Kind::per_token;
+        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0;
+    };
+
+    double touched(double tokens) const {
+        return expected_distinct_experts(model_.experts, model_.experts_per_token, tokens);
+    }
+
+    StepTime attention_time(double batch, double prompts, const Work& per_sequence) const {
+        return step_time({batch * per_sequence.flops + prompts * prefill_attention_.flops,
+                          batch * per_sequence.bytes + prompts * prefill_attention_.bytes},
+                         attention_gpu_);
+    }
+
+    /// Every operator but attention, the profile's fixed costs included, ms.
+    double others(double batch, double prompts) const {
+        const double tokens = batch + prompts * prompt_tokens_;  // through the linear layers
+        const double logits = batch + prompts;                   // through lm_head
+        for (std::size_t i = 0; i < coefficients_.size(); ++i) {
+            const Coefficients& k = coefficients_[i];
+            Operator& op = scratch_[i];
+            switch (k.kind) {
+                case Kind::attention:
+                    op.flops = op.bytes = 0;  // timed apart, per context
+                    break;
+                case Kind::lm_head:
+                    op.flops = k.flops0 + logits * k.flops1;
+                    op.bytes = k.bytes0 + logits * k.bytes1;
+                    break;
+                case Kind::experts:
+                    op.flops = k.flops0 + tokens * k.flops1;
+                    op.bytes = k.bytes_per_expert * touched(tokens) + tokens * k.bytes1;
+                    break;
+                case Kind::per_token:
+                    op.flops = k.flops0 + tokens * k.flops1;
+                    op.bytes = k.bytes0 + tokens * k.bytes1;
+                    op.link_bytes = tokens * k.link1;
+                    break;
+            }
+        }
+        const double total = estimate(scratch_, gpu_, profile_);
+        scratch_.resize(template_.size());  // estimate() appends the profile's overhead
+        return total;
+    }
+
+    const GpuSpec& gpu_;
+    const Profile& profile_;
+    Contexts contexts_;
+    double prompt_tokens_;
+    const ModelSpec& model_;
+    std::vector<Operator> template_;
+    std::vector<Coefficients> coefficients_;
+    std::array<Work, 2> decode_attention_lo_{}, decode_attention_hi_{};  ///< one sequence, at each piece's ends
+    Work prefill_attention_;                                           ///< one prompt
+    Gpu attention_gpu_;                                                ///< what attention runs at
+    mutable std::vector<Operator> scratch_;
+};
+
+/// Memory for weights and KV cache, bytes per GPU; throws when the weights alone do not fit.
+double kv_budget(const Deployment& d, double mem_util) {
+    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
+    const double weights = weight_bytes_per_gpu(d);
+    if (weights >= usable)
+        fail(Status::no_solution, "model",
+             fmt::format("the weights of '{}' in {} ({:.3g} GB per GPU at tp = {}) do not fit in {} of the {} GB "
+                         "of a '{}'",
+                         d.model.id, to_string(d.weights), units::gb_from_bytes(weights), d.tp, mem_util,
+                         d.gpu.hbm_gb, d.gpu.id));
+    return usable - weights;
+}
+
+double whole_sequences(double budget, double bytes_per_sequence) {
+    return std::floor(budget / bytes_per_sequence * (1 + 1e-12));
+}
+
+/// Largest whole x in [1, hi] with ok(x), given ok(1) (ok is monotone: true up to some x, then false).
+template <typename F> double largest(double hi, F&& ok) {
+    double lo = 1;
+    if (ok(hi)) return hi;
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        (ok(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+ReplicaState finish(ReplicaState s, const Workload& w) {
+    s.e2e_ms = s.ttft_ms + (w.output_tokens - 1) * s.tpot_ms;
+    s.output_tokens_per_s = s.rps * w.output_tokens;
+    return s;
+}
+
+/// The colocated replica at `batch` (checked by the caller).
+ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, double batch) {
+    ReplicaState s;
+    s.batch = batch;
+    const double prompts = batch / (w.output_tokens - 1);  // prompts per iteration that keep the batch full
+    s.tpot_ms = m.ms(batch, prompts);
+    s.rps = prompts / units::seconds_from_ms(s.tpot_ms);
+    const double decode_only = m.ms(batch, 0);
+    s.prefill_share = 1 - decode_only / s.tpot_ms;
+    if (bound) {
+        // The physical limit: the prompt's prefill alone, nothing ahead of it.
+        s.ttft_ms = m.prefill_ms(1);
+    } else {
+        // Wait for the running iteration (half of one on average), queue behind the prefills ahead (M/D/1 with
+        // the time one prompt adds to an iteration as its service time), then the iteration that carries it.
+        const double with_prompt = m.ms(batch, 1);
+        const double service = with_prompt - decode_only;
+        const double load = units::seconds_from_ms(service) * s.rps;
+        s.ttft_ms = load < 1 ? s.tpot_ms / 2 + load * service / (2 * (1 - load)) + with_prompt : kInf;
+    }
+    return finish(s, w);
+}
+
+/// The sequences of the workload that fit (memory_batch), at least one.
+double sequences_that_fit(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {
+    const double fit = memory_batch(d, p, w, mem_util);
+    if (fit < 1)
+        fail(Status::no_solution, "prompt_tokens",
+             fmt::format("not one sequence of {} + {} tokens fits beside the weights", w.prompt_tokens,
+                         w.output_tokens));
+    return fit;
+}
+
+void require_meets_tpot(const ReplicaState& one_sequence, double tpot_ms) {
+    if (one_sequence.tpot_ms > tpot_ms)
+        fail(Status::no_solution, "tpot_ms",
+             fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per token", tpot_ms,
+                         one_sequence.tpot_ms));
+}
+
+IterationModel iteration_model(const Deployment& d, const Profile& p, const Workload& w) {
+    return IterationModel(d, p, contexts(d.model, w), w.prompt_tokens);
+}
+
+Deployment with_model(const Deployment& d, const ModelSpec& m) {
+    Deployment out = d;
+    out.model = m;
+    return out;
+}
+
+}  // namespace
+
+bool is_bound(const Profile& p) noexcept {
+    return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
+           p.step_overhead_ms == 0 && p.allreduce_latency_us == 0;
+}
+
+double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {
+    check(w);
+    require_non_negative("batch", batch);
+    require_non_negative("prompts", prompts);
+    return iteration_model(d, p, w).ms(batch, prompts);
+}
+
+double memory_batch(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {
+    check(w);
+    require_fraction("mem_util", mem_util);
+    const double budget = kv_budget(d, mem_util);
+    const double per_sequence =
+        is_bound(p) ? contexts(d.model, w).mean_of([&](double ctx) { return kv_bytes_per_sequence_per_gpu(d, ctx); })
+                    : kv_bytes_per_sequence_per_gpu(d, w.prompt_tokens + w.output_tokens);
+    return whole_sequences(budget, per_sequence);
+}
+
+ReplicaState replica_state(const Deployment& d, const Profile& p, const Workload& w, double batch, double mem_util) {
+    check(w);
+    require_whole("batch", batch, 1);
+    const double fit = memory_batch(d, p, w, mem_util);
+    if (batch > fit)
+        fail(Status::no_solution, "batch",
+             fmt::format("{} sequences of {} + {} tokens do not fit beside the weights (at most {})", batch,
+                         w.prompt_tokens, w.output_tokens, fit));
+    const ReplicaState s = colocated(iteration_model(d, p, w), is_bound(p), w, batch);
+    if (!std::isfinite(s.ttft_ms))
+        fail(Status::no_solution, "batch",
+             fmt::format("at a batch of {} the prefills arrive faster than the replica serves them: the queue "
+                         "never empties",
+                         batch));
+    return s;
+}
+
+double e2e_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double mem_util) {
+    return replica_state(d, p, w, batch, mem_util).e2e_ms;
+}
+
+double slo_batch(const Deployment& d, const Profile& p, double ctx, double tpot_ms, double mem_util) {
+    require_non_negative("ctx", ctx);
+    require_positive("tpot_ms", tpot_ms);
+    require_fraction("mem_util", mem_util);
+    const double budget = kv_budget(d, mem_util);
+    const double fit = ctx > 0 ? whole_sequences(budget, kv_bytes_per_sequence_per_gpu(d, ctx)) : kInf;
+    auto step = [&](double batch) {
+        std::vector<Operator> ops = decode_operators(d, batch, ctx);
+        return estimate(ops, d.gpu, p);
+    };
+    const double fastest = step(1);
+    if (fastest > tpot_ms)
+        fail(Status::no_solution, "tpot_ms",
+             fmt::format("no batch meets tpot_ms = {}: one sequence alone takes {:.4g} ms per step", tpot_ms, fastest));
+    if (fit < 1)
+        fail(Status::no_solution, "ctx", fmt::format("not one sequence of {} tokens fits beside the weights", ctx));
+    // Beyond memory, the batch is bounded by the step time: a batch of B takes at least B x (the compute of
+    // one token), so B <= tpot / (that) + 1 caps the search when ctx = 0.
+    double cap = fit;
+    if (!std::isfinite(cap)) {
+        cap = 1;
+        while (step(cap * 2) <= tpot_ms) {
+            cap *= 2;
+            if (cap > kMaxBatch)
+                fail(Status::out_of_range, "tpot_ms",
+                     fmt::format("more than {} sequences meet tpot_ms = {}", kMaxBatch, tpot_ms));
+        }
+        cap *= 2;
+    }
+    return largest(cap, [&](double b) { return step(b) <= tpot_ms; });
+}
+
+ReplicaState replica_rps(const Deployment& d, const Profile& p, const Workload& w, const Targets& t, double mem_util) {
+    check(w);
+    check(t);
+    const double fit = sequences_that_fit(d, p, w, mem_util);
+    const IterationModel m = iteration_model(d, p, w);
+    const ReplicaState one = colocated(m, is_bound(p), w, 1);
+    require_meets_tpot(one, t.tpot_ms);
+    if (one.ttft_ms > t.ttft_ms)
+        fail(Status::no_solution, "ttft_ms",
+             fmt::format("no load meets ttft_ms = {}: the first token of one request takes {:.4g} ms", t.ttft_ms,
+                         one.ttft_ms));
+    const double batch = largest(fit, [&](double b) {
+        const ReplicaState s = colocated(m, is_bound(p), w, b);
+        return s.tpot_ms <= t.tpot_ms && s.ttft_ms <= t.ttft_ms;
+    });
+    return colocated(m, is_bound(p), w, batch);
+}
+
+PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& w, double ttft_ms, double mem_util) {
+    check(w);
+    require_positive("ttft_ms", ttft_ms);
+    require_fraction("mem_util", mem_util);
+    const double budget = kv_budget(d, mem_util);
+    const IterationModel m = iteration_model(d, p, w);
+    const double alone = m.prefill_ms(1);
+    if (alone > ttft_ms)
+        fail(Status::no_solution, "ttft_ms",
+             fmt::format("no load meets ttft_ms = {}: the prefill of one prompt takes {:.4g} ms", ttft_ms, alone));
+    PrefillState s;
+    if (is_bound(p)) {
+        // Prompts prefilled together share the weight reads: the most prompts whose prefill meets the target and
+        // whose KV cache fits, back to back with no queue.
+        const double fit = whole_sequences(budget, kv_bytes_per_sequence_per_gpu(d, w.prompt_tokens));
+        if (fit < 1)
+            fail(Status::no_solution, "prompt_tokens",
+                 fmt::format("the KV cache of one prompt of {} tokens does not fit beside the weights", w.prompt_tokens));
+        s.prompts_per_batch = largest(fit, [&](double k) {
+            return m.prefill_ms(k) <= ttft_ms;
+        });
+        s.ttft_ms = m.prefill_ms(s.prompts_per_batch);
+        s.rps = s.prompts_per_batch / units::seconds_from_ms(s.ttft_ms);
+    } else {
+        // One prompt at a time, M/D/1: TTFT = t + rho t / (2 (1 - rho)) <= target gives the highest load
+        // rho = 2 (T - t) / (2 T - t).
+        const double load = std::min(1.0, 2 * (ttft_ms - alone) / (2 * ttft_ms - alone));
+        s.prompts_per_batch = 1;
+        s.ttft_ms = std::min(ttft_ms, alone + load * alone / (2 * (1 - load)));  // the target, up to rounding
+        s.rps = load / units::seconds_from_ms(alone);
+    }
+    return s;
+}
+
+ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util) {
+    check(w);
+    require_positive("tpot_ms", tpot_ms);
+    const double fit = sequences_that_fit(d, p, w, mem_util);
+    const IterationModel m = iteration_model(d, p, w);
+    auto state = [&](double batch) {
+        ReplicaState s;
+        s.batch = batch;
+        s.tpot_ms = m.ms(batch, 0);
+        s.rps = batch / (w.output_tokens - 1) / units::seconds_from_ms(s.tpot_ms);
+        return finish(s, w);
+    };
+    const ReplicaState one = state(1);
+    require_meets_tpot(one, tpot_ms);
+    return state(largest(fit, [&](double b) { return state(b).tpot_ms <= tpot_ms; }));
+}
+
+double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s) {
+    require_non_negative("usd_per_gpu_hour", usd_per_gpu_hour);
+    require_whole("gpus", gpus, 1);
+    require_positive("output_tokens_per_s", output_tokens_per_s);
+    return usd_per_gpu_hour * gpus / (output_tokens_per_s * kSecondsPerHour) * kTokensPerMillion;
+}
+
+double spec_tokens(double acceptance, double draft_len) {
+    if (!std::isfinite(acceptance) || acceptance < 0 || acceptance > 1)
+        fail(Status::invalid_argument, "acceptance", fmt::format("must be between 0 and 1 (got {})", acceptance));
+    require_whole("draft_len", draft_len, 1);
+    if (acceptance == 1) return draft_len + 1;
+    return (1 - std::pow(acceptance, draft_len + 1)) / (1 - acceptance);
+}
+
+double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Profile& p, double batch, double ctx,
+                    double draft_len, double acceptance) {
+    const double tokens = spec_tokens(acceptance, draft_len);
+    require_whole("batch", batch, 1);
+    require_non_negative("ctx", ctx);
+    if (std::fmod(draft.heads, target.tp) != 0)
+        fail(Status::invalid_argument, "draft_model",
+             fmt::format("'{}' has {} attention heads: not a multiple of tp = {}", draft.id, draft.heads, target.tp));
+    // The draft proposes draft_len tokens, one decode step each.
+    const Deployment d = with_model(target, draft);
+    std::vector<Operator> draft_ops = decode_operators(d, batch, ctx);
+    const double draft_ms = estimate(draft_ops, d.gpu, p);
+    // The target checks draft_len + 1 tokens per sequence in one pass: the linear layers and lm_head see every
+    // token; attention reads each sequence's KV cache once (and writes draft_len + 1 positions), with the FLOPs of
+    // draft_len + 1 queries.
+    std::vector<Operator> verify = decode_operators(target, batch * (draft_len + 1), ctx);
+    const std::vector<Operator> one_query = decode_operators(target, batch, ctx);
+    const std::vector<Operator> written = decode_operators(target, batch, ctx + draft_len);
+    for (Operator& op : verify)
+        if (op.name == "attention") {
+            op.flops = named(one_query, "attention").flops * (draft_len + 1);
+            op.bytes = named(written, "attention").bytes;
+        }
+    const double verify_ms = estimate(verify, target.gpu, p);
+    return (draft_len * draft_ms + verify_ms) / tokens;
+}
+
+// ---- The planner. ---------------------------------------------------------------------------------
+
+namespace {
+
+std::vector<DType> formats_for(const GpuSpec& gpu, const PlanOptions& o) {
+    if (o.weights) return {*o.weights};
+    std::vector<DType> out{DType::bf16};
+    if (gpu.fp8 > 0) out.push_back(DType::fp8);
+    out.push_back(DType::int8);
+    out.push_back(DType::int4);
+    return out;
+}
+
+bool tp_possible(const ModelSpec& m, const GpuSpec& g, double tp) {
+    return std::fmod(m.heads, tp) == 0 && (tp == 1 || g.interconnect_tbs > 0);
+}
+
+/// Why configurations fail, to name the argument when every one fails for the same reason.
+struct Failures {
+    int memory = 0, tpot = 0, ttft = 0, other = 0;
+    void add(const Error& e) {
+        const std::string& a = e.argument();
+        if (a == "tpot_ms") ++tpot;
+        else if (a == "ttft_ms") ++ttft;
+        else if (a == "model" || a == "prompt_tokens") ++memory;
+        else ++other;
+    }
+};
+
+void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w) {
+    const double tokens_per_s = rps * w.output_tokens;
+    row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
+    if (usd_per_gpu_hour) {
+        row.usd_per_hour = *usd_per_gpu_hour * row.gpus;
+        row.usd_per_mtok = cost_per_mtok(*usd_per_gpu_hour, row.gpus, tokens_per_s);
+    }
+}
+
+PlanRow row_of(const GpuSpec& gpu, double tp, DType weights, const ReplicaState& decode, double rps) {
+    PlanRow row;
+    row.gpu = gpu.id;
+    row.tp = tp;
+    row.weights = weights;
+    row.batch = decode.batch;
+    row.replicas = std::ceil(rps / decode.rps);
+    row.tpot_ms = decode.tpot_ms;
+    return row;
+}
+
+template <typename F> void attempt(Failures& failures, F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        if (e.status() != Status::no_solution) throw;
+        failures.add(e);
+    }
+}
+
+}  // namespace
+
+std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& o) {
+    require_positive("rps", rps);
+    check(w);
+    check(t);
+    require_fraction("mem_util", o.mem_util);
+    const Profile* profile = find_profile(o.profile);
+    if (!profile)
+        fail(Status::invalid_argument, "profile",
+             fmt::format("must be one of {} (got '{}')", profile_names(), o.profile));
+    for (double tp : o.tps) require_whole("tp", tp, 1);
+    std::vector<GpuSpec> gpus;
+    if (o.gpu) {
+        const auto g = find_gpu(*o.gpu);
+        if (!g) fail(Status::invalid_argument, "gpu", fmt::format("no GPU '{}' in the catalog", *o.gpu));
+        gpus.push_back(*g);
+    } else {
+        for (const std::string& id : gpu_ids()) gpus.push_back(*find_gpu(id));
+    }
+    for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
+
+    std::vector<PlanRow> rows;
+    Failures failures;
+    for (const GpuSpec& gpu : gpus) {
+        std::optional<double> usd;
+        if (auto it = o.prices.find(gpu.id); it != o.prices.end()) usd = it->second;
+        else if (gpu.usd_per_gpu_hour > 0) usd = gpu.usd_per_gpu_hour;
+        for (DType weights : formats_for(gpu, o)) {
+            auto deployment = [&](double tp) { return Deployment{model, gpu, weights, o.kv, tp}; };
+            if (o.disaggregated) {
+                // Each pool takes the tensor parallelism that needs the fewest GPUs.
+                std::optional<std::pair<double, PrefillState>> prefill;
+                for (double tp : o.tps) {
+                    if (!tp_possible(model, gpu, tp)) continue;
+                    attempt(failures, [&] {
+                        const PrefillState s = prefill_rps(deployment(tp), *profile, w, t.ttft_ms, o.mem_util);
+                        const auto gpus_of = [&](double ptp, const PrefillState& p) { return std::ceil(rps / p.rps) * ptp; };
+                        if (!prefill || gpus_of(tp, s) < gpus_of(prefill->first, prefill->second)) prefill = {tp, s};
+                    });
+                }
+                if (!prefill) continue;
+                for (double tp : o.tps) {
+                    if (!tp_possible(model, gpu, tp)) continue;
+                    attempt(failures, [&] {
+                        const ReplicaState s = decode_rps(deployment(tp), *profile, w, t.tpot_ms, o.mem_util);
+                        PlanRow row = row_of(gpu, tp, weights, s, rps);
+                        row.prefill_tp = prefill->first;
+                        row.prefill_replicas = std::ceil(rps / prefill->second.rps);
+                        row.gpus = row.replicas * tp + row.prefill_replicas * row.prefill_tp;
+                        row.ttft_ms = prefill->second.ttft_ms;
+                        price(row, usd, rps, w);
+                        rows.push_back(std::move(row));
+                    });
+                }
+            } else {
+                for (double tp : o.tps) {
+                    if (!tp_possible(model, gpu, tp)) continue;
+                    attempt(failures, [&] {
+                        const ReplicaState s = replica_rps(deployment(tp), *profile, w, t, o.mem_util);
+                        PlanRow row = row_of(gpu, tp, weights, s, rps);
+                        row.gpus = row.replicas * tp;
+                        row.ttft_ms = s.ttft_ms;
+                        price(row, usd, rps, w);
+                        rows.push_back(std::move(row));
+                    });
+                }
+            }
+        }
+    }
+    if (rows.empty()) {
+        // Name the target that rules out most of the configurations that fit in memory ("model": none fits).
+        const char* argument = failures.tpot + failures.ttft == 0 ? (failures.memory > 0 ? "model" : "")
+                               : failures.tpot >= failures.ttft  ? "tpot_ms"
+                                                                 : "ttft_ms";
+        const std::string reason = fmt::format(
+            "no configuration of '{}' meets ttft_ms = {} and tpot_ms = {} ({} ruled out by the TPOT target, {} by "
+            "the TTFT target, {} by memory)",
+            model.id, t.ttft_ms, t.tpot_ms, failures.tpot, failures.ttft, failures.memory);
+        if (*argument) fail(Status::no_solution, argument, reason);
+        throw Error(Status::no_solution, "", reason);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
+        if (a.usd_per_hour.has_value() != b.usd_per_hour.has_value()) return a.usd_per_hour.has_value();
+        if (a.usd_per_hour && *a.usd_per_hour != *b.usd_per_hour) return *a.usd_per_hour < *b.usd_per_hour;
+        if (a.gpus != b.gpus) return a.gpus < b.gpus;
+        return a.tpot_ms < b.tpot_ms;
+    });
+    return rows;
+}
+
+std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& o) {
+    const auto model = find_model(model_id);
+    if (!model) fail(Status::invalid_argument, "model", fmt::format("no model '{}' in the catalog", model_id));
+    return plan(*model, rps, w, t, o);
+}
+
+}  // namespace roofline::serving
