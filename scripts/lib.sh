@@ -1,8 +1,9 @@
 # Shared by scripts/test and scripts/run.
 
+# Configures and builds one preset of CMakePresets.json (default: `default`, which requires the
+# add-in and its Calc tests, so that their absence fails instead of skipping them).
 roofline_build() {
-  # The default preset (CMakePresets.json) requires the add-in and its Calc tests: their absence
-  # fails instead of skipping them.
-  cmake --preset default >/dev/null
-  cmake --build --preset default
+  local preset=${1:-default}
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
 }
