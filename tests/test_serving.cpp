@@ -362,16 +362,21 @@ TEST_CASE("PLAN rejects bad input with an error naming the argument", "[serving]
     const Targets t{500, 50};
     require_error([&] { plan("llama-3.1-70b", -1, w, t); }, Status::invalid_argument, "rps");
     require_error([&] { plan("llama-3.1-70b", 0, w, t); }, Status::invalid_argument, "rps");
-    require_error([&] { plan("llama3-70b", 100, w, t); }, Status::invalid_argument, "model");
+    require_error([&] { plan("llama3-70b", 100, w, t); }, Status::unknown_id, "model");
+    try {
+        plan("llama3-70b", 100, w, t);
+    } catch (const Error& e) {
+        CHECK(e.reason() == "no model in the catalog named 'llama3-70b'; did you mean 'llama-3-70b'?");
+    }
     require_error([&] { plan("llama-3.1-70b", 100, w, {500, 0.01}); }, Status::no_solution, "tpot_ms");
     require_error([&] { plan("llama-3.1-70b", 100, w, {0.01, 50}); }, Status::no_solution, "ttft_ms");
     require_error([&] { plan("llama-3.1-70b", 100, w, {-1, 50}); }, Status::invalid_argument, "ttft_ms");
     PlanOptions o;
     o.gpu = "h100";
-    require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::invalid_argument, "gpu");
+    require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::unknown_id, "gpu");
     o = {};
     o.profile = "fast";
-    require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::invalid_argument, "profile");
+    require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::unknown_id, "profile");
     o = {};
     o.mem_util = 1.5;
     require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::invalid_argument, "mem_util");

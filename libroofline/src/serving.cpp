@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "roofline/error.hpp"
+#include "roofline/nearest.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
 
@@ -24,7 +25,15 @@ constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batc
 // ---- Checks: each names its argument. -------------------------------------------------------------
 
 [[noreturn]] void fail(Status status, const char* argument, const std::string& reason) {
-    throw Error(status, argument, fmt::format("argument '{}': {}", argument, reason));
+    throw Error::of_argument(status, "", argument, reason);
+}
+
+/// An id that names nothing in `known`: the reason, with the nearest id when one is close.
+[[noreturn]] void unknown(const char* argument, std::string_view what, std::string_view id,
+                          const std::vector<std::string>& known) {
+    const auto near = nearest(id, known);
+    fail(Status::unknown_id, argument,
+         fmt::format("no {} '{}'{}", what, id, near ? fmt::format("; did you mean '{}'?", known[*near]) : ""));
 }
 
 void require_whole(const char* argument, double v, double min) {
@@ -121,7 +130,7 @@ double mean_of_max(const ContextPiece& p, const StepTime& at_lo, const StepTime&
 const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
     for (const Operator& op : ops)
         if (op.name == name) return op;
-    throw Error(Status::internal, "", fmt::format("the operator model has no '{}'", name));
+    throw Error::of_call(Status::internal, "", "", fmt::format("the operator model has no '{}'", name));
 }
 
 /// One fused iteration on one GPU of tp: `batch` sequences decode one token each, and `prompts` prompts of
@@ -594,14 +603,12 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     check(t);
     require_fraction("mem_util", o.mem_util);
     const Profile* profile = find_profile(o.profile);
-    if (!profile)
-        fail(Status::invalid_argument, "profile",
-             fmt::format("must be one of {} (got '{}')", profile_names(), o.profile));
+    if (!profile) unknown("profile", "profile", o.profile, profile_names());
     for (double tp : o.tps) require_whole("tp", tp, 1);
     std::vector<GpuSpec> gpus;
     if (o.gpu) {
         const auto g = find_gpu(*o.gpu);
-        if (!g) fail(Status::invalid_argument, "gpu", fmt::format("no GPU '{}' in the catalog", *o.gpu));
+        if (!g) unknown("gpu", "GPU in the catalog named", *o.gpu, gpu_ids());
         gpus.push_back(*g);
     } else {
         for (const std::string& id : gpu_ids()) gpus.push_back(*find_gpu(id));
@@ -666,7 +673,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
             "the TTFT target, {} by memory)",
             model.id, t.ttft_ms, t.tpot_ms, failures.tpot, failures.ttft, failures.memory);
         if (*argument) fail(Status::no_solution, argument, reason);
-        throw Error(Status::no_solution, "", reason);
+        throw Error::of_call(Status::no_solution, "", "", reason);
     }
     std::stable_sort(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
         if (a.usd_per_hour.has_value() != b.usd_per_hour.has_value()) return a.usd_per_hour.has_value();
@@ -680,7 +687,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
 std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& o) {
     const auto model = find_model(model_id);
-    if (!model) fail(Status::invalid_argument, "model", fmt::format("no model '{}' in the catalog", model_id));
+    if (!model) unknown("model", "model in the catalog named", model_id, model_ids());
     return plan(*model, rps, w, t, o);
 }
 
