@@ -1,5 +1,8 @@
 # ctest: a generated block of a committed file equals what roofline-codegen prints now.
-# Usage: cmake -DCODEGEN=... -DMODE=reference -DFILE=README.md -DMARKER=formula-reference -P check_generated.cmake
+# Usage: cmake -DCODEGEN=... -DMODE=reference -DFILE=docs/formulas.md -DMARKER=formula-reference
+#        [-DNAMES_IN=a.md;b.md] -P check_generated.cmake
+# With MODE=reference, every ROOFLINE_ name outside the block (and in the NAMES_IN files) must be a formula
+# of the generated reference, or a name of roofline.h's C API spelt in capitals (ROOFLINE_ERROR_..., ...).
 execute_process(COMMAND ${CODEGEN} ${MODE} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "roofline-codegen ${MODE} failed")
@@ -20,4 +23,36 @@ if(NOT committed STREQUAL generated)
   file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${MARKER}.generated "${generated}")
   message(FATAL_ERROR "The ${MARKER} block of ${FILE} is out of date with the formula table: run scripts/update-docs "
                       "(generated text in ${CMAKE_CURRENT_BINARY_DIR}/${MARKER}.generated)")
+endif()
+
+if(MODE STREQUAL "reference")
+  string(REGEX MATCHALL "#### `ROOFLINE_[A-Z0-9_]+\\(" headings "${generated}")
+  set(known "")
+  foreach(h IN LISTS headings)
+    string(REGEX REPLACE "#### `(ROOFLINE_[A-Z0-9_]+)\\(" "\\1" name "${h}")
+    list(APPEND known ${name})
+  endforeach()
+  string(SUBSTRING "${text}" 0 ${b} prose)
+  set(sources "${FILE}")
+  foreach(f IN LISTS NAMES_IN)
+    file(READ ${f} more)
+    string(APPEND prose "\n${more}")
+    list(APPEND sources ${f})
+  endforeach()
+  string(REGEX MATCHALL "ROOFLINE_[A-Z0-9_]+" mentioned "${prose}")
+  list(REMOVE_DUPLICATES mentioned)
+  set(unknown "")
+  foreach(name IN LISTS mentioned)
+    # Status and type constants, macros and CMake options of the C API and the build are not formulas.
+    if(name MATCHES "^ROOFLINE_(ERROR_|OK$|TYPE_|VERSION|API$|H$|BUILD|CALC_|SANITIZE|FUZZ|INSTALL|LO_|LIBRARY|OFFICE|QUICK|SEED|SHARED|CLI$|SYSTEM|PYTHON|SOFFICE|UNOPKG|STRACE|HOST|ADDIN|WARNINGS|NM$|ABIDIFF|CATALOG)")
+      continue()
+    endif()
+    list(FIND known ${name} i)
+    if(i EQUAL -1)
+      list(APPEND unknown ${name})
+    endif()
+  endforeach()
+  if(unknown)
+    message(FATAL_ERROR "${sources} name formulas the table does not have: ${unknown}")
+  endif()
 endif()
