@@ -77,9 +77,11 @@
 **      replaced it (roofline_arg_info.default_label: NULL since 0.3). Removing anything, or changing a
 **      signature or a field that exists, needs a new major version (a new SONAME).
 **
-**   The test "c-api: ABI compatible with the committed baseline" checks 1, 3 and 6 with abidiff against
-**   c-api/abi/libroofline.so.<major>.abi: added functions pass, a removed function or a changed
-**   signature fails. The baseline is refreshed (scripts/update-abi) only for additions.
+**   The test "c-api: ABI compatible with the committed baseline" (tests/check_abi.sh) checks 1, 2, 3
+**   and 6 with abidiff against c-api/abi/libroofline.so.<major>.abi: added functions and fields appended
+**   to roofline_formula_info or roofline_arg_info pass; a removed function, a changed signature, a
+**   changed roofline_value, a field inserted before others or changed fails. The baseline is refreshed
+**   (scripts/update-abi) only for additions.
 */
 #ifndef ROOFLINE_H
 #define ROOFLINE_H
