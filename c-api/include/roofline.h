@@ -42,6 +42,46 @@
 **
 **   Every function may be called from any number of threads at once. The library has no mutable
 **   global state; the last error is kept per thread.
+**
+** HOW THE ABI GROWS
+**
+**   Within a major version (the SONAME, libroofline.so.<major>) the library only grows: a program
+**   built against an older roofline.h keeps working, unchanged and unrecompiled, with a newer
+**   libroofline. The rules, in the manner of sqlite3.h and zstd.h:
+**
+**   1. A released function never changes: not its name, its parameters, its result or its meaning.
+**      A new parameter means a new function beside the old one, named with a suffix _v2, _v3, ...
+**      (a formula that gains an optional argument keeps its released typed function and gets a _v2
+**      one). roofline_call() by name is the open-ended path: it takes a formula's arguments as a
+**      list, so a caller that leaves out an argument added later gets its default.
+**   2. Structs the library allocates and hands out by pointer (roofline_formula_info,
+**      roofline_arg_info, and the opaque roofline_array) may gain fields at their end in a minor
+**      version; the fields they have keep their place and meaning. Reach them only through the
+**      library's pointers: never copy one by value, allocate one, or step through an array of them
+**      (roofline_formula_info.args is an array of pointers for that reason). Each field added later
+**      says "since X.Y" here, and is there when the library that is loaded says so at run time:
+**      roofline_version_number() >= X*10000 + Y*100 (ROOFLINE_VERSION_NUMBER is the header's version,
+**      which may be newer than the library's), e.g.
+**          if (roofline_version_number() >= 400) use(info->field_added_in_0_4);
+**   3. Structs the caller allocates (roofline_value) never change: their size and layout are built into
+**      every caller. A new kind of argument means a new struct and new functions.
+**   4. New status codes (roofline_status) and type codes (roofline_type) may be appended; values never
+**      change meaning. Treat a nonzero status you do not know as an error (roofline_status_string()
+**      names it, "ROOFLINE_ERROR_UNKNOWN" when the library is older), and skip a formula that has an
+**      argument or a result of a type you do not know.
+**   5. A third language of descriptions comes without changing a struct: a function that looks a text
+**      up by locale, e.g. roofline_formula_description(formula, "ja") and
+**      roofline_arg_description(arg, "ja"), giving static text (English where the locale has none).
+**      description_en and description_zh stay, filled as today, for the programs that read them.
+**   6. Nothing is removed within a major version: a superseded function or field stays and says what
+**      replaced it (roofline_arg_info.default_label: NULL since 0.3). Removing anything, or changing a
+**      signature or a field that exists, needs a new major version (a new SONAME).
+**
+**   The test "c-api: ABI compatible with the committed baseline" (tests/check_abi.sh) checks 1, 2, 3
+**   and 6 with abidiff against c-api/abi/libroofline.so.<major>.abi: added functions and fields appended
+**   to roofline_formula_info or roofline_arg_info pass; a removed function, a changed signature, a
+**   changed roofline_value, a field inserted before others or changed fails. The baseline is refreshed
+**   (scripts/update-abi) only for additions.
 */
 #ifndef ROOFLINE_H
 #define ROOFLINE_H
@@ -154,7 +194,9 @@ ROOFLINE_API void roofline_array_free(roofline_array* array);
 typedef enum roofline_type {
     ROOFLINE_TYPE_NUMBER = 0, /**< double */
     ROOFLINE_TYPE_TEXT = 1,   /**< NUL-terminated UTF-8 */
-    ROOFLINE_TYPE_ARRAY = 2   /**< roofline_array (results only) */
+    ROOFLINE_TYPE_ARRAY = 2,  /**< roofline_array (results only) */
+    ROOFLINE_TYPE_REST = 3    /**< arguments only, only the last: any number of further arguments, each a number
+                                   or a text (roofline_value); optional, no default (since 0.3) */
 } roofline_type;
 
 /** One argument of a formula. Fields may be appended in later minor versions: reach it only through
@@ -162,7 +204,7 @@ typedef enum roofline_type {
 typedef struct roofline_arg_info {
     const char* name;            /**< as in the formula contract, e.g. "params_b" */
     const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
-    int type;                    /**< roofline_type: NUMBER or TEXT */
+    int type;                    /**< roofline_type: NUMBER, TEXT or REST */
     int optional;                /**< nonzero if the formula has a default for it */
     double default_number;       /**< the default of an optional number argument, else 0 */
     const char* default_text;    /**< the default of an optional text argument, else NULL */
@@ -324,6 +366,20 @@ ROOFLINE_API int roofline_decode_ai(double params_b, double batch, double ctx, d
                                     double bytes_per_param, double* result);
 
 /**
+** ROOFLINE_DECODE_FLOP(params_b; batch): the FLOPs of one decode step, 2 x params x batch (2 FLOP per
+** parameter per sequence). Example: roofline_decode_flop(8, 64, &flop) gives 1.024e12. Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_flop(double params_b, double batch, double* result);
+
+/**
+** ROOFLINE_DECODE_BYTES(params_b; batch; ctx; [kv_kib_per_token=128]; [bytes_per_param=2]): the bytes one
+** decode step reads: the weights once, and each sequence's KV cache of `ctx` tokens. With
+** roofline_decode_flop(), roofline_time_ms(flop, bytes, tflops, bw_tbs) is roofline_decode_ms(). Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token,
+                                       double bytes_per_param, double* result);
+
+/**
 ** ROOFLINE_CRITICAL_BATCH(params_b; ctx; tflops; bw_tbs; [kv_kib_per_token=128]; [bytes_per_param=2]):
 ** the smallest whole batch whose decode step is compute bound. ROOFLINE_ERROR_NO_SOLUTION where
 ** the KV read of one more sequence takes at least as long as its compute, so that no batch is.
@@ -395,8 +451,8 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1];
-** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** [profile=bound]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
 ** operator's own roofline, plus the profile's overhead.
@@ -410,7 +466,7 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
                                     double* result);
 
 /**
-** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
 ** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
@@ -418,7 +474,7 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */
@@ -434,6 +490,32 @@ ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double c
 ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx,
                                          const char* weight_dtype, const char* kv_dtype, double tp,
                                          const char* profile, roofline_array** result);
+
+/**
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
+** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
+** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
+** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as
+** roofline_ttft_ms. Since 0.3.
+*/
+ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                         const char* weight_dtype, double tp, const char* profile,
+                                         roofline_array** result);
+
+/* ---- Why a formula fails ---------------------------------------------------------------------- */
+
+/**
+** ROOFLINE_WHY(formula; arguments...): why a call of `formula` with these `nargs` arguments fails, in words,
+** as *result: "ok" when it succeeds, else roofline_errmsg() of that call without its leading "<FORMULA>: ",
+** e.g. ROOFLINE_WHY("ROOFLINE_FIT_BATCH"; "llama-3-70b"; "h100-sxm"; 4096) gives "the weights (141 GB per
+** GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'". An unknown model or GPU adds where the spreadsheet
+** lists them: "... (see ROOFLINE_MODELS())". The call itself succeeds whatever `formula` and `args` are
+** (an unknown formula is explained too); it fails only for a NULL pointer. *result is valid until this
+** thread's next call into the library (like roofline_errmsg()). `args` may be NULL when `nargs` is 0.
+** roofline_call("ROOFLINE_WHY", ...) works as well, with the formula's name as its first argument.
+** Since 0.3.
+*/
+ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, size_t nargs, const char** result);
 
 /* ---- Extending the catalog (host programs only: no formula reads a file) ---------------------- */
 

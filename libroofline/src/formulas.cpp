@@ -32,6 +32,10 @@ constexpr ArgSpec number(const char* name, const char* unit, Check check, const 
 constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
     return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
 }
+/// The last argument of a formula that takes any number of further arguments: optional, no default.
+constexpr ArgSpec rest(const char* name, const char* unit, const char* en, const char* zh) {
+    return {name, unit, Type::rest, Check::finite, true, 0.0, nullptr, kNoMax, en, zh};
+}
 constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text) {
     arg.optional = true;
     arg.default_text = default_text;
@@ -150,7 +154,16 @@ constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::frac
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
 
+constexpr ArgSpec kFormulaName = text("formula", "formula name",
+    "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
+    "要解释的公式名，如 ROOFLINE_FIT_BATCH。");
+constexpr ArgSpec kArguments = rest("arguments", "numbers or texts",
+    "The formula's arguments in its order, each a number or a text; trailing optional ones may be left out.",
+    "该公式的参数，按其顺序，每个为数字或文本；末尾的可选参数可以省略。");
+
 constexpr std::array<ArgSpec, 0> kArgsNone{};
+constexpr std::array kArgsWhy{kFormulaName, kArguments};
+constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 constexpr std::array kArgsGpu{kGpu, kGpuField};
 constexpr std::array kArgsModel{kModel, kModelField};
 constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
@@ -178,17 +191,24 @@ constexpr std::array kArgsMaxBatch{kMemGb, kParamsB, with_check(kCtx, Check::pos
 
 // ---- Generic invocation: from a row of Args to a typed formula function. -----------------------
 
-template <typename T> T arg_as(const Arg& a);
-template <> double arg_as<double>(const Arg& a) { return std::get<double>(a.value); }
-template <> std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
+/// Argument `i` of a call as the function's parameter type; a span parameter takes the rest of them.
+template <typename T> T arg_at(std::span<const Arg> a, std::size_t i);
+template <> double arg_at<double>(std::span<const Arg> a, std::size_t i) { return std::get<double>(a[i].value); }
+template <> std::string_view arg_at<std::string_view>(std::span<const Arg> a, std::size_t i) {
+    return std::get<std::string>(a[i].value);
+}
+template <> std::span<const Arg> arg_at<std::span<const Arg>>(std::span<const Arg> a, std::size_t i) {
+    return a.subspan(i);
+}
 
 Value to_value(double v) { return {v}; }
 Value to_value(std::string_view v) { return {std::string(v)}; }
+Value to_value(std::string v) { return {std::move(v)}; }
 Value to_value(Table v) { return {std::move(v)}; }
 
 template <typename R, typename... P, std::size_t... I>
 Value invoke_impl(R (*f)(P...), [[maybe_unused]] std::span<const Arg> a, std::index_sequence<I...>) {
-    return to_value(f(arg_as<P>(a[I])...));
+    return to_value(f(arg_at<P>(a, I)...));
 }
 
 template <typename F> struct fn_traits;
@@ -203,7 +223,7 @@ template <auto F> Value invoke(std::span<const Arg> a) {
 
 template <typename R> constexpr Type type_of() {
     if constexpr (std::is_same_v<R, double>) return Type::number;
-    else if constexpr (std::is_same_v<R, std::string_view>) return Type::text;
+    else if constexpr (std::is_same_v<R, std::string_view> || std::is_same_v<R, std::string>) return Type::text;
     else return Type::array;
 }
 
@@ -218,6 +238,7 @@ constexpr FormulaSpec formula(const char* name, const char* group, const char* u
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
 constexpr const char* kCatalog = "Catalog and model-aware estimates";
+constexpr const char* kDiagnostics = "Why a formula fails";
 
 // ---- The table. --------------------------------------------------------------------------------
 
@@ -269,6 +290,14 @@ constexpr std::array kFormulas{
         "Arithmetic intensity of one decode step: its FLOPs over the bytes of weights and KV it reads.",
         "一步 Decode 的算术强度：浮点运算次数除以要读的权重与 KV 字节数。",
         kArgsDecodeAi, "ROOFLINE_DECODE_AI(8; 64; 0)"),
+    formula<&formula::decode_flop>("ROOFLINE_DECODE_FLOP", kDense, "FLOP",
+        "FLOPs of one decode step of a dense model: 2 per parameter per sequence of the batch.",
+        "稠密模型一步 Decode 的浮点运算次数：每个参数、批中每个序列 2 次。",
+        kArgsDecodeFlop, "ROOFLINE_DECODE_FLOP(8; 64)"),
+    formula<&formula::decode_bytes>("ROOFLINE_DECODE_BYTES", kDense, "bytes",
+        "Bytes one decode step of a dense model reads: the weights once, and each sequence's KV cache.",
+        "稠密模型一步 Decode 读取的字节数：权重一次，加上每个序列各自的 KV Cache。",
+        kArgsDecodeAi, "ROOFLINE_DECODE_BYTES(8; 64; 4096)"),
     formula<&formula::critical_batch>("ROOFLINE_CRITICAL_BATCH", kDense, "sequences",
         "Smallest whole batch whose decode step is compute bound; an error where the KV reads make "
         "that unreachable.",
@@ -330,14 +359,37 @@ constexpr std::array kFormulas{
         "what bounds it (one GPU of tp).",
         "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
         kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
+        "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then name, FLOP, "
+        "bytes, ms and what bounds it (one GPU of tp).",
+        "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
+        "（按 tp 中的一块 GPU）。",
+        kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
+        "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
+        "fault.",
+        "某个公式调用为什么失败：成功时为 ok，否则给出原因并指出出错的参数。",
+        kArgsWhy, "ROOFLINE_WHY(\"ROOFLINE_FIT_BATCH\"; \"llama-3-70b\"; \"h100-sxm\"; 4096)"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
 
-const FormulaSpec& spec(std::string_view name) {
-    const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error::of_call(Status::internal, "", "", fmt::format("no formula {} in the table", name));
-    return *f;
+/// The table's row of the formula function F: a formula's body finds its name, its arguments and their
+/// checks there, so that each is written once, in the table.
+template <auto F> const FormulaSpec& spec_of() {
+    static const FormulaSpec& row = []() -> const FormulaSpec& {
+        for (const FormulaSpec& f : kFormulas)
+            if (f.invoke == &invoke<F>) return f;
+        throw Error::of_call(Status::internal, "", "", "a formula function without a row in the table");
+    }();
+    return row;
+}
+
+/// A formula's argument by its name.
+const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
+    for (const ArgSpec& a : f.args)
+        if (name == a.name) return a;
+    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
 }
 
 /// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
@@ -359,10 +411,11 @@ void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
     if (v > a.max) out_of_domain(f, a, v, fmt::format("at most {}", a.max));
 }
 
-/// Checks the number arguments of a formula (text ones are checked where they are looked up);
-/// returns its spec.
-const FormulaSpec& checked(std::string_view name, std::initializer_list<std::variant<double, std::string_view>> values) {
-    const FormulaSpec& f = spec(name);
+/// Checks the number arguments of the formula function F, given in its order, against its row of the
+/// table (text ones are checked where they are looked up); returns the row.
+template <auto F>
+const FormulaSpec& checked(std::initializer_list<std::variant<double, std::string_view>> values) {
+    const FormulaSpec& f = spec_of<F>();
     std::size_t i = 0;
     for (const auto& v : values) {
         if (const double* d = std::get_if<double>(&v)) check_number(f, f.args[i], *d);
@@ -413,7 +466,7 @@ std::string c_function_name(std::string_view formula_name) {
 }
 
 std::string default_string(const ArgSpec& arg) {
-    if (!arg.optional) return {};
+    if (!arg.optional || arg.type == Type::rest) return {};
     if (arg.type == Type::text) return arg.default_text;
     return fmt::format("{}", arg.default_number);
 }
@@ -421,7 +474,9 @@ std::string default_string(const ArgSpec& arg) {
 std::string signature(const FormulaSpec& formula) {
     std::vector<std::string> args;
     for (const ArgSpec& a : formula.args)
-        args.push_back(a.optional ? fmt::format("[{}={}]", a.name, default_string(a)) : std::string(a.name));
+        args.push_back(a.type == Type::rest ? fmt::format("{}...", a.name)
+                       : a.optional       ? fmt::format("[{}={}]", a.name, default_string(a))
+                                          : std::string(a.name));
     return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
 }
 
@@ -433,18 +488,22 @@ Value call(std::string_view name, std::span<const Arg> args) {
         throw Error::of_call(Status::unknown_formula, "", "",
                              fmt::format("no formula named '{}'{}", name, suggestion(name, names)));
     }
+    // A `rest` argument, always the last, takes every argument from its place on.
+    const bool takes_rest = !f->args.empty() && f->args.back().type == Type::rest;
+    const std::span<const ArgSpec> fixed = takes_rest ? f->args.first(f->args.size() - 1) : f->args;
     const std::size_t required = static_cast<std::size_t>(
-        std::count_if(f->args.begin(), f->args.end(), [](const ArgSpec& a) { return !a.optional; }));
-    if (args.size() < required || args.size() > f->args.size())
+        std::count_if(fixed.begin(), fixed.end(), [](const ArgSpec& a) { return !a.optional; }));
+    if (args.size() < required || (!takes_rest && args.size() > fixed.size()))
         throw Error::of_call(Status::wrong_arity, f->name, "",
-                             required == f->args.size()
-                                 ? fmt::format("takes {} arguments (got {})", required, args.size())
-                                 : fmt::format("takes {} to {} arguments (got {})", required, f->args.size(),
-                                               args.size()));
+                             takes_rest                  ? fmt::format("takes at least {} argument{} (got {})", required,
+                                                                       required == 1 ? "" : "s", args.size())
+                             : required == fixed.size() ? fmt::format("takes {} arguments (got {})", required, args.size())
+                                                         : fmt::format("takes {} to {} arguments (got {})", required,
+                                                                       fixed.size(), args.size()));
     std::vector<Arg> full;
-    full.reserve(f->args.size());
-    for (std::size_t i = 0; i < f->args.size(); ++i) {
-        const ArgSpec& a = f->args[i];
+    full.reserve(std::max(fixed.size(), args.size()));
+    for (std::size_t i = 0; i < fixed.size(); ++i) {
+        const ArgSpec& a = fixed[i];
         if (i >= args.size()) {
             // A trailing optional argument left out: its default from the table.
             if (a.type == Type::text) full.push_back({std::string(a.default_text)});
@@ -457,6 +516,7 @@ Value call(std::string_view name, std::span<const Arg> args) {
                                      a.type == Type::text ? "must be a text" : "must be a number");
         full.push_back(args[i]);
     }
+    for (std::size_t i = fixed.size(); i < args.size(); ++i) full.push_back(args[i]);
     return f->invoke(full);
 }
 
@@ -465,46 +525,47 @@ namespace formula {
 // ---- Roofline primitives. ----------------------------------------------------------------------
 
 double compute_ms(double flops, double tflops) {
-    const auto& f = checked("ROOFLINE_COMPUTE_MS", {flops, tflops});
+    const auto& f = checked<&compute_ms>({flops, tflops});
     return finite(f, compute_time_ms(flops, tflops));
 }
 
 double memory_ms(double bytes, double tbs) {
-    const auto& f = checked("ROOFLINE_MEMORY_MS", {bytes, tbs});
+    const auto& f = checked<&memory_ms>({bytes, tbs});
     return finite(f, memory_time_ms(bytes, tbs));
 }
 
 double time_ms(double flops, double bytes, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_TIME_MS", {flops, bytes, tflops, tbs});
+    const auto& f = checked<&time_ms>({flops, bytes, tflops, tbs});
     return finite(f, step_time({flops, bytes}, {tflops, tbs}).time_ms);
 }
 
 double ai(double flops, double bytes) {
-    const auto& f = checked("ROOFLINE_AI", {flops, bytes});
+    const auto& f = checked<&ai>({flops, bytes});
     return finite(f, arithmetic_intensity({flops, bytes}));
 }
 
 double balance(double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_BALANCE", {tflops, tbs});
+    const auto& f = checked<&balance>({tflops, tbs});
     return finite(f, balance_point({tflops, tbs}));
 }
 
 double attainable_tflops(double ai, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_ATTAINABLE_TFLOPS", {ai, tflops, tbs});
+    const auto& f = checked<&attainable_tflops>({ai, tflops, tbs});
     return finite(f, roofline::attainable_tflops(ai, Gpu{tflops, tbs}));
 }
 
 std::string_view bound(double flops, double bytes, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_BOUND", {flops, bytes, tflops, tbs});
+    const auto& f = checked<&bound>({flops, bytes, tflops, tbs});
     const StepTime t = step_time({flops, bytes}, {tflops, tbs});
     finite(f, t.time_ms);
     return to_string(t.bound);
 }
 
 Table roof(double tflops, double tbs, double ai_min, double ai_max, double points) {
-    const auto& f = checked("ROOFLINE_ROOF", {tflops, tbs, ai_min, ai_max, points});
-    if (!(ai_max > ai_min)) out_of_domain(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
-    if (points < 2) out_of_domain(f, f.args[4], points, "at least 2");
+    const auto& f = checked<&roof>({tflops, tbs, ai_min, ai_max, points});
+    if (!(ai_max > ai_min))
+        out_of_domain(f, arg_named(f, "ai_max"), ai_max, fmt::format("greater than ai_min ({})", ai_min));
+    if (points < 2) out_of_domain(f, arg_named(f, "points"), points, "at least 2");
     Table t;
     t.cols = 2;
     for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
@@ -519,32 +580,39 @@ Table roof(double tflops, double tbs, double ai_min, double ai_max, double point
 
 double decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
                  double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_MS",
-                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_ms>({params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
 }
 
 double decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
                    double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_TOKS",
-                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_toks>({params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     const double step_ms = finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
     return finite(f, batch / units::seconds_from_ms(step_ms));
 }
 
 double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_AI", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_ai>({params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     finite(f, w.flops);
     return finite(f, arithmetic_intensity(w));
 }
 
+double decode_flop(double params_b, double batch) {
+    const auto& f = checked<&decode_flop>({params_b, batch});
+    return finite(f, decode_work(dense(params_b, defaults::bf16_bytes_per_param, 0), batch, 0).flops);
+}
+
+double decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked<&decode_bytes>({params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    return finite(f, decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx).bytes);
+}
+
 double critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
                       double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_CRITICAL_BATCH",
-                            {params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&critical_batch>({params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param});
     const CriticalBatch c =
         roofline::critical_batch(dense(params_b, bytes_per_param, kv_kib_per_token), ctx, {tflops, bw_tbs});
     if (!c.reachable)
@@ -556,25 +624,24 @@ double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
 }
 
 double prefill_ms(double params_b, double tokens, double tflops, double bw_tbs, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_PREFILL_MS", {params_b, tokens, tflops, bw_tbs, bytes_per_param});
+    const auto& f = checked<&prefill_ms>({params_b, tokens, tflops, bw_tbs, bytes_per_param});
     const Work w = prefill_work(dense(params_b, bytes_per_param, 0), tokens);
     return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
 }
 
 double weights_gb(double params_b, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_WEIGHTS_GB", {params_b, bytes_per_param});
+    const auto& f = checked<&weights_gb>({params_b, bytes_per_param});
     return finite(f, units::gb_from_bytes(weight_bytes(dense(params_b, bytes_per_param, 0))));
 }
 
 double kv_gb(double batch, double ctx, double kv_kib_per_token) {
-    const auto& f = checked("ROOFLINE_KV_GB", {batch, ctx, kv_kib_per_token});
+    const auto& f = checked<&kv_gb>({batch, ctx, kv_kib_per_token});
     return finite(f, units::gb_from_bytes(kv_bytes(dense(0, 0, kv_kib_per_token), batch, ctx)));
 }
 
 double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token, double bytes_per_param,
                  double reserve_gb) {
-    const auto& f = checked("ROOFLINE_MAX_BATCH",
-                            {mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb});
+    const auto& f = checked<&max_batch>({mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb});
     const DenseModel m = dense(params_b, bytes_per_param, kv_kib_per_token);
     const MemoryFit fit = roofline::max_batch(m, mem_gb, ctx, reserve_gb);
     if (!fit.weights_fit)
@@ -587,12 +654,6 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
 // ---- Catalog and model-aware estimates. -----------------------------------------------------------
 
 namespace {
-
-const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
-    for (const ArgSpec& a : f.args)
-        if (name == a.name) return a;
-    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
-}
 
 /// An id that names nothing: "<nothing_named>; did you mean '<nearest>'?" (the suggestion only when one is close).
 [[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string_view id, std::string nothing_named,
@@ -647,75 +708,9 @@ Table column(const std::vector<std::string>& ids) {
     return t;
 }
 
-}  // namespace
-
-Table gpus() { return column(gpu_ids()); }
-Table models() { return column(model_ids()); }
-
-double gpu(std::string_view gpu, std::string_view field) {
-    const auto& f = spec("ROOFLINE_GPU");
-    const GpuSpec g = gpu_of(f, gpu);
-    const auto v = gpu_field(g, field);
-    if (!v) unknown_choice(f, "field", "field of the GPU catalog", field, gpu_field_names());
-    if (!(*v > 0))
-        throw Error::of_call(Status::no_solution, f.name, "field",
-                             fmt::format("the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
-                                         field, g.id));
-    return finite(f, *v);
-}
-
-double model(std::string_view model, std::string_view field) {
-    const auto& f = spec("ROOFLINE_MODEL");
-    const ModelSpec m = model_of(f, model);
-    const auto v = model_field(m, field);
-    if (!v) unknown_choice(f, "field", "field of the model catalog", field, model_field_names());
-    return finite(f, *v);
-}
-
-double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
-               std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_MS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    auto ops = decode_operators(d, batch, ctx);
-    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
-}
-
-double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
-                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_TOKS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    auto ops = decode_operators(d, batch, ctx);
-    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, d.gpu, profile_of(f, profile)))));
-}
-
-double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-               std::string_view weight_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_TTFT_MS", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
-    // The prefill writes a 16-bit KV cache, whatever the weights' format.
-    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
-    auto ops = prefill_operators(d, batch, prompt_tokens);
-    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
-}
-
-double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, double mem_util) {
-    const auto& f = checked("ROOFLINE_FIT_BATCH", {model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
-    const double weights = weight_bytes_per_gpu(d);
-    if (weights >= usable)
-        throw Error::of_call(Status::no_solution, f.name, "model",
-                             fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
-                                         units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
-    return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
-}
-
-Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
-                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    auto ops = decode_operators(d, batch, ctx);
-    finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+/// The operators of a step as a table: a header row, then one row per operator (overhead included).
+Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
+    finite(f, estimate(ops, gpu, profile));
     Table t;
     t.cols = 5;
     for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
@@ -728,6 +723,107 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
     }
     t.rows = ops.size() + 1;
     return t;
+}
+
+/// Where a spreadsheet user finds the ids an argument takes (ROOFLINE_WHY points there).
+constexpr std::pair<std::string_view, std::string_view> kIdListings[] = {{"model", "ROOFLINE_MODELS()"},
+                                                                         {"gpu", "ROOFLINE_GPUS()"}};
+
+}  // namespace
+
+Table gpus() { return column(gpu_ids()); }
+Table models() { return column(model_ids()); }
+
+double gpu(std::string_view gpu, std::string_view field) {
+    const auto& f = spec_of<&formula::gpu>();
+    const GpuSpec g = gpu_of(f, gpu);
+    const auto v = gpu_field(g, field);
+    if (!v) unknown_choice(f, "field", "field of the GPU catalog", field, gpu_field_names());
+    if (!(*v > 0))
+        throw Error::of_call(Status::no_solution, f.name, "field",
+                             fmt::format("the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
+                                         field, g.id));
+    return finite(f, *v);
+}
+
+double model(std::string_view model, std::string_view field) {
+    const auto& f = spec_of<&formula::model>();
+    const ModelSpec m = model_of(f, model);
+    const auto v = model_field(m, field);
+    if (!v) unknown_choice(f, "field", "field of the model catalog", field, model_field_names());
+    return finite(f, *v);
+}
+
+double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+               std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+}
+
+double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, d.gpu, profile_of(f, profile)))));
+}
+
+double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+               std::string_view weight_dtype, double tp, std::string_view profile) {
+    const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    // The prefill writes a 16-bit KV cache, whatever the weights' format.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    auto ops = prefill_operators(d, batch, prompt_tokens);
+    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+}
+
+double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, double mem_util) {
+    const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
+    const double weights = weight_bytes_per_gpu(d);
+    if (weights >= usable)
+        throw Error::of_call(Status::no_solution, f.name, "model",
+                             fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
+                                         units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
+    return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
+}
+
+Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
+    const auto& f = checked<&step_breakdown>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto ops = decode_operators(d, batch, ctx);
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                     std::string_view weight_dtype, double tp, std::string_view profile) {
+    const auto& f = checked<&ttft_breakdown>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    auto ops = prefill_operators(d, batch, prompt_tokens);
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+// ---- Why a formula fails. ------------------------------------------------------------------------
+
+std::string why(std::string_view formula, std::span<const Arg> arguments) {
+    try {
+        call(formula, arguments);
+        return "ok";
+    } catch (const Error& e) {
+        // The message without "<FORMULA>: ", and for an unknown id where the spreadsheet lists the known ones.
+        std::string reason = e.what();
+        if (!e.where().empty()) reason.erase(0, e.where().size() + 2);
+        if (e.status() == Status::unknown_id)
+            for (const auto& [argument, listing] : kIdListings)
+                if (e.argument() == argument) reason += fmt::format(" (see {})", listing);
+        return reason;
+    }
 }
 
 }  // namespace formula

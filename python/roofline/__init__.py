@@ -23,7 +23,7 @@ import os as _os
 from pathlib import Path as _Path
 
 __all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-           "library_version", "import_hf_config", "add_catalog", "NUMBER", "TEXT", "ARRAY"]
+           "library_version", "import_hf_config", "add_catalog", "NUMBER", "TEXT", "ARRAY", "REST"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def _load():
 
 _lib = _load()
 
-NUMBER, TEXT, ARRAY = 0, 1, 2
+NUMBER, TEXT, ARRAY, REST = 0, 1, 2, 3
 
 
 class _ArgInfo(_ctypes.Structure):
@@ -170,6 +170,10 @@ def _make(info):
     params, lines = [], []
     for a in args:
         default = _inspect.Parameter.empty
+        if a.type == REST:  # any number of further arguments: *arguments
+            params.append(_inspect.Parameter(a.name.decode(), _inspect.Parameter.VAR_POSITIONAL))
+            lines.append(f"    *{a.name.decode()} ({a.unit.decode()}): {a.description_en.decode()}")
+            continue
         if a.optional:
             default = a.default_text.decode() if a.type == TEXT else a.default_number
         params.append(_inspect.Parameter(a.name.decode(), _inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
@@ -183,7 +187,7 @@ def _make(info):
     def formula(*a, **kw):
         bound = signature.bind(*a, **kw)
         bound.apply_defaults()
-        return _call(name, list(bound.arguments.values()))
+        return _call(name, list(bound.args))
 
     formula.__name__ = formula.__qualname__ = name[len("ROOFLINE_"):].lower()
     formula.__signature__ = signature
