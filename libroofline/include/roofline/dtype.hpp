@@ -8,7 +8,7 @@
 
 namespace roofline {
 
-/// The dtypes of formulas.md.
+/// The dtypes of docs/formulas.md.
 enum class DType { fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m };
 
 /// "bf16" -> DType::bf16; nullopt for an unknown name. Case-insensitive.

@@ -1,4 +1,4 @@
-// The formula layer: one function per spreadsheet formula of formulas.md, and the one table that
+// The formula layer: one function per spreadsheet formula of docs/formulas.md, and the one table that
 // describes them all (name, arguments, units, defaults, checks, descriptions in English and
 // Chinese). Every host (the C ABI, and through it the Calc add-in, the CLI and Python) reads the
 // table; the Function Wizard texts and the README's formula reference are generated from it.
@@ -33,7 +33,7 @@ enum class Type { number, text, array, rest };
 
 /// One argument of a formula.
 struct ArgSpec {
-    const char* name;            ///< as in formulas.md: "params_b"
+    const char* name;            ///< as in docs/formulas.md: "params_b"
     const char* unit;            ///< "billions", "TB/s", ... ("" for pure numbers)
     Type type;                   ///< number or text
     Check check;                 ///< domain of a number
@@ -51,7 +51,7 @@ struct Arg;
 /// One formula.
 struct FormulaSpec {
     const char* name;            ///< "ROOFLINE_DECODE_MS"
-    const char* group;           ///< the formulas.md section, e.g. "Roofline primitives"
+    const char* group;           ///< the docs/formulas.md section, e.g. "Roofline primitives"
     Type result;                 ///< number, text or array
     const char* result_unit;     ///< "ms", "FLOP/byte", ...
     const char* description_en;
@@ -61,7 +61,7 @@ struct FormulaSpec {
     const char* example;         ///< a call with the article's numbers, e.g. "ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"
 };
 
-/// The formula table, in formulas.md order.
+/// The formula table, in docs/formulas.md order.
 std::span<const FormulaSpec> formulas() noexcept;
 /// The formula of that name (case-insensitive), or nullptr.
 const FormulaSpec* find_formula(std::string_view name) noexcept;

@@ -1,6 +1,6 @@
 // Units of libroofline, defined once and used by every layer.
 //
-// The formula contract (formulas.md) fixes the unit of every quantity a user sees:
+// The formula contract (docs/formulas.md) fixes the unit of every quantity a user sees:
 // parameters in billions, bandwidth in TB/s (1e12 B/s), compute in TFLOP/s (1e12 FLOP/s, dense),
 // memory results in GB (1e9 B), KV cache in KiB (1024 B) per token, time in milliseconds,
 // throughput in tokens per second. The core computes in SI base units (FLOP, bytes, seconds) and
