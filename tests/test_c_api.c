@@ -186,6 +186,23 @@ static void test_status_version_table(void) {
     CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4]->optional);
 }
 
+static void test_formatter(void) {
+    const roofline_formula_info* decode = roofline_formula_find("ROOFLINE_DECODE_MS");
+    const roofline_formula_info* fit = roofline_formula_find("ROOFLINE_FIT_BATCH");
+    roofline_arg_info copy = *fit->args[6];
+    CHECK(strcmp(roofline_formula_signature(decode), "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; "
+                                                     "[kv_kib_per_token=128]; [bytes_per_param=2])") == 0);
+    CHECK(strcmp(roofline_formula_signature(fit), "ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; "
+                                                  "[kv_dtype=bf16]; [tp=1]; [mem_util=0.9])") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[0]), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[4]), "bf16") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[6]), "0.9") == 0);
+    CHECK(strcmp(roofline_arg_default_string(decode->args[4]), "989") == 0);
+    CHECK(strcmp(roofline_arg_default_string(NULL), "") == 0 && strcmp(roofline_formula_signature(NULL), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(&copy), "") == 0); /* not the library's own struct */
+    CHECK(fit->args[4]->default_label == NULL);
+}
+
 static void test_nearest(void) {
     const char* commands[] = {"roof", "step", "fit", "ttft", NULL, "formulas"};
     CHECK(roofline_nearest("stpe", commands, 6) == 1);
@@ -318,6 +335,7 @@ int main(void) {
     test_null_pointers();
     test_status_version_table();
     test_nearest();
+    test_formatter();
     test_every_function_every_bad_value();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

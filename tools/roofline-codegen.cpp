@@ -18,23 +18,6 @@
 
 namespace {
 
-std::string default_text(const roofline_arg_info& a) {
-    if (a.default_label) return a.default_label;
-    if (a.type == ROOFLINE_TYPE_TEXT) return fmt::format("\"{}\"", a.default_text ? a.default_text : "");
-    return fmt::format("{}", a.default_number);
-}
-
-/// "ROOFLINE_DECODE_MS(params_b; batch; ...; [tflops=989]; ...)"
-std::string signature(const roofline_formula_info& f) {
-    std::string s = fmt::format("{}(", f.name);
-    for (size_t i = 0; i < f.arg_count; ++i) {
-        const roofline_arg_info& a = *f.args[i];
-        if (i) s += "; ";
-        s += a.optional ? fmt::format("[{}={}]", a.name, default_text(a)) : a.name;
-    }
-    return s + ")";
-}
-
 /// Evaluates an example "NAME(1; 2e3; ...)" whose arguments are plain numbers, through the C ABI.
 std::string evaluate(const char* example) {
     std::string_view ex(example);
@@ -91,12 +74,12 @@ void reference() {
             group = f.group;
             fmt::print("\n### {}\n", group);
         }
-        fmt::print("\n#### `{}`\n\n", signature(f));
+        fmt::print("\n#### `{}`\n\n", roofline_formula_signature(&f));
         fmt::print("{}  \n{}\n\n", f.description_en, f.description_zh);
         fmt::print("| argument | unit | default | description | 说明 |\n|---|---|---|---|---|\n");
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
-            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, a.optional ? default_text(a) : "",
+            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, roofline_arg_default_string(&a),
                        a.description_en, a.description_zh);
         }
         fmt::print("\nResult: {}, {}. C: `{}`. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
@@ -162,7 +145,7 @@ void addin() {
         const char* result_cpp = f.result_type == ROOFLINE_TYPE_TEXT    ? "OUString"
                                  : f.result_type == ROOFLINE_TYPE_ARRAY ? "Array"
                                                                          : "double";
-        fmt::print("\n// {}\n{} SAL_CALL {}(", signature(f), result_cpp, f.name);
+        fmt::print("\n// {}\n{} SAL_CALL {}(", roofline_formula_signature(&f), result_cpp, f.name);
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
             const char* t = a.optional ? "const css::uno::Any&" : a.type == ROOFLINE_TYPE_TEXT ? "const OUString&" : "double";

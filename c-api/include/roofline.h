@@ -168,7 +168,7 @@ typedef struct roofline_arg_info {
     const char* default_text;    /**< the default of an optional text argument, else NULL */
     const char* description_en;  /**< one sentence, English */
     const char* description_zh;  /**< one sentence, Simplified Chinese */
-    const char* default_label;   /**< NULL since 0.3 (every default is shown by its value); kept for compatibility */
+    const char* default_label;   /**< NULL since 0.3: show roofline_arg_default_string(); kept for compatibility */
 } roofline_arg_info;
 
 /** One formula. Fields may be appended in later minor versions. */
@@ -191,6 +191,23 @@ ROOFLINE_API size_t roofline_formula_count(void);
 ROOFLINE_API const roofline_formula_info* roofline_formula_at(size_t index);
 /** The formula named `name` (case-insensitive, "ROOFLINE_DECODE_MS"), or NULL. Static storage. */
 ROOFLINE_API const roofline_formula_info* roofline_formula_find(const char* name);
+
+/**
+** How documentation shows the default of `arg`: "989", "0.9", "bf16" (texts unquoted); "" when the
+** argument is not optional, when `arg` is NULL or when it is not one of the library's own structs (reached
+** through roofline_formula_at() or roofline_formula_find()). The one formatter of defaults: every host
+** shows this text. Static storage, valid for the life of the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_arg_default_string(const roofline_arg_info* arg);
+
+/**
+** The signature of `formula` as documentation shows it, optional arguments in brackets with their
+** defaults as roofline_arg_default_string() gives them, e.g.
+** "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+** "" when `formula` is NULL or not one of the library's own structs. Static storage, valid for the life of
+** the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_formula_signature(const roofline_formula_info* formula);
 
 /* ---- Calling any formula by name -------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "roofline/catalog.hpp"
@@ -110,6 +111,9 @@ struct CTable {
     std::vector<std::vector<roofline_arg_info>> args;
     std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
+    // The formatter's texts, by the address of the struct they describe.
+    std::unordered_map<const roofline_arg_info*, std::string> default_strings;
+    std::unordered_map<const roofline_formula_info*, std::string> signatures;
 
     CTable() {
         const auto table = roofline::formulas();
@@ -132,7 +136,10 @@ struct CTable {
             const roofline::FormulaSpec& f = table[i];
             formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
                                 f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example});
+            for (std::size_t k = 0; k < f.args.size(); ++k)
+                default_strings.emplace(&args[i][k], roofline::default_string(f.args[k]));
         }
+        for (std::size_t i = 0; i < table.size(); ++i) signatures.emplace(&formulas[i], roofline::signature(table[i]));
     }
 };
 
@@ -228,6 +235,20 @@ const roofline_formula_info* roofline_formula_find(const char* name) {
     const roofline::FormulaSpec* f = roofline::find_formula(name);
     if (!f) return nullptr;
     return &t->formulas[static_cast<std::size_t>(f - roofline::formulas().data())];
+}
+
+const char* roofline_arg_default_string(const roofline_arg_info* arg) {
+    const CTable* t = c_table();
+    if (!t || !arg) return "";
+    const auto it = t->default_strings.find(arg);
+    return it == t->default_strings.end() ? "" : it->second.c_str();
+}
+
+const char* roofline_formula_signature(const roofline_formula_info* formula) {
+    const CTable* t = c_table();
+    if (!t || !formula) return "";
+    const auto it = t->signatures.find(formula);
+    return it == t->signatures.end() ? "" : it->second.c_str();
 }
 
 int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {

@@ -412,6 +412,19 @@ std::string c_function_name(std::string_view formula_name) {
     return s;
 }
 
+std::string default_string(const ArgSpec& arg) {
+    if (!arg.optional) return {};
+    if (arg.type == Type::text) return arg.default_text;
+    return fmt::format("{}", arg.default_number);
+}
+
+std::string signature(const FormulaSpec& formula) {
+    std::vector<std::string> args;
+    for (const ArgSpec& a : formula.args)
+        args.push_back(a.optional ? fmt::format("[{}={}]", a.name, default_string(a)) : std::string(a.name));
+    return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
+}
+
 Value call(std::string_view name, std::span<const Arg> args) {
     const FormulaSpec* f = find_formula(name);
     if (!f) {

@@ -66,6 +66,13 @@ const FormulaSpec* find_formula(std::string_view name) noexcept;
 /// The C function of a formula: its name in lower case ("ROOFLINE_DECODE_MS" -> "roofline_decode_ms").
 std::string c_function_name(std::string_view formula_name);
 
+/// How documentation shows an argument's default: "989", "0.9", "bf16" (texts unquoted); "" when the
+/// argument is not optional. The one formatter of defaults: every host shows this.
+std::string default_string(const ArgSpec& arg);
+/// A formula's signature as documentation shows it, optional arguments in brackets with their defaults:
+/// "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+std::string signature(const FormulaSpec& formula);
+
 /// An argument of a generic call: a number or a text.
 struct Arg {
     std::variant<double, std::string> value;
