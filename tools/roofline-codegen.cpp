@@ -87,6 +87,12 @@ void reference() {
     }
 }
 
+/// A formula whose last argument is ROOFLINE_TYPE_REST (ROOFLINE_WHY). The add-in glue below does not
+/// generate Calc's varargs (a sequence< any > parameter) yet: such formulas are left out of it for now.
+bool takes_rest(const roofline_formula_info& f) {
+    return f.arg_count > 0 && f.args[f.arg_count - 1]->type == ROOFLINE_TYPE_REST;
+}
+
 /// An IDL identifier for an argument: unoidl rejects "params_b", so "paramsB".
 std::string idl_name(const char* name) {
     std::string out;
@@ -127,6 +133,7 @@ void idl() {
                "interface XRoofline : com::sun::star::uno::XInterface\n{{\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         fmt::print("    /// {}\n    {} {}(", f.description_en, idl_result_type(f.result_type), f.name);
         for (size_t j = 0; j < f.arg_count; ++j)
             fmt::print("{}[in] {} {}", j ? ", " : " ", idl_arg_type(*f.args[j]), idl_name(f.args[j]->name));
@@ -142,6 +149,7 @@ void addin() {
                "// IllegalArgumentException. No roofline math here.\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         const char* result_cpp = f.result_type == ROOFLINE_TYPE_TEXT    ? "OUString"
                                  : f.result_type == ROOFLINE_TYPE_ARRAY ? "Array"
                                                                          : "double";
