@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <cppuhelper/factory.hxx>
 #include <cppuhelper/implbase5.hxx>
@@ -133,12 +136,11 @@ public:
         const roofline_arg_info* a = arg(programmatic, index);
         if (!a) return OUString();
         std::string text = chinese() ? a->description_zh : a->description_en;
-        if (a->optional) {
-            char buf[64];
-            if (a->type == ROOFLINE_TYPE_TEXT) std::snprintf(buf, sizeof buf, "%s", a->default_text);
-            else std::snprintf(buf, sizeof buf, "%.15g", a->default_number);
-            text += chinese() ? std::string(" 可省略，默认值：") + buf + "。" : std::string(" Optional, default: ") + buf + ".";
-        }
+        // The default as the library shows it everywhere (roofline_arg_default_string): no formatting
+        // here. Only REST arguments are optional without a default; their description says so.
+        const std::string shown = roofline_arg_default_string(a);
+        if (a->optional && !shown.empty())
+            text += chinese() ? " 可省略，默认值：" + shown + "。" : " Optional, default: " + shown + ".";
         return fromUtf8(text.c_str());
     }
     OUString SAL_CALL getProgrammaticCategoryName(const OUString&) override {
@@ -183,16 +185,64 @@ private:
 
     css::uno::Reference<css::uno::XInterface> getXWeak() { return static_cast<cppu::OWeakObject*>(this); }
 
-    [[noreturn]] void bad(const roofline_formula_info& f, size_t index, const char* what) {
+    /// The values of a REST argument (Calc's varargs) for the C ABI; owns their UTF-8 texts.
+    struct Rest {
+        std::vector<std::optional<std::string>> texts;  // a text, or none for a number
+        std::vector<double> numbers;
+        /// As roofline_values, valid while this Rest lives.
+        std::vector<roofline_value> values() const {
+            std::vector<roofline_value> out(numbers.size());
+            for (size_t i = 0; i < out.size(); ++i) out[i] = {numbers[i], texts[i] ? texts[i]->c_str() : nullptr};
+            return out;
+        }
+    };
+
+    /// A REST argument: the arguments of the formula `of` (ROOFLINE_WHY's first argument), each a
+    /// number, a text or a one-cell range. Empty ones at the end are left out; an empty one before
+    /// another takes that formula's default, as the formula itself would (NaN where it has none, which
+    /// the library then names).
+    Rest rest(const roofline_formula_info& f, size_t index, const css::uno::Sequence<css::uno::Any>& given,
+              const char* of) {
+        const roofline_formula_info* target = of ? roofline_formula_find(of) : nullptr;
+        sal_Int32 count = given.getLength();
+        while (count > 0 && !given[count - 1].hasValue()) --count;
+        Rest out;
+        for (sal_Int32 i = 0; i < count; ++i) {
+            css::uno::Any value = given[i];
+            Array range;
+            if ((value >>= range) && range.getLength() == 1 && range[0].getLength() == 1) value = range[0][0];
+            OUString s;
+            double d = 0;
+            const roofline_arg_info* arg =
+                target && static_cast<size_t>(i) < target->arg_count ? target->args[i] : nullptr;
+            if (!value.hasValue() && arg && arg->optional && arg->type == ROOFLINE_TYPE_TEXT) {
+                out.texts.emplace_back(arg->default_text ? arg->default_text : "");
+            } else if (!value.hasValue()) {
+                out.texts.emplace_back();
+                d = arg && arg->optional ? arg->default_number : std::numeric_limits<double>::quiet_NaN();
+            } else if (value >>= s) {
+                out.texts.emplace_back(utf8(s));
+            } else if (value >>= d) {
+                out.texts.emplace_back();
+            } else {
+                wrong_type(f, index, "numbers and texts, one cell each");
+            }
+            out.numbers.push_back(d);
+        }
+        return out;
+    }
+
+    /// A text where a number belongs, or the reverse: #VALUE!, as Calc itself shows for a required argument.
+    [[noreturn]] void wrong_type(const roofline_formula_info& f, size_t index, const char* what) {
         std::string msg = std::string(f.name) + ": argument '" + f.args[index]->name + "' must be " + what;
-        throw css::lang::IllegalArgumentException(fromUtf8(msg.c_str()), getXWeak(), static_cast<sal_Int16>(index));
+        throw css::uno::RuntimeException(fromUtf8(msg.c_str()), getXWeak());
     }
 
     /// An optional number: its default when the cell left it out.
     double number(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
         if (!value.hasValue()) return f.args[index]->default_number;
         double d = 0;
-        if (!(value >>= d)) bad(f, index, "a number");
+        if (!(value >>= d)) wrong_type(f, index, "a number");
         return d;
     }
 
@@ -200,13 +250,25 @@ private:
     std::string text(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
         if (!value.hasValue()) return f.args[index]->default_text ? f.args[index]->default_text : "";
         OUString s;
-        if (!(value >>= s)) bad(f, index, "a text");
+        if (!(value >>= s)) wrong_type(f, index, "a text");
         return utf8(s);
     }
 
-    /// A failed call becomes an IllegalArgumentException (Err:502 in the cell) with the library's message.
-    void check(const roofline_formula_info& f, int status) {
-        if (status == ROOFLINE_OK) return;
+    /// Whether a call gave a result. A valid question without an answer (NO_SOLUTION, RANGE) gives
+    /// none: the method returns a void `any` and the cell shows #N/A. Other failures become exceptions
+    /// that carry the library's message: an unknown model, GPU, format, profile or field a
+    /// RuntimeException (#VALUE!), as does a failure of the library itself (NOMEM, INTERNAL); a bad
+    /// argument an IllegalArgumentException (Err:502). ROOFLINE_WHY tells the reason as text.
+    bool answered(const roofline_formula_info& f, int status) {
+        switch (status) {
+            case ROOFLINE_OK: return true;
+            case ROOFLINE_ERROR_NO_SOLUTION:
+            case ROOFLINE_ERROR_RANGE: return false;
+            case ROOFLINE_ERROR_UNKNOWN_ID:
+            case ROOFLINE_ERROR_NOMEM:
+            case ROOFLINE_ERROR_INTERNAL: throw css::uno::RuntimeException(fromUtf8(roofline_errmsg()), getXWeak());
+            default: break;
+        }
         sal_Int16 position = -1;
         for (size_t i = 0; i < f.arg_count; ++i)
             if (std::strcmp(f.args[i]->name, roofline_errarg()) == 0) position = static_cast<sal_Int16>(i);
