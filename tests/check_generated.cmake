@@ -39,6 +39,8 @@ if(MODE STREQUAL "reference")
     string(APPEND prose "\n${more}")
     list(APPEND sources ${f})
   endforeach()
+  # A misspelt name quoted from an error message ("no formula named 'ROOFLINE_FIT_BACH'") is an example.
+  string(REGEX REPLACE "no formula named 'ROOFLINE_[A-Z0-9_]+'" "" prose "${prose}")
   string(REGEX MATCHALL "ROOFLINE_[A-Z0-9_]+" mentioned "${prose}")
   list(REMOVE_DUPLICATES mentioned)
   set(unknown "")
