@@ -2,12 +2,11 @@
 #include "roofline.h"
 
 #include <cstdio>
-
 #include <cstring>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "c_layer.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
 
@@ -24,17 +23,15 @@ static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
 static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
 static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
 
-struct roofline_array {
-    roofline::Table table;
-};
+namespace roofline::c_layer {
 
 namespace {
-
 // The only state of the library: each thread's last error.
 thread_local std::string t_errmsg;
 thread_local std::string t_errarg;
+}  // namespace
 
-int fail(roofline::Status status, const char* message, const char* argument) noexcept {
+int fail(Status status, const char* message, const char* argument) noexcept {
     try {
         t_errmsg = message;
         t_errarg = argument;
@@ -45,35 +42,29 @@ int fail(roofline::Status status, const char* message, const char* argument) noe
     return static_cast<int>(status);
 }
 
-/// Runs `fn`, which writes the result; maps every exception to a status and the thread's error.
-template <typename Fn> int guard(Fn&& fn) noexcept {
-    try {
-        fn();
-        t_errmsg.clear();
-        t_errarg.clear();
-        return ROOFLINE_OK;
-    } catch (const roofline::Error& e) {
-        return fail(e.status(), e.what(), e.argument().c_str());
-    } catch (const std::bad_alloc&) {
-        return fail(roofline::Status::out_of_memory, "out of memory", "");
-    } catch (const std::exception& e) {
-        return fail(roofline::Status::internal, e.what(), "");
-    } catch (...) {
-        return fail(roofline::Status::internal, "unknown internal error", "");
-    }
+void clear_error() noexcept {
+    t_errmsg.clear();
+    t_errarg.clear();
 }
 
-/// A formula call: checks the out-parameter, then computes into it.
-template <typename T, typename Fn> int compute(const char* formula, T* result, Fn&& fn) noexcept {
-    if (!result) {
-        char msg[160];
-        std::snprintf(msg, sizeof msg, "%s: the result pointer is NULL", formula);
-        return fail(roofline::Status::null_pointer, msg, "result");
+int null_text(const char* formula, std::initializer_list<std::pair<const char*, const char*>> texts) noexcept {
+    for (const auto& [name, value] : texts) {
+        if (!value) {
+            char msg[160];
+            std::snprintf(msg, sizeof msg, "%s: argument '%s' is NULL", formula, name);
+            return fail(Status::null_pointer, msg, name);
+        }
     }
-    return guard([&] { *result = fn(); });
+    return ROOFLINE_OK;
 }
 
-roofline_array* new_array(roofline::Table table) { return new roofline_array{std::move(table)}; }
+roofline_array* new_array(Table table) { return new roofline_array{std::move(table)}; }
+
+}  // namespace roofline::c_layer
+
+using namespace roofline::c_layer;
+
+namespace {
 
 roofline::Table as_table(roofline::Value value) {
     if (auto* t = std::get_if<roofline::Table>(&value.value)) return std::move(*t);
@@ -152,8 +143,8 @@ const char* roofline_status_string(int status) {
     }
 }
 
-const char* roofline_errmsg(void) { return t_errmsg.c_str(); }
-const char* roofline_errarg(void) { return t_errarg.c_str(); }
+const char* roofline_errmsg(void) { return roofline::c_layer::t_errmsg.c_str(); }
+const char* roofline_errarg(void) { return roofline::c_layer::t_errarg.c_str(); }
 
 // ---- Arrays ----
 
@@ -213,185 +204,10 @@ int roofline_call(const char* name, const roofline_value* args, size_t nargs, ro
     });
 }
 
-// ---- Roofline primitives ----
+// The typed C function of each formula (roofline_compute_ms() ...) is generated from the table by
+// `roofline-codegen c-functions` into the build tree (formula_functions.cpp).
 
-int roofline_compute_ms(double flops, double tflops, double* result) {
-    return compute("ROOFLINE_COMPUTE_MS", result, [&] { return roofline::formula::compute_ms(flops, tflops); });
-}
-
-int roofline_memory_ms(double bytes, double tbs, double* result) {
-    return compute("ROOFLINE_MEMORY_MS", result, [&] { return roofline::formula::memory_ms(bytes, tbs); });
-}
-
-int roofline_time_ms(double flops, double bytes, double tflops, double tbs, double* result) {
-    return compute("ROOFLINE_TIME_MS", result, [&] { return roofline::formula::time_ms(flops, bytes, tflops, tbs); });
-}
-
-int roofline_ai(double flops, double bytes, double* result) {
-    return compute("ROOFLINE_AI", result, [&] { return roofline::formula::ai(flops, bytes); });
-}
-
-int roofline_balance(double tflops, double tbs, double* result) {
-    return compute("ROOFLINE_BALANCE", result, [&] { return roofline::formula::balance(tflops, tbs); });
-}
-
-int roofline_attainable_tflops(double ai, double tflops, double tbs, double* result) {
-    return compute("ROOFLINE_ATTAINABLE_TFLOPS", result,
-                   [&] { return roofline::formula::attainable_tflops(ai, tflops, tbs); });
-}
-
-int roofline_bound(double flops, double bytes, double tflops, double tbs, const char** result) {
-    // The core returns a view of a static literal: it outlives the call.
-    return compute("ROOFLINE_BOUND", result,
-                   [&] { return roofline::formula::bound(flops, bytes, tflops, tbs).data(); });
-}
-
-int roofline_roof(double tflops, double tbs, double ai_min, double ai_max, double points, roofline_array** result) {
-    return compute("ROOFLINE_ROOF", result,
-                   [&] { return new_array(roofline::formula::roof(tflops, tbs, ai_min, ai_max, points)); });
-}
-
-// ---- Dense model from its parameter count ----
-
-int roofline_decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
-                       double kv_kib_per_token, double bytes_per_param, double* result) {
-    return compute("ROOFLINE_DECODE_MS", result, [&] {
-        return roofline::formula::decode_ms(params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param);
-    });
-}
-
-int roofline_decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
-                         double kv_kib_per_token, double bytes_per_param, double* result) {
-    return compute("ROOFLINE_DECODE_TOKS", result, [&] {
-        return roofline::formula::decode_toks(params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param);
-    });
-}
-
-int roofline_decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param,
-                       double* result) {
-    return compute("ROOFLINE_DECODE_AI", result, [&] {
-        return roofline::formula::decode_ai(params_b, batch, ctx, kv_kib_per_token, bytes_per_param);
-    });
-}
-
-int roofline_critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
-                            double bytes_per_param, double* result) {
-    return compute("ROOFLINE_CRITICAL_BATCH", result, [&] {
-        return roofline::formula::critical_batch(params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param);
-    });
-}
-
-int roofline_prefill_ms(double params_b, double tokens, double tflops, double bw_tbs, double bytes_per_param,
-                        double* result) {
-    return compute("ROOFLINE_PREFILL_MS", result, [&] {
-        return roofline::formula::prefill_ms(params_b, tokens, tflops, bw_tbs, bytes_per_param);
-    });
-}
-
-int roofline_weights_gb(double params_b, double bytes_per_param, double* result) {
-    return compute("ROOFLINE_WEIGHTS_GB", result, [&] { return roofline::formula::weights_gb(params_b, bytes_per_param); });
-}
-
-int roofline_kv_gb(double batch, double ctx, double kv_kib_per_token, double* result) {
-    return compute("ROOFLINE_KV_GB", result, [&] { return roofline::formula::kv_gb(batch, ctx, kv_kib_per_token); });
-}
-
-int roofline_max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token, double bytes_per_param,
-                       double reserve_gb, double* result) {
-    return compute("ROOFLINE_MAX_BATCH", result, [&] {
-        return roofline::formula::max_batch(mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb);
-    });
-}
-
-// ---- Catalog and model-aware estimates ----
-
-}  // extern "C"
-
-namespace {
-
-/// Refuses NULL text arguments, naming the first that is NULL.
-int null_text(const char* formula, std::initializer_list<std::pair<const char*, const char*>> texts) noexcept {
-    for (const auto& [name, value] : texts) {
-        if (!value) {
-            char msg[160];
-            std::snprintf(msg, sizeof msg, "%s: argument '%s' is NULL", formula, name);
-            return fail(roofline::Status::null_pointer, msg, name);
-        }
-    }
-    return ROOFLINE_OK;
-}
-
-}  // namespace
-
-extern "C" {
-
-int roofline_gpus(roofline_array** result) {
-    return compute("ROOFLINE_GPUS", result, [&] { return new_array(roofline::formula::gpus()); });
-}
-
-int roofline_models(roofline_array** result) {
-    return compute("ROOFLINE_MODELS", result, [&] { return new_array(roofline::formula::models()); });
-}
-
-int roofline_gpu(const char* gpu, const char* field, double* result) {
-    if (int st = null_text("ROOFLINE_GPU", {{"gpu", gpu}, {"field", field}})) return st;
-    return compute("ROOFLINE_GPU", result, [&] { return roofline::formula::gpu(gpu, field); });
-}
-
-int roofline_model(const char* model, const char* field, double* result) {
-    if (int st = null_text("ROOFLINE_MODEL", {{"model", model}, {"field", field}})) return st;
-    return compute("ROOFLINE_MODEL", result, [&] { return roofline::formula::model(model, field); });
-}
-
-int roofline_step_ms(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
-                     const char* kv_dtype, double tp, const char* profile, double* result) {
-    if (int st = null_text("ROOFLINE_STEP_MS", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
-                                                {"kv_dtype", kv_dtype}, {"profile", profile}}))
-        return st;
-    return compute("ROOFLINE_STEP_MS", result, [&] {
-        return roofline::formula::step_ms(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile);
-    });
-}
-
-int roofline_step_toks(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
-                       const char* kv_dtype, double tp, const char* profile, double* result) {
-    if (int st = null_text("ROOFLINE_STEP_TOKS", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
-                                                  {"kv_dtype", kv_dtype}, {"profile", profile}}))
-        return st;
-    return compute("ROOFLINE_STEP_TOKS", result, [&] {
-        return roofline::formula::step_toks(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile);
-    });
-}
-
-int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch, const char* weight_dtype,
-                     double tp, const char* profile, double* result) {
-    if (int st = null_text("ROOFLINE_TTFT_MS",
-                           {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype}, {"profile", profile}}))
-        return st;
-    return compute("ROOFLINE_TTFT_MS", result, [&] {
-        return roofline::formula::ttft_ms(model, gpu, prompt_tokens, batch, weight_dtype, tp, profile);
-    });
-}
-
-int roofline_fit_batch(const char* model, const char* gpu, double ctx, const char* weight_dtype, const char* kv_dtype,
-                       double tp, double mem_util, double* result) {
-    if (int st = null_text("ROOFLINE_FIT_BATCH",
-                           {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype}, {"kv_dtype", kv_dtype}}))
-        return st;
-    return compute("ROOFLINE_FIT_BATCH", result, [&] {
-        return roofline::formula::fit_batch(model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util);
-    });
-}
-
-int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
-                            const char* kv_dtype, double tp, const char* profile, roofline_array** result) {
-    if (int st = null_text("ROOFLINE_STEP_BREAKDOWN", {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype},
-                                                       {"kv_dtype", kv_dtype}, {"profile", profile}}))
-        return st;
-    return compute("ROOFLINE_STEP_BREAKDOWN", result, [&] {
-        return new_array(roofline::formula::step_breakdown(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile));
-    });
-}
+// ---- Extending the catalog ----
 
 int roofline_model_import_hf_config(const char* id, const char* config_json) {
     if (int st = null_text("roofline_model_import_hf_config", {{"id", id}, {"config_json", config_json}})) return st;
