@@ -33,7 +33,7 @@ Result call(const std::string& name, const std::vector<Cell>& args, bool name_op
     if (status != ROOFLINE_OK) {
         const std::string arg = roofline_errarg();
         const int code = status == ROOFLINE_ERROR_ARGUMENT || status == ROOFLINE_ERROR_UNKNOWN_FORMULA ||
-                                 status == ROOFLINE_ERROR_ARITY
+                                 status == ROOFLINE_ERROR_ARITY || status == ROOFLINE_ERROR_UNKNOWN_ID
                              ? kBadValue
                          : status == ROOFLINE_ERROR_NO_SOLUTION || status == ROOFLINE_ERROR_RANGE ? kNoSolution
                                                                                                    : kInternal;

@@ -131,8 +131,25 @@ static void test_bad_input(void) {
     CHECK(roofline_max_batch(10, 8, 4096, 128, 2, 0, &r) == ROOFLINE_ERROR_NO_SOLUTION);
     CHECK(strcmp(roofline_errarg(), "mem_gb") == 0);
     CHECK(roofline_compute_ms(1e300, 1e-300, &r) == ROOFLINE_ERROR_RANGE);
+    /* The message says where, which argument and why; errdetail says why alone. */
+    CHECK(roofline_decode_ms(8, -1, 0, 3.35, 989, 128, 2, &r) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got -1)") == 0);
+    CHECK(strcmp(roofline_errdetail(), "must be a whole number >= 1 (got -1)") == 0);
+    CHECK(roofline_step_ms("llama3-70b", "h100-sxm", 1, 0, "bf16", "", 1, "bound", &r) == ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "model") == 0);
+    CHECK(strcmp(roofline_errmsg(),
+                 "ROOFLINE_STEP_MS: argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?") == 0);
+    CHECK(strcmp(roofline_errdetail(), "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?") == 0);
+    CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 0, "bf16", "fp9", 1, "bound", &r) == ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "kv_dtype") == 0 && strstr(roofline_errdetail(), "did you mean 'fp8'?") != NULL);
+    CHECK(roofline_fit_batch("llama-3-70b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &r) == ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strcmp(roofline_errdetail(), "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(roofline_decode_ms(8, 1, 0, 3.35, 989, 128, 2, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'result': is NULL") == 0);
+    CHECK(strcmp(roofline_errdetail(), "is NULL") == 0);
     /* The error is cleared by the next call that succeeds. */
     CHECK(roofline_balance(989, 3.35, &r) == ROOFLINE_OK && roofline_errmsg()[0] == '\0' && roofline_errarg()[0] == '\0');
+    CHECK(roofline_errdetail()[0] == '\0');
 }
 
 static void test_null_pointers(void) {
@@ -152,6 +169,8 @@ static void test_status_version_table(void) {
     CHECK(strcmp(roofline_status_string(ROOFLINE_OK), "ROOFLINE_OK") == 0);
     CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_ARGUMENT), "ROOFLINE_ERROR_ARGUMENT") == 0);
     CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_INTERNAL), "ROOFLINE_ERROR_INTERNAL") == 0);
+    CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_UNKNOWN_ID), "ROOFLINE_ERROR_UNKNOWN_ID") == 0);
+    CHECK(ROOFLINE_ERROR_UNKNOWN_ID == 9);
     CHECK(strcmp(roofline_status_string(999), "ROOFLINE_ERROR_UNKNOWN") == 0);
     CHECK(strcmp(roofline_version(), ROOFLINE_VERSION_STRING) == 0);
     CHECK(roofline_version_number() == ROOFLINE_VERSION_NUMBER);
@@ -165,6 +184,63 @@ static void test_status_version_table(void) {
         for (j = 0; j < f->arg_count; ++j) CHECK(f->args[j]->name != NULL && f->args[j]->description_zh != NULL);
     }
     CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4]->optional);
+}
+
+static void test_formatter(void) {
+    const roofline_formula_info* decode = roofline_formula_find("ROOFLINE_DECODE_MS");
+    const roofline_formula_info* fit = roofline_formula_find("ROOFLINE_FIT_BATCH");
+    roofline_arg_info copy = *fit->args[6];
+    CHECK(strcmp(roofline_formula_signature(decode), "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; "
+                                                     "[kv_kib_per_token=128]; [bytes_per_param=2])") == 0);
+    CHECK(strcmp(roofline_formula_signature(fit), "ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; "
+                                                  "[kv_dtype=bf16]; [tp=1]; [mem_util=0.9])") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[0]), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[4]), "bf16") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[6]), "0.9") == 0);
+    CHECK(strcmp(roofline_arg_default_string(decode->args[4]), "989") == 0);
+    CHECK(strcmp(roofline_arg_default_string(NULL), "") == 0 && strcmp(roofline_formula_signature(NULL), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(&copy), "") == 0); /* not the library's own struct */
+    CHECK(fit->args[4]->default_label == NULL);
+}
+
+static void test_why(void) {
+    roofline_value fit[3] = {{0, "llama-3-70b"}, {0, "h100-sxm"}, {4096, NULL}};
+    roofline_value fit_call[4] = {{0, "ROOFLINE_FIT_BATCH"}, {0, "llama-3-70b"}, {0, "h100-sxm"}, {4096, NULL}};
+    roofline_value bad_batch[4] = {{8, NULL}, {-1, NULL}, {0, NULL}, {3.35, NULL}};
+    roofline_value typo[4] = {{0, "llama3-70b"}, {0, "h100-sxm"}, {1, NULL}, {0, NULL}};
+    const char* why = NULL;
+    roofline_array* r = NULL;
+    CHECK(roofline_why("ROOFLINE_FIT_BATCH", fit, 3, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(roofline_errmsg()[0] == '\0'); /* WHY itself succeeded */
+    CHECK(roofline_call("ROOFLINE_WHY", fit_call, 4, &r) == ROOFLINE_OK);
+    CHECK(roofline_array_is_text(r, 0, 0) && strcmp(roofline_array_text(r, 0, 0), why) == 0);
+    roofline_array_free(r);
+    fit[0].text = "llama-3-8b";
+    CHECK(roofline_why("ROOFLINE_FIT_BATCH", fit, 3, &why) == ROOFLINE_OK && strcmp(why, "ok") == 0);
+    CHECK(roofline_why("ROOFLINE_DECODE_MS", bad_batch, 4, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "argument 'batch': must be a whole number >= 1 (got -1)") == 0);
+    CHECK(roofline_why("ROOFLINE_STEP_MS", typo, 4, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? "
+                      "(see ROOFLINE_MODELS())") == 0);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 0, &why) == ROOFLINE_OK && strcmp(why, "ok") == 0);
+    CHECK(roofline_why(NULL, NULL, 0, &why) == ROOFLINE_ERROR_NULL && strcmp(roofline_errarg(), "formula") == 0);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 1, &why) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 0, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_call("ROOFLINE_WHY", NULL, 0, &r) == ROOFLINE_ERROR_ARITY);
+    CHECK(strcmp(roofline_formula_signature(roofline_formula_find("ROOFLINE_WHY")), "ROOFLINE_WHY(formula; arguments...)") == 0);
+    CHECK(roofline_formula_find("ROOFLINE_WHY")->args[1]->type == ROOFLINE_TYPE_REST);
+}
+
+static void test_nearest(void) {
+    const char* commands[] = {"roof", "step", "fit", "ttft", NULL, "formulas"};
+    CHECK(roofline_nearest("stpe", commands, 6) == 1);
+    CHECK(roofline_nearest("FORMULA", commands, 6) == 5);
+    CHECK(roofline_nearest("plot", commands, 6) == -1);
+    CHECK(roofline_nearest("stpe", commands, 1) == -1); /* only "roof" */
+    CHECK(roofline_nearest("stpe", commands, 0) == -1);
+    CHECK(roofline_nearest(NULL, commands, 6) == -1);
+    CHECK(roofline_nearest("stpe", NULL, 6) == -1);
 }
 
 static const typed_call* typed(const char* name) {
@@ -193,6 +269,11 @@ static void valid_args(const roofline_formula_info* f, roofline_value* args) {
 }
 
 typedef union { double number; const char* text; roofline_array* array; } any_result;
+
+/* A formula whose last argument is REST (ROOFLINE_WHY) explains the failures of others instead of failing. */
+static int explains_failures(const roofline_formula_info* f) {
+    return f->arg_count > 0 && f->args[f->arg_count - 1]->type == ROOFLINE_TYPE_REST;
+}
 
 /* The typed function and roofline_call() on the same arguments: same status, same result. */
 static int call_both(const roofline_formula_info* info, const typed_call* tc, const roofline_value* args) {
@@ -238,14 +319,24 @@ static void test_every_function_every_bad_value(void) {
         CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL);
         CHECK(call_both(info, tc, args) == ROOFLINE_OK);
         for (j = 0; j < info->arg_count; ++j) {
+            if (explains_failures(info)) {
+                /* ROOFLINE_WHY: any formula name and any values are explained, never refused */
+                valid_args(info, args);
+                if (info->args[j]->type == ROOFLINE_TYPE_TEXT) args[j].text = texts[1];
+                else args[j].number = NAN;
+                CHECK(call_both(info, tc, args) == ROOFLINE_OK);
+                continue;
+            }
             if (info->args[j]->type == ROOFLINE_TYPE_TEXT) {
                 for (v = 0; v < sizeof texts / sizeof texts[0]; ++v) {
-                    const int empty_means_default = texts[v][0] == '\0' && info->args[j]->default_label != NULL;
+                    /* "" is kv_dtype's default (16 bits); for every other text argument it is an error */
+                    const int empty_means_default = texts[v][0] == '\0' && strcmp(info->args[j]->name, "kv_dtype") == 0;
                     valid_args(info, args);
                     args[j].text = texts[v];
                     if (call_both(info, tc, args) != ROOFLINE_OK || !empty_means_default) {
                         CHECK(!empty_means_default);
                         CHECK(strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                        CHECK(strstr(roofline_errdetail(), texts[v]) != NULL); /* the reason quotes the text */
                     }
                 }
                 valid_args(info, args);
@@ -285,6 +376,9 @@ int main(void) {
     test_bad_input();
     test_null_pointers();
     test_status_version_table();
+    test_nearest();
+    test_formatter();
+    test_why();
     test_every_function_every_bad_value();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

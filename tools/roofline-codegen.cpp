@@ -22,23 +22,6 @@
 
 namespace {
 
-std::string default_text(const roofline_arg_info& a) {
-    if (a.default_label) return a.default_label;
-    if (a.type == ROOFLINE_TYPE_TEXT) return fmt::format("\"{}\"", a.default_text ? a.default_text : "");
-    return fmt::format("{}", a.default_number);
-}
-
-/// "ROOFLINE_DECODE_MS(params_b; batch; ...; [tflops=989]; ...)"
-std::string signature(const roofline_formula_info& f) {
-    std::string s = fmt::format("{}(", f.name);
-    for (size_t i = 0; i < f.arg_count; ++i) {
-        const roofline_arg_info& a = *f.args[i];
-        if (i) s += "; ";
-        s += a.optional ? fmt::format("[{}={}]", a.name, default_text(a)) : a.name;
-    }
-    return s + ")";
-}
-
 /// Evaluates an example "NAME(1; 2e3; ...)" whose arguments are plain numbers, through the C ABI.
 std::string evaluate(const char* example) {
     std::string_view ex(example);
@@ -95,17 +78,23 @@ void reference() {
             group = f.group;
             fmt::print("\n### {}\n", group);
         }
-        fmt::print("\n#### `{}`\n\n", signature(f));
+        fmt::print("\n#### `{}`\n\n", roofline_formula_signature(&f));
         fmt::print("{}  \n{}\n\n", f.description_en, f.description_zh);
         fmt::print("| argument | unit | default | description | 说明 |\n|---|---|---|---|---|\n");
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
-            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, a.optional ? default_text(a) : "",
+            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, roofline_arg_default_string(&a),
                        a.description_en, a.description_zh);
         }
         fmt::print("\nResult: {}, {}. C: `{}`. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
                    f.c_name, f.example, evaluate(f.example));
     }
+}
+
+/// A formula whose last argument is ROOFLINE_TYPE_REST (ROOFLINE_WHY). The add-in glue below does not
+/// generate Calc's varargs (a sequence< any > parameter) yet: such formulas are left out of it for now.
+bool takes_rest(const roofline_formula_info& f) {
+    return f.arg_count > 0 && f.args[f.arg_count - 1]->type == ROOFLINE_TYPE_REST;
 }
 
 /// An IDL identifier for an argument: unoidl rejects "params_b", so "paramsB".
@@ -148,6 +137,7 @@ void idl() {
                "interface XRoofline : com::sun::star::uno::XInterface\n{{\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         fmt::print("    /// {}\n    {} {}(", f.description_en, idl_result_type(f.result_type), f.name);
         for (size_t j = 0; j < f.arg_count; ++j)
             fmt::print("{}[in] {} {}", j ? ", " : " ", idl_arg_type(*f.args[j]), idl_name(f.args[j]->name));
@@ -163,10 +153,11 @@ void addin() {
                "// IllegalArgumentException. No roofline math here.\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         const char* result_cpp = f.result_type == ROOFLINE_TYPE_TEXT    ? "OUString"
                                  : f.result_type == ROOFLINE_TYPE_ARRAY ? "Array"
                                                                          : "double";
-        fmt::print("\n// {}\n{} SAL_CALL {}(", signature(f), result_cpp, f.name);
+        fmt::print("\n// {}\n{} SAL_CALL {}(", roofline_formula_signature(&f), result_cpp, f.name);
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
             const char* t = a.optional ? "const css::uno::Any&" : a.type == ROOFLINE_TYPE_TEXT ? "const OUString&" : "double";
@@ -203,71 +194,72 @@ template <typename Fn> void for_each_formula(Fn&& fn) {
     for (size_t i = 0; i < roofline_formula_count(); ++i) fn(*roofline_formula_at(i));
 }
 
-/// One of three spellings, by a roofline_type.
-const char* by_type(int type, const char* number, const char* text, const char* array) {
-    return type == ROOFLINE_TYPE_TEXT ? text : type == ROOFLINE_TYPE_ARRAY ? array : number;
-}
-
 /// The C type of a formula's result parameter.
-const char* c_result_type(int type) { return by_type(type, "double*", "const char**", "roofline_array**"); }
+const char* c_result_type(int type) {
+    return type == ROOFLINE_TYPE_TEXT ? "const char**" : type == ROOFLINE_TYPE_ARRAY ? "roofline_array**" : "double*";
+}
 
 /// The core's function of a formula: its C name without the prefix ("roofline_decode_ms" -> "decode_ms").
 std::string_view core_function(const roofline_formula_info& f) {
     return std::string_view(f.c_name).substr(std::strlen("roofline_"));
 }
 
-/// "double flops, const char* model, ..." in formula order (no result parameter).
-std::string parameters(const roofline_formula_info& f, const char* number_type, const char* text_type) {
+/// How generated code spells an argument of each type ({name}: the argument's, {index}: its place).
+struct ArgSpelling {
+    const char* c_parameter;          ///< in the typed C function's parameter list
+    const char* core_argument;        ///< in its call of the core's function
+    const char* typed_call_argument;  ///< in typed_calls.h, from the roofline_value array `a`
+};
+
+const ArgSpelling& spelling(int type) {
+    static constexpr ArgSpelling number{"double {name}", "{name}", "a[{index}].number"};
+    static constexpr ArgSpelling text{"const char* {name}", "{name}", "a[{index}].text"};
+    // Every value from its place on: the table-driven callers of typed_calls.h pass one.
+    static constexpr ArgSpelling rest{"const roofline_value* args, size_t nargs", "core_args(args, nargs)",
+                                      "a + {index}, 1"};
+    return type == ROOFLINE_TYPE_TEXT ? text : type == ROOFLINE_TYPE_REST ? rest : number;
+}
+
+/// Each argument of `f` as `part` of its spelling says, then `last` if any, separated by ", ".
+std::string arguments(const roofline_formula_info& f, const char* ArgSpelling::*part, std::string_view last = "") {
     std::string s;
     for (size_t j = 0; j < f.arg_count; ++j) {
         const roofline_arg_info& a = *f.args[j];
-        s += fmt::format("{}{} {}", j ? ", " : "", a.type == ROOFLINE_TYPE_TEXT ? text_type : number_type, a.name);
+        s += fmt::format(fmt::runtime(spelling(a.type).*part), fmt::arg("name", a.name), fmt::arg("index", j));
+        if (j + 1 < f.arg_count) s += ", ";
     }
-    return s;
+    return last.empty() ? s : fmt::format("{}{}{}", s, s.empty() ? "" : ", ", last);
 }
 
-/// "flops, tflops": the arguments' names in formula order.
-std::string argument_names(const roofline_formula_info& f) {
-    std::string s;
-    for (size_t j = 0; j < f.arg_count; ++j) s += fmt::format("{}{}", j ? ", " : "", f.args[j]->name);
-    return s;
+/// The checks of a typed C function before it computes: no NULL text, no NULL array of a `rest` argument.
+std::string null_checks(const roofline_formula_info& f) {
+    std::string texts, checks;
+    for (size_t j = 0; j < f.arg_count; ++j) {
+        const roofline_arg_info& a = *f.args[j];
+        if (a.type == ROOFLINE_TYPE_TEXT) texts += fmt::format("{}{{\"{}\", {}}}", texts.empty() ? "" : ", ", a.name, a.name);
+        if (a.type == ROOFLINE_TYPE_REST)
+            checks += fmt::format("    if (!args && nargs > 0) return null_argument(\"{}\", \"{}\");\n", f.name, a.name);
+    }
+    if (texts.empty()) return checks;
+    return fmt::format("    if (int status = null_text(\"{}\", {{{}}})) return status;\n", f.name, texts) + checks;
 }
 
-/// "{"model", model}, {"gpu", gpu}": each text argument's name and value, for null_text().
-std::string text_arguments(const roofline_formula_info& f) {
-    std::string s;
-    for (size_t j = 0; j < f.arg_count; ++j)
-        if (f.args[j]->type == ROOFLINE_TYPE_TEXT)
-            s += fmt::format("{}{{\"{}\", {}}}", s.empty() ? "" : ", ", f.args[j]->name, f.args[j]->name);
-    return s;
-}
-
-/// libroofline's typed C function of every formula, as roofline.h declares it (c-api/src/c_layer.hpp
-/// has the helpers). It calls the core's function of the formula, declared here from the table.
+/// libroofline's typed C function of every formula, as roofline.h declares it: it calls the core's
+/// function of the formula (roofline::formula::<C name without roofline_>) through c-api/src/c_layer.hpp.
 void c_functions() {
     fmt::print("// Generated by `roofline-codegen c-functions` from the formula table: do not edit.\n"
                "// The typed C function of every formula, as roofline.h declares it: refuses a NULL text\n"
                "// argument (naming it) and a NULL result pointer, calls the core's function of the formula\n"
-               "// and turns every exception into a status and the thread's error. No roofline math here.\n"
+               "// (roofline/formulas.hpp) and turns every exception into a status and the thread's error.\n"
+               "// No roofline math here.\n"
                "#include \"c_layer.hpp\"\n\n"
-               "// The core's function of each formula (libroofline/src/formulas.cpp), declared as the table's\n"
-               "// types say: a function of other types fails to link.\n"
-               "namespace roofline::formula {{\n");
+               "using namespace roofline::c_layer;\n\nextern \"C\" {{\n");
     for_each_formula([](const roofline_formula_info& f) {
-        fmt::print("{} {}({});\n", by_type(f.result_type, "double", "std::string_view", "Table"), core_function(f),
-                   parameters(f, "double", "std::string_view"));
-    });
-    fmt::print("}}  // namespace roofline::formula\n\nusing roofline::c_layer::compute;\n"
-               "using roofline::c_layer::new_array;\nusing roofline::c_layer::null_text;\n\nextern \"C\" {{\n");
-    for_each_formula([](const roofline_formula_info& f) {
-        fmt::print("\nint {}({}{}{} result) {{\n", f.c_name, parameters(f, "double", "const char*"),
-                   f.arg_count ? ", " : "", c_result_type(f.result_type));
-        if (const std::string texts = text_arguments(f); !texts.empty())
-            fmt::print("    if (int status = null_text(\"{}\", {{{}}})) return status;\n", f.name, texts);
-        const std::string call = fmt::format("roofline::formula::{}({})", core_function(f), argument_names(f));
-        // A text result is a view of static storage (roofline.h: MEMORY); an array, a new roofline_array.
-        fmt::print("    return compute(\"{}\", result, [&] {{ return {}; }});\n}}\n", f.name,
-                   fmt::format(fmt::runtime(by_type(f.result_type, "{}", "{}.data()", "new_array({})")), call));
+        fmt::print("\nint {}({}) {{\n{}", f.c_name,
+                   arguments(f, &ArgSpelling::c_parameter, fmt::format("{} result", c_result_type(f.result_type))),
+                   null_checks(f));
+        fmt::print("    return compute(\"{}\", result, [&] {{ return c_result(roofline::formula::{}({})); }});\n}}\n",
+                   f.name, core_function(f), arguments(f, &ArgSpelling::core_argument));
     });
     fmt::print("\n}}  // extern \"C\"\n");
 }
@@ -288,10 +280,8 @@ void typed_calls() {
     for_each_formula([](const roofline_formula_info& f) {
         fmt::print("\nstatic int tc_{}(const roofline_value* a, void* out) {{\n", core_function(f));
         if (!f.arg_count) fmt::print("    (void)a;\n");
-        fmt::print("    return {}(", f.c_name);
-        for (size_t j = 0; j < f.arg_count; ++j)
-            fmt::print("a[{}].{}, ", j, f.args[j]->type == ROOFLINE_TYPE_TEXT ? "text" : "number");
-        fmt::print("({})out);\n}}\n", c_result_type(f.result_type));
+        fmt::print("    return {}({});\n}}\n", f.c_name,
+                   arguments(f, &ArgSpelling::typed_call_argument, fmt::format("({})out", c_result_type(f.result_type))));
     });
     fmt::print("\nstatic const typed_call typed_calls[] = {{\n");
     for_each_formula([](const roofline_formula_info& f) { fmt::print("    {{\"{}\", tc_{}}},\n", f.name, core_function(f)); });

@@ -26,13 +26,15 @@
 **     throughput            tokens per second
 **
 **   Bad input (NaN, infinity, a negative or zero size where that has no meaning, a fraction where
-**   a whole number belongs) gives ROOFLINE_ERROR_ARGUMENT, and roofline_errmsg() names the
-**   argument. No function returns a NaN or an infinity as a result.
+**   a whole number belongs) gives ROOFLINE_ERROR_ARGUMENT; a text that names no catalog entry (a
+**   model, a GPU, a dtype, a profile, a field) gives ROOFLINE_ERROR_UNKNOWN_ID, with the nearest id
+**   suggested when one is close. roofline_errmsg() names the argument, roofline_errdetail() says why.
+**   No function returns a NaN or an infinity as a result.
 **
 ** MEMORY
 **
 **   Every const char* the library returns points to static storage that lives as long as the
-**   library is loaded, except roofline_errmsg() and roofline_errarg() (valid until the calling
+**   library is loaded, except roofline_errmsg(), roofline_errarg() and roofline_errdetail() (valid until the calling
 **   thread's next call into the library) and the texts of a roofline_array (valid until it is freed).
 **   The only objects the caller owns are roofline_array results: free each with roofline_array_free().
 **
@@ -53,12 +55,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 2
+#define ROOFLINE_VERSION_MINOR 3
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.2.0"
+#define ROOFLINE_VERSION_STRING "0.3.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -87,21 +89,42 @@ typedef enum roofline_status {
     ROOFLINE_ERROR_UNKNOWN_FORMULA = 5, /**< roofline_call(): no formula of that name */
     ROOFLINE_ERROR_ARITY = 6,           /**< roofline_call(): too few or too many arguments */
     ROOFLINE_ERROR_NOMEM = 7,           /**< an allocation failed */
-    ROOFLINE_ERROR_INTERNAL = 8         /**< a bug in libroofline: please report it */
+    ROOFLINE_ERROR_INTERNAL = 8,        /**< a bug in libroofline: please report it */
+    ROOFLINE_ERROR_UNKNOWN_ID = 9       /**< a text argument names no catalog entry: model, gpu, dtype, profile, field (since 0.3) */
 } roofline_status;
 
 /** The name of a status, e.g. "ROOFLINE_ERROR_ARGUMENT"; "ROOFLINE_ERROR_UNKNOWN" for other values. */
 ROOFLINE_API const char* roofline_status_string(int status);
 
 /**
-** What went wrong in this thread's last call, in English, naming the argument at fault, e.g.
-** "ROOFLINE_DECODE_MS: argument 'batch' must be a whole number >= 1 (got 0.5)". "" after a call
-** that succeeded. Valid until this thread's next call into the library.
+** What went wrong in this thread's last call, in English: "<FORMULA>: argument '<arg>': <reason>" when an
+** argument is at fault, e.g. "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got 0.5)",
+** else "<FORMULA>: <reason>", e.g. "ROOFLINE_MAX_BATCH: the weights (16 GB) and the reserve (0 GB) do not
+** fit in mem_gb = 8 GB". "" after a call that succeeded. Valid until this thread's next call into the library.
 */
 ROOFLINE_API const char* roofline_errmsg(void);
 
 /** The name of the argument at fault in this thread's last call ("batch"), or "" when none is. */
 ROOFLINE_API const char* roofline_errarg(void);
+
+/**
+** The <reason> part of roofline_errmsg() alone, for hosts that say where themselves (a CLI option, a
+** spreadsheet cell), e.g. "must be a whole number >= 1 (got -1)" or
+** "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?". It never names a host's own
+** means (no "see ROOFLINE_MODELS()"): hosts add their own pointer. "" after a call that succeeded.
+** Valid until this thread's next call into the library. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_errdetail(void);
+
+/**
+** The index of the candidate closest to `word` when it is close enough to be a likely typo, else -1
+** (also -1 when `word` or `candidates` is NULL; a NULL candidate matches nothing). The rule the library
+** uses for its own suggestions: case-insensitive; '-', '_', '.' and ' ' weigh nothing; then an edit
+** distance (insertions, deletions, substitutions, transpositions of neighbours) of at most one per three
+** characters of `word`, at least one; the closest, then the first, wins. E.g. "stpe" among
+** {"roof", "step", "fit"} gives 1. For a host's own names (CLI subcommands). Since 0.3.
+*/
+ROOFLINE_API long roofline_nearest(const char* word, const char* const* candidates, size_t count);
 
 /* ---- Arrays ----------------------------------------------------------------------------------- */
 
@@ -131,7 +154,9 @@ ROOFLINE_API void roofline_array_free(roofline_array* array);
 typedef enum roofline_type {
     ROOFLINE_TYPE_NUMBER = 0, /**< double */
     ROOFLINE_TYPE_TEXT = 1,   /**< NUL-terminated UTF-8 */
-    ROOFLINE_TYPE_ARRAY = 2   /**< roofline_array (results only) */
+    ROOFLINE_TYPE_ARRAY = 2,  /**< roofline_array (results only) */
+    ROOFLINE_TYPE_REST = 3    /**< arguments only, only the last: any number of further arguments, each a number
+                                   or a text (roofline_value); optional, no default (since 0.3) */
 } roofline_type;
 
 /** One argument of a formula. Fields may be appended in later minor versions: reach it only through
@@ -139,13 +164,13 @@ typedef enum roofline_type {
 typedef struct roofline_arg_info {
     const char* name;            /**< as in the formula contract, e.g. "params_b" */
     const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
-    int type;                    /**< roofline_type: NUMBER or TEXT */
+    int type;                    /**< roofline_type: NUMBER, TEXT or REST */
     int optional;                /**< nonzero if the formula has a default for it */
     double default_number;       /**< the default of an optional number argument, else 0 */
     const char* default_text;    /**< the default of an optional text argument, else NULL */
     const char* description_en;  /**< one sentence, English */
     const char* description_zh;  /**< one sentence, Simplified Chinese */
-    const char* default_label;   /**< how to show the default when not by its value (kv_dtype: "weight_dtype"), else NULL */
+    const char* default_label;   /**< NULL since 0.3: show roofline_arg_default_string(); kept for compatibility */
 } roofline_arg_info;
 
 /** One formula. Fields may be appended in later minor versions. */
@@ -168,6 +193,23 @@ ROOFLINE_API size_t roofline_formula_count(void);
 ROOFLINE_API const roofline_formula_info* roofline_formula_at(size_t index);
 /** The formula named `name` (case-insensitive, "ROOFLINE_DECODE_MS"), or NULL. Static storage. */
 ROOFLINE_API const roofline_formula_info* roofline_formula_find(const char* name);
+
+/**
+** How documentation shows the default of `arg`: "989", "0.9", "bf16" (texts unquoted); "" when the
+** argument is not optional, when `arg` is NULL or when it is not one of the library's own structs (reached
+** through roofline_formula_at() or roofline_formula_find()). The one formatter of defaults: every host
+** shows this text. Static storage, valid for the life of the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_arg_default_string(const roofline_arg_info* arg);
+
+/**
+** The signature of `formula` as documentation shows it, optional arguments in brackets with their
+** defaults as roofline_arg_default_string() gives them, e.g.
+** "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+** "" when `formula` is NULL or not one of the library's own structs. Static storage, valid for the life of
+** the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_formula_signature(const roofline_formula_info* formula);
 
 /* ---- Calling any formula by name -------------------------------------------------------------- */
 
@@ -284,6 +326,20 @@ ROOFLINE_API int roofline_decode_ai(double params_b, double batch, double ctx, d
                                     double bytes_per_param, double* result);
 
 /**
+** ROOFLINE_DECODE_FLOP(params_b; batch): the FLOPs of one decode step, 2 x params x batch (2 FLOP per
+** parameter per sequence). Example: roofline_decode_flop(8, 64, &flop) gives 1.024e12. Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_flop(double params_b, double batch, double* result);
+
+/**
+** ROOFLINE_DECODE_BYTES(params_b; batch; ctx; [kv_kib_per_token=128]; [bytes_per_param=2]): the bytes one
+** decode step reads: the weights once, and each sequence's KV cache of `ctx` tokens. With
+** roofline_decode_flop(), roofline_time_ms(flop, bytes, tflops, bw_tbs) is roofline_decode_ms(). Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token,
+                                       double bytes_per_param, double* result);
+
+/**
 ** ROOFLINE_CRITICAL_BATCH(params_b; ctx; tflops; bw_tbs; [kv_kib_per_token=128]; [bytes_per_param=2]):
 ** the smallest whole batch whose decode step is compute bound. ROOFLINE_ERROR_NO_SOLUTION where
 ** the KV read of one more sequence takes at least as long as its compute, so that no batch is.
@@ -321,12 +377,13 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** `gpu` and `model` are catalog ids, case-insensitive (ROOFLINE_GPUS(), ROOFLINE_MODELS()), or ids that
 ** the host program added with roofline_model_import_hf_config() or roofline_catalog_add_json().
 ** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0" or
-** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` ""
-** means the same as weight_dtype. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
+** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` is
+** "bf16" by default, whatever the weights' format (a 16-bit KV cache, as serving engines keep it unless told
+** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
 ** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
-** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_ARGUMENT.
-** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "", tp 1, profile "bound",
+** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_UNKNOWN_ID.
+** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "bf16", tp 1, profile "bound",
 ** batch 1 (roofline_ttft_ms), mem_util 0.9.
 */
 
@@ -354,7 +411,7 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1];
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1];
 ** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
@@ -371,13 +428,13 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
 /**
 ** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
-** last token of each prompt), in ms.
+** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
 ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch,
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */
@@ -393,6 +450,32 @@ ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double c
 ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx,
                                          const char* weight_dtype, const char* kv_dtype, double tp,
                                          const char* profile, roofline_array** result);
+
+/**
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
+** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
+** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as
+** roofline_ttft_ms. Since 0.3.
+*/
+ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                         const char* weight_dtype, double tp, const char* profile,
+                                         roofline_array** result);
+
+/* ---- Why a formula fails ---------------------------------------------------------------------- */
+
+/**
+** ROOFLINE_WHY(formula; arguments...): why a call of `formula` with these `nargs` arguments fails, in words,
+** as *result: "ok" when it succeeds, else roofline_errmsg() of that call without its leading "<FORMULA>: ",
+** e.g. ROOFLINE_WHY("ROOFLINE_FIT_BATCH"; "llama-3-70b"; "h100-sxm"; 4096) gives "the weights (141 GB per
+** GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'". An unknown model or GPU adds where the spreadsheet
+** lists them: "... (see ROOFLINE_MODELS())". The call itself succeeds whatever `formula` and `args` are
+** (an unknown formula is explained too); it fails only for a NULL pointer. *result is valid until this
+** thread's next call into the library (like roofline_errmsg()). `args` may be NULL when `nargs` is 0.
+** roofline_call("ROOFLINE_WHY", ...) works as well, with the formula's name as its first argument.
+** Since 0.3.
+*/
+ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, size_t nargs, const char** result);
 
 /* ---- Extending the catalog (host programs only: no formula reads a file) ---------------------- */
 

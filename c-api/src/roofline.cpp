@@ -1,14 +1,16 @@
 // The C ABI: converts, calls the core, and turns every exception into a status. No roofline math.
 #include "roofline.h"
 
-#include <cstdio>
 #include <cstring>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "c_layer.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
+#include "roofline/nearest.hpp"
 
 static_assert(ROOFLINE_OK == static_cast<int>(roofline::Status::ok));
 static_assert(ROOFLINE_ERROR_ARGUMENT == static_cast<int>(roofline::Status::invalid_argument));
@@ -19,46 +21,74 @@ static_assert(ROOFLINE_ERROR_UNKNOWN_FORMULA == static_cast<int>(roofline::Statu
 static_assert(ROOFLINE_ERROR_ARITY == static_cast<int>(roofline::Status::wrong_arity));
 static_assert(ROOFLINE_ERROR_NOMEM == static_cast<int>(roofline::Status::out_of_memory));
 static_assert(ROOFLINE_ERROR_INTERNAL == static_cast<int>(roofline::Status::internal));
+static_assert(ROOFLINE_ERROR_UNKNOWN_ID == static_cast<int>(roofline::Status::unknown_id));
 static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
 static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
 static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
+static_assert(ROOFLINE_TYPE_REST == static_cast<int>(roofline::Type::rest));
 
 namespace roofline::c_layer {
 
 namespace {
-// The only state of the library: each thread's last error.
+// The only state of the library: each thread's last error...
 thread_local std::string t_errmsg;
 thread_local std::string t_errarg;
+thread_local std::string t_errdetail;
+// ... and the text its last call computed (roofline_why()).
+thread_local std::string t_computed_text;
 }  // namespace
 
-int fail(Status status, const char* message, const char* argument) noexcept {
+int fail(Status status, const char* message, const char* argument, const char* reason) noexcept {
     try {
         t_errmsg = message;
         t_errarg = argument;
+        t_errdetail = reason;
     } catch (...) {
         t_errmsg.clear();
         t_errarg.clear();
+        t_errdetail.clear();
     }
     return static_cast<int>(status);
 }
 
+int fail(const Error& e) noexcept { return fail(e.status(), e.what(), e.argument().c_str(), e.reason().c_str()); }
+
 void clear_error() noexcept {
     t_errmsg.clear();
     t_errarg.clear();
+    t_errdetail.clear();
+}
+
+int null_argument(const char* where, const char* argument) noexcept {
+    try {
+        return fail(Error::of_argument(Status::null_pointer, where, argument, "is NULL"));
+    } catch (...) {
+        return fail(Status::out_of_memory, "out of memory", "", "out of memory");
+    }
 }
 
 int null_text(const char* formula, std::initializer_list<std::pair<const char*, const char*>> texts) noexcept {
-    for (const auto& [name, value] : texts) {
-        if (!value) {
-            char msg[160];
-            std::snprintf(msg, sizeof msg, "%s: argument '%s' is NULL", formula, name);
-            return fail(Status::null_pointer, msg, name);
-        }
-    }
+    for (const auto& [name, value] : texts)
+        if (!value) return null_argument(formula, name);
     return ROOFLINE_OK;
 }
 
+std::vector<Arg> core_args(const roofline_value* args, size_t nargs) {
+    std::vector<Arg> in;
+    in.reserve(nargs);
+    for (size_t i = 0; i < nargs; ++i) {
+        if (args[i].text) in.push_back({std::string(args[i].text)});
+        else in.push_back({args[i].number});
+    }
+    return in;
+}
+
 roofline_array* new_array(Table table) { return new roofline_array{std::move(table)}; }
+
+const char* c_result(std::string&& computed_text) {
+    t_computed_text = std::move(computed_text);
+    return t_computed_text.c_str();
+}
 
 }  // namespace roofline::c_layer
 
@@ -86,6 +116,9 @@ struct CTable {
     std::vector<std::vector<roofline_arg_info>> args;
     std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
+    // The formatter's texts, by the address of the struct they describe.
+    std::unordered_map<const roofline_arg_info*, std::string> default_strings;
+    std::unordered_map<const roofline_formula_info*, std::string> signatures;
 
     CTable() {
         const auto table = roofline::formulas();
@@ -98,7 +131,7 @@ struct CTable {
             for (const roofline::ArgSpec& s : f.args)
                 a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,
                              s.optional ? s.default_number : 0.0, s.default_text, s.description_en,
-                             s.description_zh, s.default_label});
+                             s.description_zh, nullptr});
         }
         for (std::size_t i = 0; i < table.size(); ++i) {
             auto& pointers = arg_pointers.emplace_back();
@@ -108,7 +141,10 @@ struct CTable {
             const roofline::FormulaSpec& f = table[i];
             formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
                                 f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example});
+            for (std::size_t k = 0; k < f.args.size(); ++k)
+                default_strings.emplace(&args[i][k], roofline::default_string(f.args[k]));
         }
+        for (std::size_t i = 0; i < table.size(); ++i) signatures.emplace(&formulas[i], roofline::signature(table[i]));
     }
 };
 
@@ -139,12 +175,28 @@ const char* roofline_status_string(int status) {
         case ROOFLINE_ERROR_ARITY: return "ROOFLINE_ERROR_ARITY";
         case ROOFLINE_ERROR_NOMEM: return "ROOFLINE_ERROR_NOMEM";
         case ROOFLINE_ERROR_INTERNAL: return "ROOFLINE_ERROR_INTERNAL";
+        case ROOFLINE_ERROR_UNKNOWN_ID: return "ROOFLINE_ERROR_UNKNOWN_ID";
         default: return "ROOFLINE_ERROR_UNKNOWN";
     }
 }
 
 const char* roofline_errmsg(void) { return roofline::c_layer::t_errmsg.c_str(); }
 const char* roofline_errarg(void) { return roofline::c_layer::t_errarg.c_str(); }
+const char* roofline_errdetail(void) { return roofline::c_layer::t_errdetail.c_str(); }
+
+long roofline_nearest(const char* word, const char* const* candidates, size_t count) {
+    if (!word || !candidates) return -1;
+    try {
+        std::vector<std::string_view> names;
+        names.reserve(count);
+        // A NULL candidate matches nothing, and keeps the indices of the others.
+        for (size_t i = 0; i < count; ++i) names.emplace_back(candidates[i] ? candidates[i] : "");
+        const auto i = roofline::nearest(word, std::span<const std::string_view>(names));
+        return i && candidates[*i] ? static_cast<long>(*i) : -1;
+    } catch (...) {
+        return -1;
+    }
+}
 
 // ---- Arrays ----
 
@@ -190,18 +242,24 @@ const roofline_formula_info* roofline_formula_find(const char* name) {
     return &t->formulas[static_cast<std::size_t>(f - roofline::formulas().data())];
 }
 
+const char* roofline_arg_default_string(const roofline_arg_info* arg) {
+    const CTable* t = c_table();
+    if (!t || !arg) return "";
+    const auto it = t->default_strings.find(arg);
+    return it == t->default_strings.end() ? "" : it->second.c_str();
+}
+
+const char* roofline_formula_signature(const roofline_formula_info* formula) {
+    const CTable* t = c_table();
+    if (!t || !formula) return "";
+    const auto it = t->signatures.find(formula);
+    return it == t->signatures.end() ? "" : it->second.c_str();
+}
+
 int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {
-    if (!name) return fail(roofline::Status::null_pointer, "roofline_call: the formula name is NULL", "name");
-    if (!args && nargs > 0) return fail(roofline::Status::null_pointer, "roofline_call: args is NULL", "args");
-    return compute(name, result, [&] {
-        std::vector<roofline::Arg> in;
-        in.reserve(nargs);
-        for (size_t i = 0; i < nargs; ++i) {
-            if (args[i].text) in.push_back({std::string(args[i].text)});
-            else in.push_back({args[i].number});
-        }
-        return new_array(as_table(roofline::call(name, in)));
-    });
+    if (!name) return null_argument("roofline_call", "name");
+    if (!args && nargs > 0) return null_argument("roofline_call", "args");
+    return compute(name, result, [&] { return new_array(as_table(roofline::call(name, core_args(args, nargs)))); });
 }
 
 // The typed C function of each formula (roofline_compute_ms() ...) is generated from the table by

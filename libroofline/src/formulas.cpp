@@ -2,6 +2,7 @@
 #include "roofline/formulas.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +14,7 @@
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
@@ -25,15 +27,18 @@ constexpr double kNoMax = std::numeric_limits<double>::infinity();
 // ---- Arguments: each defined once, shared by every formula that takes it. ----------------------
 
 constexpr ArgSpec number(const char* name, const char* unit, Check check, const char* en, const char* zh) {
-    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh};
 }
 constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
-    return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+    return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
 }
-constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text, const char* label = nullptr) {
+/// The last argument of a formula that takes any number of further arguments: optional, no default.
+constexpr ArgSpec rest(const char* name, const char* unit, const char* en, const char* zh) {
+    return {name, unit, Type::rest, Check::finite, true, 0.0, nullptr, kNoMax, en, zh};
+}
+constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text) {
     arg.optional = true;
     arg.default_text = default_text;
-    arg.default_label = label;
     return arg;
 }
 constexpr ArgSpec optional(ArgSpec arg, double default_number) {
@@ -125,10 +130,12 @@ constexpr ArgSpec kModelField = text("field", "field name",
     "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）。");
 constexpr ArgSpec kWeightDtype = optional_text(text("weight_dtype", "dtype",
     "Format of the weights: fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m (block scales included).",
-    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), "bf16");
+    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), defaults::weight_dtype);
 constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
-    "Format of the KV cache, as weight_dtype; empty or left out: the same as weight_dtype.",
-    "KV Cache 的格式，取值同 weight_dtype；留空或省略时与 weight_dtype 相同。"), "", "weight_dtype");
+    "Format of the KV cache, as weight_dtype; empty or left out: bf16 (16 bits, as serving engines keep it "
+    "unless told otherwise), whatever the weights' format.",
+    "KV Cache 的格式，取值同 weight_dtype；留空或省略时为 bf16（16 位，推理引擎未另行指定时的做法），与权重格式无关。"),
+    defaults::kv_dtype);
 constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::count,
     "GPUs in tensor parallel: each holds 1/tp of the weights and the heads; two all-reduces per layer.",
     "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), 1), 1024);
@@ -147,7 +154,16 @@ constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::frac
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
 
+constexpr ArgSpec kFormulaName = text("formula", "formula name",
+    "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
+    "要解释的公式名，如 ROOFLINE_FIT_BATCH。");
+constexpr ArgSpec kArguments = rest("arguments", "numbers or texts",
+    "The formula's arguments in its order, each a number or a text; trailing optional ones may be left out.",
+    "该公式的参数，按其顺序，每个为数字或文本；末尾的可选参数可以省略。");
+
 constexpr std::array<ArgSpec, 0> kArgsNone{};
+constexpr std::array kArgsWhy{kFormulaName, kArguments};
+constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 constexpr std::array kArgsGpu{kGpu, kGpuField};
 constexpr std::array kArgsModel{kModel, kModelField};
 constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
@@ -175,17 +191,24 @@ constexpr std::array kArgsMaxBatch{kMemGb, kParamsB, with_check(kCtx, Check::pos
 
 // ---- Generic invocation: from a row of Args to a typed formula function. -----------------------
 
-template <typename T> T arg_as(const Arg& a);
-template <> double arg_as<double>(const Arg& a) { return std::get<double>(a.value); }
-template <> std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
+/// Argument `i` of a call as the function's parameter type; a span parameter takes the rest of them.
+template <typename T> T arg_at(std::span<const Arg> a, std::size_t i);
+template <> double arg_at<double>(std::span<const Arg> a, std::size_t i) { return std::get<double>(a[i].value); }
+template <> std::string_view arg_at<std::string_view>(std::span<const Arg> a, std::size_t i) {
+    return std::get<std::string>(a[i].value);
+}
+template <> std::span<const Arg> arg_at<std::span<const Arg>>(std::span<const Arg> a, std::size_t i) {
+    return a.subspan(i);
+}
 
 Value to_value(double v) { return {v}; }
 Value to_value(std::string_view v) { return {std::string(v)}; }
+Value to_value(std::string v) { return {std::move(v)}; }
 Value to_value(Table v) { return {std::move(v)}; }
 
 template <typename R, typename... P, std::size_t... I>
 Value invoke_impl(R (*f)(P...), [[maybe_unused]] std::span<const Arg> a, std::index_sequence<I...>) {
-    return to_value(f(arg_as<P>(a[I])...));
+    return to_value(f(arg_at<P>(a, I)...));
 }
 
 template <typename F> struct fn_traits;
@@ -200,7 +223,7 @@ template <auto F> Value invoke(std::span<const Arg> a) {
 
 template <typename R> constexpr Type type_of() {
     if constexpr (std::is_same_v<R, double>) return Type::number;
-    else if constexpr (std::is_same_v<R, std::string_view>) return Type::text;
+    else if constexpr (std::is_same_v<R, std::string_view> || std::is_same_v<R, std::string>) return Type::text;
     else return Type::array;
 }
 
@@ -215,6 +238,7 @@ constexpr FormulaSpec formula(const char* name, const char* group, const char* u
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
 constexpr const char* kCatalog = "Catalog and model-aware estimates";
+constexpr const char* kDiagnostics = "Why a formula fails";
 
 // ---- The table. --------------------------------------------------------------------------------
 
@@ -266,6 +290,14 @@ constexpr std::array kFormulas{
         "Arithmetic intensity of one decode step: its FLOPs over the bytes of weights and KV it reads.",
         "一步 Decode 的算术强度：浮点运算次数除以要读的权重与 KV 字节数。",
         kArgsDecodeAi, "ROOFLINE_DECODE_AI(8; 64; 0)"),
+    formula<&formula::decode_flop>("ROOFLINE_DECODE_FLOP", kDense, "FLOP",
+        "FLOPs of one decode step of a dense model: 2 per parameter per sequence of the batch.",
+        "稠密模型一步 Decode 的浮点运算次数：每个参数、批中每个序列 2 次。",
+        kArgsDecodeFlop, "ROOFLINE_DECODE_FLOP(8; 64)"),
+    formula<&formula::decode_bytes>("ROOFLINE_DECODE_BYTES", kDense, "bytes",
+        "Bytes one decode step of a dense model reads: the weights once, and each sequence's KV cache.",
+        "稠密模型一步 Decode 读取的字节数：权重一次，加上每个序列各自的 KV Cache。",
+        kArgsDecodeAi, "ROOFLINE_DECODE_BYTES(8; 64; 4096)"),
     formula<&formula::critical_batch>("ROOFLINE_CRITICAL_BATCH", kDense, "sequences",
         "Smallest whole batch whose decode step is compute bound; an error where the KV reads make "
         "that unreachable.",
@@ -327,32 +359,44 @@ constexpr std::array kFormulas{
         "what bounds it (one GPU of tp).",
         "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
         kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
+        "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then name, FLOP, "
+        "bytes, ms and what bounds it (one GPU of tp).",
+        "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
+        "（按 tp 中的一块 GPU）。",
+        kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
+        "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
+        "fault.",
+        "某个公式调用为什么失败：成功时为 ok，否则给出原因并指出出错的参数。",
+        kArgsWhy, "ROOFLINE_WHY(\"ROOFLINE_FIT_BATCH\"; \"llama-3-70b\"; \"h100-sxm\"; 4096)"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
 
 const FormulaSpec& spec(std::string_view name) {
     const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error(Status::internal, "", fmt::format("no formula {} in the table", name));
+    if (!f) throw Error::of_call(Status::internal, "", "", fmt::format("no formula {} in the table", name));
     return *f;
 }
 
-[[noreturn]] void bad(const FormulaSpec& f, const ArgSpec& a, double v, std::string_view must) {
-    throw Error(Status::invalid_argument, a.name,
-                fmt::format("{}: argument '{}' must be {} (got {})", f.name, a.name, must, v));
+/// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
+[[noreturn]] void out_of_domain(const FormulaSpec& f, const ArgSpec& a, double value, std::string_view must_be) {
+    throw Error::of_argument(Status::invalid_argument, f.name, a.name,
+                             fmt::format("must be {} (got {})", must_be, value));
 }
 
 void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
-    if (std::isnan(v)) bad(f, a, v, "a number");
-    if (std::isinf(v)) bad(f, a, v, "finite");
+    if (std::isnan(v)) out_of_domain(f, a, v, "a number");
+    if (std::isinf(v)) out_of_domain(f, a, v, "finite");
     switch (a.check) {
         case Check::finite: break;
-        case Check::non_negative: if (v < 0) bad(f, a, v, "zero or more"); break;
-        case Check::positive: if (!(v > 0)) bad(f, a, v, "greater than zero"); break;
-        case Check::count: if (v < 1 || v != std::floor(v)) bad(f, a, v, "a whole number >= 1"); break;
-        case Check::fraction: if (!(v > 0) || v > 1) bad(f, a, v, "above 0 and at most 1"); break;
+        case Check::non_negative: if (v < 0) out_of_domain(f, a, v, "zero or more"); break;
+        case Check::positive: if (!(v > 0)) out_of_domain(f, a, v, "greater than zero"); break;
+        case Check::count: if (v < 1 || v != std::floor(v)) out_of_domain(f, a, v, "a whole number >= 1"); break;
+        case Check::fraction: if (!(v > 0) || v > 1) out_of_domain(f, a, v, "above 0 and at most 1"); break;
     }
-    if (v > a.max) bad(f, a, v, fmt::format("at most {}", a.max));
+    if (v > a.max) out_of_domain(f, a, v, fmt::format("at most {}", a.max));
 }
 
 /// Checks the number arguments of a formula (text ones are checked where they are looked up);
@@ -370,12 +414,18 @@ const FormulaSpec& checked(std::string_view name, std::initializer_list<std::var
 /// A result goes out only if it is a finite number.
 double finite(const FormulaSpec& f, double v) {
     if (!std::isfinite(v))
-        throw Error(Status::out_of_range, "", fmt::format("{}: the result is too large to represent", f.name));
+        throw Error::of_call(Status::out_of_range, f.name, "", "the result is too large to represent");
     return v;
 }
 
 DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_token) {
     return {params_b, bytes_per_param, kv_kib_per_token};
+}
+
+/// "; did you mean '<nearest>'?" when a candidate is close to `word`, else "".
+template <typename Text> std::string suggestion(std::string_view word, const std::vector<Text>& candidates) {
+    const auto i = nearest(word, std::span<const Text>(candidates));
+    return i ? fmt::format("; did you mean '{}'?", candidates[*i]) : std::string();
 }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -402,21 +452,45 @@ std::string c_function_name(std::string_view formula_name) {
     return s;
 }
 
+std::string default_string(const ArgSpec& arg) {
+    if (!arg.optional || arg.type == Type::rest) return {};
+    if (arg.type == Type::text) return arg.default_text;
+    return fmt::format("{}", arg.default_number);
+}
+
+std::string signature(const FormulaSpec& formula) {
+    std::vector<std::string> args;
+    for (const ArgSpec& a : formula.args)
+        args.push_back(a.type == Type::rest ? fmt::format("{}...", a.name)
+                       : a.optional       ? fmt::format("[{}={}]", a.name, default_string(a))
+                                          : std::string(a.name));
+    return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
+}
+
 Value call(std::string_view name, std::span<const Arg> args) {
     const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error(Status::unknown_formula, "", fmt::format("no formula named '{}'", name));
+    if (!f) {
+        std::vector<std::string_view> names;
+        for (const FormulaSpec& known : kFormulas) names.emplace_back(known.name);
+        throw Error::of_call(Status::unknown_formula, "", "",
+                             fmt::format("no formula named '{}'{}", name, suggestion(name, names)));
+    }
+    // A `rest` argument, always the last, takes every argument from its place on.
+    const bool takes_rest = !f->args.empty() && f->args.back().type == Type::rest;
+    const std::span<const ArgSpec> fixed = takes_rest ? f->args.first(f->args.size() - 1) : f->args;
     const std::size_t required = static_cast<std::size_t>(
-        std::count_if(f->args.begin(), f->args.end(), [](const ArgSpec& a) { return !a.optional; }));
-    if (args.size() < required || args.size() > f->args.size())
-        throw Error(Status::wrong_arity, "",
-                    required == f->args.size()
-                        ? fmt::format("{} takes {} arguments (got {})", f->name, required, args.size())
-                        : fmt::format("{} takes {} to {} arguments (got {})", f->name, required,
-                                      f->args.size(), args.size()));
+        std::count_if(fixed.begin(), fixed.end(), [](const ArgSpec& a) { return !a.optional; }));
+    if (args.size() < required || (!takes_rest && args.size() > fixed.size()))
+        throw Error::of_call(Status::wrong_arity, f->name, "",
+                             takes_rest                  ? fmt::format("takes at least {} argument{} (got {})", required,
+                                                                       required == 1 ? "" : "s", args.size())
+                             : required == fixed.size() ? fmt::format("takes {} arguments (got {})", required, args.size())
+                                                         : fmt::format("takes {} to {} arguments (got {})", required,
+                                                                       fixed.size(), args.size()));
     std::vector<Arg> full;
-    full.reserve(f->args.size());
-    for (std::size_t i = 0; i < f->args.size(); ++i) {
-        const ArgSpec& a = f->args[i];
+    full.reserve(std::max(fixed.size(), args.size()));
+    for (std::size_t i = 0; i < fixed.size(); ++i) {
+        const ArgSpec& a = fixed[i];
         if (i >= args.size()) {
             // A trailing optional argument left out: its default from the table.
             if (a.type == Type::text) full.push_back({std::string(a.default_text)});
@@ -425,11 +499,11 @@ Value call(std::string_view name, std::span<const Arg> args) {
         }
         const bool is_text = std::holds_alternative<std::string>(args[i].value);
         if (is_text != (a.type == Type::text))
-            throw Error(Status::invalid_argument, a.name,
-                        fmt::format("{}: argument '{}' must be {}", f->name, a.name,
-                                    a.type == Type::text ? "a text" : "a number"));
+            throw Error::of_argument(Status::invalid_argument, f->name, a.name,
+                                     a.type == Type::text ? "must be a text" : "must be a number");
         full.push_back(args[i]);
     }
+    for (std::size_t i = fixed.size(); i < args.size(); ++i) full.push_back(args[i]);
     return f->invoke(full);
 }
 
@@ -476,8 +550,8 @@ std::string_view bound(double flops, double bytes, double tflops, double tbs) {
 
 Table roof(double tflops, double tbs, double ai_min, double ai_max, double points) {
     const auto& f = checked("ROOFLINE_ROOF", {tflops, tbs, ai_min, ai_max, points});
-    if (!(ai_max > ai_min)) bad(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
-    if (points < 2) bad(f, f.args[4], points, "at least 2");
+    if (!(ai_max > ai_min)) out_of_domain(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
+    if (points < 2) out_of_domain(f, f.args[4], points, "at least 2");
     Table t;
     t.cols = 2;
     for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
@@ -514,6 +588,16 @@ double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_to
     return finite(f, arithmetic_intensity(w));
 }
 
+double decode_flop(double params_b, double batch) {
+    const auto& f = checked("ROOFLINE_DECODE_FLOP", {params_b, batch});
+    return finite(f, decode_work(dense(params_b, defaults::bf16_bytes_per_param, 0), batch, 0).flops);
+}
+
+double decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_DECODE_BYTES", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    return finite(f, decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx).bytes);
+}
+
 double critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
                       double bytes_per_param) {
     const auto& f = checked("ROOFLINE_CRITICAL_BATCH",
@@ -521,10 +605,10 @@ double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
     const CriticalBatch c =
         roofline::critical_batch(dense(params_b, bytes_per_param, kv_kib_per_token), ctx, {tflops, bw_tbs});
     if (!c.reachable)
-        throw Error(Status::no_solution, "ctx",
-                    fmt::format("{}: no batch is compute bound: with ctx = {} tokens of {} KiB each, every "
-                                "sequence adds more memory time than compute time",
-                                f.name, ctx, kv_kib_per_token));
+        throw Error::of_call(Status::no_solution, f.name, "ctx",
+                             fmt::format("no batch is compute bound: with ctx = {} tokens of {} KiB each, every "
+                                         "sequence adds more memory time than compute time",
+                                         ctx, kv_kib_per_token));
     return finite(f, c.batch);
 }
 
@@ -551,9 +635,9 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
     const DenseModel m = dense(params_b, bytes_per_param, kv_kib_per_token);
     const MemoryFit fit = roofline::max_batch(m, mem_gb, ctx, reserve_gb);
     if (!fit.weights_fit)
-        throw Error(Status::no_solution, "mem_gb",
-                    fmt::format("{}: the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
-                                f.name, units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
+        throw Error::of_call(Status::no_solution, f.name, "mem_gb",
+                             fmt::format("the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
+                                         units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
     return finite(f, fit.batch);
 }
 
@@ -564,45 +648,51 @@ namespace {
 const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
     for (const ArgSpec& a : f.args)
         if (name == a.name) return a;
-    throw Error(Status::internal, "", fmt::format("{} has no argument {}", f.name, name));
+    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
 }
 
-[[noreturn]] void unknown(const FormulaSpec& f, const char* arg, std::string_view value, std::string_view known) {
-    throw Error(Status::invalid_argument, arg,
-                fmt::format("{}: argument '{}' must be one of {} (got '{}')", f.name, arg, known, value));
+/// An id that names nothing: "<nothing_named>; did you mean '<nearest>'?" (the suggestion only when one is close).
+[[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string_view id, std::string nothing_named,
+                             const std::vector<std::string>& known) {
+    throw Error::of_argument(Status::unknown_id, f.name, arg, nothing_named + suggestion(id, known));
+}
+
+/// An id of a short closed list: "no <kind> '<id>' (<a, b, c>); did you mean ...?"
+[[noreturn]] void unknown_choice(const FormulaSpec& f, const char* arg, std::string_view kind, std::string_view id,
+                                 const std::vector<std::string>& known) {
+    unknown_id(f, arg, id, fmt::format("no {} '{}' ({})", kind, id, fmt::join(known, ", ")), known);
 }
 
 ModelSpec model_of(const FormulaSpec& f, std::string_view id) {
     if (auto m = find_model(id)) return *m;
-    throw Error(Status::invalid_argument, "model",
-                fmt::format("{}: argument 'model': no model '{}' in the catalog (see ROOFLINE_MODELS())", f.name, id));
+    unknown_id(f, "model", id, fmt::format("no model '{}' in the catalog", id), model_ids());
 }
 
 GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
     if (auto g = find_gpu(id)) return *g;
-    throw Error(Status::invalid_argument, "gpu",
-                fmt::format("{}: argument 'gpu': no GPU '{}' in the catalog (see ROOFLINE_GPUS())", f.name, id));
+    unknown_id(f, "gpu", id, fmt::format("no GPU '{}' in the catalog", id), gpu_ids());
 }
 
 DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
     if (auto d = parse_dtype(name)) return *d;
-    unknown(f, arg, name, dtype_names());
+    unknown_choice(f, arg, "dtype", name, dtype_names());
 }
 
 const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
     if (const Profile* p = find_profile(name)) return *p;
-    unknown(f, "profile", name, profile_names());
+    unknown_choice(f, "profile", "profile", name, profile_names());
 }
 
 /// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                       std::string_view kv_dtype, double tp) {
-    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype), DType::bf16, tp};
-    d.kv = kv_dtype.empty() ? d.weights : dtype_of(f, "kv_dtype", kv_dtype);
+    // An empty kv_dtype is the default: 16 bits, whatever the weights' format.
+    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype),
+                 dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype), tp};
     if (std::fmod(d.model.heads, tp) != 0)
-        bad(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
     if (tp > 1 && !(d.gpu.interconnect_tbs > 0))
-        bad(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
     return d;
 }
 
@@ -614,6 +704,27 @@ Table column(const std::vector<std::string>& ids) {
     return t;
 }
 
+/// The operators of a step as a table: a header row, then one row per operator (overhead included).
+Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
+    finite(f, estimate(ops, gpu, profile));
+    Table t;
+    t.cols = 5;
+    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
+    for (const Operator& op : ops) {
+        t.cells.emplace_back(op.name);
+        t.cells.emplace_back(finite(f, op.flops));
+        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
+        t.cells.emplace_back(finite(f, op.ms));
+        t.cells.emplace_back(std::string(to_string(op.bound)));
+    }
+    t.rows = ops.size() + 1;
+    return t;
+}
+
+/// Where a spreadsheet user finds the ids an argument takes (ROOFLINE_WHY points there).
+constexpr std::pair<std::string_view, std::string_view> kIdListings[] = {{"model", "ROOFLINE_MODELS()"},
+                                                                         {"gpu", "ROOFLINE_GPUS()"}};
+
 }  // namespace
 
 Table gpus() { return column(gpu_ids()); }
@@ -623,11 +734,11 @@ double gpu(std::string_view gpu, std::string_view field) {
     const auto& f = spec("ROOFLINE_GPU");
     const GpuSpec g = gpu_of(f, gpu);
     const auto v = gpu_field(g, field);
-    if (!v) unknown(f, "field", field, gpu_field_names());
+    if (!v) unknown_choice(f, "field", "field of the GPU catalog", field, gpu_field_names());
     if (!(*v > 0))
-        throw Error(Status::no_solution, "field",
-                    fmt::format("{}: the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
-                                f.name, field, g.id));
+        throw Error::of_call(Status::no_solution, f.name, "field",
+                             fmt::format("the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
+                                         field, g.id));
     return finite(f, *v);
 }
 
@@ -635,7 +746,7 @@ double model(std::string_view model, std::string_view field) {
     const auto& f = spec("ROOFLINE_MODEL");
     const ModelSpec m = model_of(f, model);
     const auto v = model_field(m, field);
-    if (!v) unknown(f, "field", field, model_field_names());
+    if (!v) unknown_choice(f, "field", "field of the model catalog", field, model_field_names());
     return finite(f, *v);
 }
 
@@ -658,10 +769,8 @@ double step_toks(std::string_view model, std::string_view gpu, double batch, dou
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                std::string_view weight_dtype, double tp, std::string_view profile) {
     const auto& f = checked("ROOFLINE_TTFT_MS", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
-    // The prefill writes its KV cache in the weights' format where that is a float format, else in fp16.
-    const DType w = dtype_of(f, "weight_dtype", weight_dtype);
-    const bool float_weights = w == DType::fp32 || w == DType::bf16 || w == DType::fp16 || w == DType::fp8;
-    const Deployment d = deployment(f, model, gpu, weight_dtype, float_weights ? weight_dtype : "fp16", tp);
+    // The prefill writes a 16-bit KV cache, whatever the weights' format.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
     auto ops = prefill_operators(d, batch, prompt_tokens);
     return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
 }
@@ -673,9 +782,9 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)
-        throw Error(Status::no_solution, "model",
-                    fmt::format("{}: the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'", f.name,
-                                units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
+        throw Error::of_call(Status::no_solution, f.name, "model",
+                             fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
+                                         units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
 }
 
@@ -684,19 +793,33 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
     const auto& f = checked("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     auto ops = decode_operators(d, batch, ctx);
-    finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
-    Table t;
-    t.cols = 5;
-    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
-    for (const Operator& op : ops) {
-        t.cells.emplace_back(op.name);
-        t.cells.emplace_back(finite(f, op.flops));
-        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
-        t.cells.emplace_back(finite(f, op.ms));
-        t.cells.emplace_back(std::string(to_string(op.bound)));
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                     std::string_view weight_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_TTFT_BREAKDOWN", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    auto ops = prefill_operators(d, batch, prompt_tokens);
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+// ---- Why a formula fails. ------------------------------------------------------------------------
+
+std::string why(std::string_view formula, std::span<const Arg> arguments) {
+    try {
+        call(formula, arguments);
+        return "ok";
+    } catch (const Error& e) {
+        // The message without "<FORMULA>: ", and for an unknown id where the spreadsheet lists the known ones.
+        std::string reason = e.what();
+        if (!e.where().empty()) reason.erase(0, e.where().size() + 2);
+        if (e.status() == Status::unknown_id)
+            for (const auto& [argument, listing] : kIdListings)
+                if (e.argument() == argument) reason += fmt::format(" (see {})", listing);
+        return reason;
     }
-    t.rows = ops.size() + 1;
-    return t;
 }
 
 }  // namespace formula
