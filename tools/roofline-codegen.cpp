@@ -1,4 +1,5 @@
-// roofline-codegen: prints what is generated from the formula table, read through the C ABI.
+// roofline-codegen: prints what is generated from the formula table, read through the C ABI (the C
+// layer's objects but the typed functions, linked in: not libroofline.so, part of which it generates).
 //
 //   roofline-codegen reference     the README's formula reference (Markdown)
 //   roofline-codegen idl           the Calc add-in's UNO interface org.libroofline.XRoofline
