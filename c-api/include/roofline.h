@@ -451,8 +451,8 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1];
-** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** [profile=bound]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
 ** operator's own roofline, plus the profile's overhead.
@@ -466,7 +466,7 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
                                     double* result);
 
 /**
-** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
 ** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
@@ -474,7 +474,7 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */
@@ -492,7 +492,7 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
                                          const char* profile, roofline_array** result);
 
 /**
-** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
 ** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
 ** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
 ** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as
