@@ -13,10 +13,14 @@
 
 namespace {
 
+std::string header_text() {
+    std::ifstream in(ROOFLINE_HEADER);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 /// The header without comments, whitespace collapsed.
 std::string normalized_header() {
-    std::ifstream in(ROOFLINE_HEADER);
-    std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string s = header_text();
     s = std::regex_replace(s, std::regex(R"(/\*[\s\S]*?\*/)"), " ");
     s = std::regex_replace(s, std::regex(R"(\s+)"), " ");
     s = std::regex_replace(s, std::regex(R"(\( )"), "(");
@@ -56,5 +60,23 @@ TEST_CASE("roofline.h declares no formula function that the table lacks", "[head
     for (const auto& name : declared) {
         INFO(name);
         CHECK(roofline::find_formula(name) != nullptr);
+    }
+}
+
+TEST_CASE("every formula's C function is documented where declared: the comment before it names the formula",
+          "[header]") {
+    const std::string header = header_text();
+    for (const auto& f : roofline::formulas()) {
+        const std::string c_name = roofline::c_function_name(f.name);
+        INFO(c_name);
+        const std::size_t declaration = header.find("ROOFLINE_API int " + c_name + "(");
+        REQUIRE(declaration != std::string::npos);
+        const std::size_t comment_end = header.rfind("*/", declaration);
+        REQUIRE(comment_end != std::string::npos);
+        // Only whitespace between the comment and the declaration.
+        CHECK(header.find_first_not_of(" \t\n", comment_end + 2) == declaration);
+        const std::size_t comment_start = header.rfind("/*", comment_end);
+        CHECK(header.substr(comment_start, comment_end - comment_start).find(std::string(f.name) + "(") !=
+              std::string::npos);
     }
 }
