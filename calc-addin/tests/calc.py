@@ -57,7 +57,7 @@ class Calc:
             f"-env:UNO_SHARED_PACKAGES_CACHE=file://{self.dir}/shared",
         ]
         # Which LibreOffice this test runs on, in its log.
-        self.version = self._run([SOFFICE, "--version"]).stdout.strip()
+        self.version = self.run([SOFFICE, "--version"]).stdout.strip()
         print(f"{self.version} ({SOFFICE})", flush=True)
         # Start the profile once, or a later start undoes the extension's registration.
         self.run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
