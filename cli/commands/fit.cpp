@@ -1,0 +1,28 @@
+// roofline fit: how many sequences of a catalog model fit in the memory of catalog GPUs.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "../options.hpp"
+#include "../output.hpp"
+#include "../subcommands.hpp"
+
+namespace cli {
+namespace {
+
+void run_fit(const Values& values, bool json) {
+    print_lines({{"sequences that fit", "fit_batch", values.call("ROOFLINE_FIT_BATCH").number(), "sequences"}}, json,
+                fmt::format("Memory: {} per sequence, {} of each GPU's memory; {}", count_of(values.at("ctx"), "token"),
+                            values.at("mem_util"), deployment(values)));
+}
+
+}  // namespace
+
+void setup_fit(CLI::App& app) {
+    auto options = std::make_shared<FormulaOptions>();
+    add_formula_subcommand(app, "fit", "How many sequences fit in the GPUs' memory beside the weights", *options,
+                           "ROOFLINE_FIT_BATCH")
+        ->callback([options] { run_fit(options->values, options->json); });
+}
+
+}  // namespace cli

@@ -1,0 +1,27 @@
+// roofline prefill: the lower bound of a prefill of a dense model from its parameter count.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "../options.hpp"
+#include "../output.hpp"
+#include "../subcommands.hpp"
+
+namespace cli {
+namespace {
+
+void run_prefill(const Values& values, bool json) {
+    print_lines({{"prefill time (lower bound)", "prefill_ms", values.call("ROOFLINE_PREFILL_MS").number(), "ms"},
+                 {"weights", "weights_gb", values.call("ROOFLINE_WEIGHTS_GB").number(), "GB"}},
+                json, fmt::format("Prefill of {}; {}", count_of(values.at("tokens"), "token"), dense_model(values)));
+}
+
+}  // namespace
+
+void setup_prefill(CLI::App& app) {
+    auto options = std::make_shared<FormulaOptions>();
+    add_formula_subcommand(app, "prefill", "A prefill: its lower bound", *options, "ROOFLINE_PREFILL_MS")
+        ->callback([options] { run_prefill(options->values, options->json); });
+}
+
+}  // namespace cli

@@ -1,0 +1,28 @@
+// roofline ttft: time to first token, the prefill of a catalog model on a catalog GPU.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "../options.hpp"
+#include "../output.hpp"
+#include "../subcommands.hpp"
+
+namespace cli {
+namespace {
+
+void run_ttft(const Values& values, bool json) {
+    print_lines({{"time to first token", "ttft_ms", values.call("ROOFLINE_TTFT_MS").number(), "ms"}}, json,
+                fmt::format("Prefill of {} of {}; {}; profile {}", count_of(values.at("batch"), "prompt"),
+                            count_of(values.at("prompt_tokens"), "token"), deployment(values), values.text_at("profile")));
+}
+
+}  // namespace
+
+void setup_ttft(CLI::App& app) {
+    auto options = std::make_shared<FormulaOptions>();
+    add_formula_subcommand(app, "ttft", "Time to first token: the prefill of a catalog model on a catalog GPU", *options,
+                           "ROOFLINE_TTFT_MS")
+        ->callback([options] { run_ttft(options->values, options->json); });
+}
+
+}  // namespace cli
