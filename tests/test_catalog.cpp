@@ -240,6 +240,30 @@ TEST_CASE("memory: how many sequences fit", "[operators]") {
     CHECK(roofline_fit_batch("llama-3.1-405b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &n) == ROOFLINE_ERROR_NO_SOLUTION);
 }
 
+TEST_CASE("the KV cache is 16-bit unless named, whatever the weights' format", "[operators][kv]") {
+    // The README's example: Llama-3-8B in q4_k_m on an RTX 4090 (24 GB), 8192 tokens of context.
+    double by_default = NAN, named = NAN, quantized = NAN;
+    REQUIRE(roofline_fit_batch("llama-3-8b", "rtx-4090", 8192, "q4_k_m", "", 1, 0.9, &by_default) == ROOFLINE_OK);
+    REQUIRE(roofline_fit_batch("llama-3-8b", "rtx-4090", 8192, "q4_k_m", "bf16", 1, 0.9, &named) == ROOFLINE_OK);
+    REQUIRE(roofline_fit_batch("llama-3-8b", "rtx-4090", 8192, "q4_k_m", "q4_k_m", 1, 0.9, &quantized) == ROOFLINE_OK);
+    CHECK(by_default == named);
+    // 4.84 bits per weight (norms in 16 bits), 128 KiB of KV per token.
+    const double norms = (2 * model("llama-3-8b", "layers") + 1) * model("llama-3-8b", "hidden");
+    const double weights = (model("llama-3-8b", "params_b") * 1e9 - norms) * 4.84 / 8 + norms * 2;
+    CHECK(by_default == std::floor((0.9 * 24e9 - weights) / (8192 * 128 * 1024.0)));
+    CHECK(by_default == 15);
+    CHECK(quantized > 3 * by_default);
+    // The table says so too: the default is bf16, and "" is that default.
+    const roofline_formula_info* f = roofline_formula_find("ROOFLINE_STEP_MS");
+    CHECK(std::string(f->args[5]->name) == "kv_dtype");
+    CHECK(std::string(f->args[5]->default_text) == "bf16");
+    for (const char* w : {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0", "q4_k_m"}) {
+        INFO(w);
+        CHECK(step("mixtral-8x7b", "h100-sxm", 8, 4096, w, "") == step("mixtral-8x7b", "h100-sxm", 8, 4096, w, "bf16"));
+    }
+    CHECK(step("llama-3-8b", "h100-sxm", 8, 4096, "fp8", "") > step("llama-3-8b", "h100-sxm", 8, 4096, "fp8", "fp8"));
+}
+
 TEST_CASE("a Hugging Face config.json, imported, works wherever a catalog id does", "[import]") {
     std::string config;
     const json models = catalog("models.json");

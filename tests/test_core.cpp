@@ -10,6 +10,7 @@
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
 #include "roofline/formulas.hpp"
+#include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
 
 using namespace roofline;
@@ -220,4 +221,19 @@ TEST_CASE("generic calls check the name, the arity and the types", "[errors]") {
     CHECK(status_of("ROOFLINE_BALANCE", {{989.0}, {3.35}, {1.0}}) == Status::wrong_arity);
     CHECK(status_of("ROOFLINE_BALANCE", {{989.0}, {std::string("fast")}}) == Status::invalid_argument);
     CHECK(status_of("roofline_balance", {{989.0}, {3.35}}) == Status::ok);
+}
+
+TEST_CASE("the prefill writes a 16-bit KV cache, whatever the weights' format", "[kv]") {
+    // One token of prompt: the attention's KV write is memory bound, so its format shows in the time.
+    for (DType w : {DType::fp32, DType::fp8, DType::int4, DType::q4_k_m}) {
+        INFO(to_string(w));
+        const Deployment sixteen{*find_model("llama-3-8b"), *find_gpu("h100-sxm"), w, DType::bf16, 1};
+        Deployment as_weights = sixteen;
+        as_weights.kv = w;
+        auto ops = prefill_operators(sixteen, 1, 1);
+        auto ops_as_weights = prefill_operators(as_weights, 1, 1);
+        const double ttft = formula::ttft_ms("llama-3-8b", "h100-sxm", 1, 1, to_string(w), 1, "bound");
+        CHECK(ttft == estimate(ops, sixteen.gpu, *find_profile("bound")));
+        CHECK(ttft != estimate(ops_as_weights, as_weights.gpu, *find_profile("bound")));
+    }
 }

@@ -145,7 +145,7 @@ typedef struct roofline_arg_info {
     const char* default_text;    /**< the default of an optional text argument, else NULL */
     const char* description_en;  /**< one sentence, English */
     const char* description_zh;  /**< one sentence, Simplified Chinese */
-    const char* default_label;   /**< how to show the default when not by its value (kv_dtype: "weight_dtype"), else NULL */
+    const char* default_label;   /**< NULL since 0.3 (every default is shown by its value); kept for compatibility */
 } roofline_arg_info;
 
 /** One formula. Fields may be appended in later minor versions. */
@@ -321,12 +321,13 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** `gpu` and `model` are catalog ids, case-insensitive (ROOFLINE_GPUS(), ROOFLINE_MODELS()), or ids that
 ** the host program added with roofline_model_import_hf_config() or roofline_catalog_add_json().
 ** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0" or
-** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` ""
-** means the same as weight_dtype. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
+** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` is
+** "bf16" by default, whatever the weights' format (a 16-bit KV cache, as serving engines keep it unless told
+** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
 ** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
 ** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_ARGUMENT.
-** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "", tp 1, profile "bound",
+** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "bf16", tp 1, profile "bound",
 ** batch 1 (roofline_ttft_ms), mem_util 0.9.
 */
 
@@ -354,7 +355,7 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1];
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1];
 ** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
@@ -371,13 +372,13 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
 /**
 ** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
-** last token of each prompt), in ms.
+** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
 ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch,
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype=weight_dtype]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */

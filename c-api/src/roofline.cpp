@@ -107,7 +107,7 @@ struct CTable {
             for (const roofline::ArgSpec& s : f.args)
                 a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,
                              s.optional ? s.default_number : 0.0, s.default_text, s.description_en,
-                             s.description_zh, s.default_label});
+                             s.description_zh, nullptr});
         }
         for (std::size_t i = 0; i < table.size(); ++i) {
             auto& pointers = arg_pointers.emplace_back();

@@ -25,15 +25,14 @@ constexpr double kNoMax = std::numeric_limits<double>::infinity();
 // ---- Arguments: each defined once, shared by every formula that takes it. ----------------------
 
 constexpr ArgSpec number(const char* name, const char* unit, Check check, const char* en, const char* zh) {
-    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+    return {name, unit, Type::number, check, false, 0.0, nullptr, kNoMax, en, zh};
 }
 constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
-    return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh, nullptr};
+    return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
 }
-constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text, const char* label = nullptr) {
+constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text) {
     arg.optional = true;
     arg.default_text = default_text;
-    arg.default_label = label;
     return arg;
 }
 constexpr ArgSpec optional(ArgSpec arg, double default_number) {
@@ -125,10 +124,12 @@ constexpr ArgSpec kModelField = text("field", "field name",
     "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）。");
 constexpr ArgSpec kWeightDtype = optional_text(text("weight_dtype", "dtype",
     "Format of the weights: fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m (block scales included).",
-    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), "bf16");
+    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), defaults::weight_dtype);
 constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
-    "Format of the KV cache, as weight_dtype; empty or left out: the same as weight_dtype.",
-    "KV Cache 的格式，取值同 weight_dtype；留空或省略时与 weight_dtype 相同。"), "", "weight_dtype");
+    "Format of the KV cache, as weight_dtype; empty or left out: bf16 (16 bits, as serving engines keep it "
+    "unless told otherwise), whatever the weights' format.",
+    "KV Cache 的格式，取值同 weight_dtype；留空或省略时为 bf16（16 位，推理引擎未另行指定时的做法），与权重格式无关。"),
+    defaults::kv_dtype);
 constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::count,
     "GPUs in tensor parallel: each holds 1/tp of the weights and the heads; two all-reduces per layer.",
     "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), 1), 1024);
@@ -597,8 +598,9 @@ const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
 /// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                       std::string_view kv_dtype, double tp) {
-    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype), DType::bf16, tp};
-    d.kv = kv_dtype.empty() ? d.weights : dtype_of(f, "kv_dtype", kv_dtype);
+    // An empty kv_dtype is the default: 16 bits, whatever the weights' format.
+    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype),
+                 dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype), tp};
     if (std::fmod(d.model.heads, tp) != 0)
         bad(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
     if (tp > 1 && !(d.gpu.interconnect_tbs > 0))
@@ -658,10 +660,8 @@ double step_toks(std::string_view model, std::string_view gpu, double batch, dou
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                std::string_view weight_dtype, double tp, std::string_view profile) {
     const auto& f = checked("ROOFLINE_TTFT_MS", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
-    // The prefill writes its KV cache in the weights' format where that is a float format, else in fp16.
-    const DType w = dtype_of(f, "weight_dtype", weight_dtype);
-    const bool float_weights = w == DType::fp32 || w == DType::bf16 || w == DType::fp16 || w == DType::fp8;
-    const Deployment d = deployment(f, model, gpu, weight_dtype, float_weights ? weight_dtype : "fp16", tp);
+    // The prefill writes a 16-bit KV cache, whatever the weights' format.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
     auto ops = prefill_operators(d, batch, prompt_tokens);
     return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
 }

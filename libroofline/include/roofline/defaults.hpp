@@ -21,6 +21,12 @@ inline constexpr double roof_ai_max = 10000.0;
 inline constexpr double roof_points = 50.0;
 inline constexpr double roof_points_max = 10000.0;
 
+/// Weight format of the catalog formulas: BF16.
+inline constexpr const char* weight_dtype = "bf16";
+/// KV cache format of the catalog formulas, whatever the weights' format: 16 bits, as llama.cpp, vLLM and
+/// TensorRT-LLM keep it unless told otherwise. ROOFLINE_TTFT_MS's prefill writes its KV cache in it.
+inline constexpr const char* kv_dtype = "bf16";
+
 /// ROOFLINE_MAX_BATCH: memory kept aside, GB.
 inline constexpr double reserve_gb = 0.0;
 

@@ -41,7 +41,6 @@ struct ArgSpec {
     double max;                  ///< upper limit of a number (inclusive); infinity when none
     const char* description_en;
     const char* description_zh;
-    const char* default_label;   ///< how documentation shows the default, when not as its value; else nullptr
 };
 
 struct Value;
