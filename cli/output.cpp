@@ -5,11 +5,13 @@
 
 #include <algorithm>
 
+#include "options.hpp"
+
 namespace cli {
 
-void print_lines(const std::vector<Line>& lines, bool json, const std::string& title) {
+void print_lines(const std::vector<Line>& lines, bool json, const std::string& title, const nlohmann::json& also) {
     if (json) {
-        nlohmann::json object = nlohmann::json::object();
+        nlohmann::json object = also;
         for (const Line& line : lines)
             object[line.json_key] = line.value ? nlohmann::json(*line.value) : nlohmann::json(nullptr);
         fmt::print("{}\n", object.dump(2));
@@ -52,11 +54,32 @@ std::string dense_model(const Values& values) {
                        count_of(values.at("bytes_per_param"), "byte"), values.at("tflops"), values.at("bw_tbs"));
 }
 
-std::string deployment(const Values& values) {
+std::string KvCache::phrase() const {
+    return is_default ? fmt::format("KV cache: {} ({})", dtype, note) : fmt::format("KV cache: {}", dtype);
+}
+
+nlohmann::json KvCache::json() const { return {{"kv_dtype", dtype}, {"kv_dtype_is_default", is_default}}; }
+
+namespace {
+
+std::string default_kv_dtype() { return formula_arg("ROOFLINE_STEP_MS", "kv_dtype").default_text; }
+
+}  // namespace
+
+KvCache kv_cache_of(const Values& values) {
+    const std::string& given = values.text_at("kv_dtype");
+    const std::string fallback = default_kv_dtype();
+    if (given.empty() || given == fallback) return {fallback, true, "default"};
+    return {given, false, ""};
+}
+
+KvCache prefill_kv_cache() { return {default_kv_dtype(), true, "written by the prefill"}; }
+
+std::string deployment(const Values& values, const KvCache& kv_cache) {
     std::string text = fmt::format("{} on {}, weights {}", values.text_at("model"), values.text_at("gpu"),
                                    values.text_at("weight_dtype"));
     if (values.at("tp") > 1) text += fmt::format(", {} in tensor parallel", count_of(values.at("tp"), "GPU"));
-    return text;
+    return text + "; " + kv_cache.phrase();
 }
 
 }  // namespace cli

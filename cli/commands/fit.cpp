@@ -11,9 +11,11 @@ namespace cli {
 namespace {
 
 void run_fit(const Values& values, bool json) {
+    const KvCache kv_cache = kv_cache_of(values);
     print_lines({{"sequences that fit", "fit_batch", values.call("ROOFLINE_FIT_BATCH").number(), "sequences"}}, json,
                 fmt::format("Memory: {} per sequence, {} of each GPU's memory; {}", count_of(values.at("ctx"), "token"),
-                            values.at("mem_util"), deployment(values)));
+                            values.at("mem_util"), deployment(values, kv_cache)),
+                kv_cache.json());
 }
 
 }  // namespace

@@ -48,16 +48,17 @@ void plot_operators(const Values& values, const std::string& path) {
     auto add_operators = [&](const std::string& phase, const Result& breakdown) {
         for (const Operator& op : operators_of(breakdown)) {
             if (!(op.flop > 0) || !(op.bytes > 0)) continue;  // no intensity: e.g. an all-reduce without FLOP
-            add_point(chart, phase + ": " + op.name, call("ROOFLINE_AI", {op.flop, op.bytes}).number());
+            add_point(chart, phase + " " + op.name, call("ROOFLINE_AI", {op.flop, op.bytes}).number());
         }
     };
-    add_operators(fmt::format("decode b{} ctx{}", values.at("batch"), values.at("ctx")), values.call("ROOFLINE_STEP_BREAKDOWN"));
-    // The linear operators of a prefill of T tokens do the work of a decode step of batch T without KV.
-    Values prefill = values;
-    prefill["batch"] = values.at("prompt_tokens");
-    prefill["ctx"] = 0;
-    add_operators(fmt::format("prefill {} tok", values.at("prompt_tokens")), prefill.call("ROOFLINE_STEP_BREAKDOWN"));
+    add_operators("decode", values.call("ROOFLINE_STEP_BREAKDOWN"));
+    Values prefill = values;  // one prompt
+    prefill["batch"] = 1;
+    add_operators("prefill", prefill.call("ROOFLINE_TTFT_BREAKDOWN"));
     chart.title = fmt::format("Roofline of {} (bf16 dense, HBM): operators of {}", gpu, values.text_at("model"));
+    chart.subtitle = fmt::format("decode: batch {}, {} of context; prefill: 1 prompt of {}; {}", values.at("batch"),
+                                 count_of(values.at("ctx"), "token"), count_of(values.at("prompt_tokens"), "token"),
+                                 deployment(values, kv_cache_of(values)));
     write(chart, path);
 }
 
