@@ -131,8 +131,25 @@ static void test_bad_input(void) {
     CHECK(roofline_max_batch(10, 8, 4096, 128, 2, 0, &r) == ROOFLINE_ERROR_NO_SOLUTION);
     CHECK(strcmp(roofline_errarg(), "mem_gb") == 0);
     CHECK(roofline_compute_ms(1e300, 1e-300, &r) == ROOFLINE_ERROR_RANGE);
+    /* The message says where, which argument and why; errdetail says why alone. */
+    CHECK(roofline_decode_ms(8, -1, 0, 3.35, 989, 128, 2, &r) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got -1)") == 0);
+    CHECK(strcmp(roofline_errdetail(), "must be a whole number >= 1 (got -1)") == 0);
+    CHECK(roofline_step_ms("llama3-70b", "h100-sxm", 1, 0, "bf16", "", 1, "bound", &r) == ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "model") == 0);
+    CHECK(strcmp(roofline_errmsg(),
+                 "ROOFLINE_STEP_MS: argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?") == 0);
+    CHECK(strcmp(roofline_errdetail(), "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?") == 0);
+    CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 0, "bf16", "fp9", 1, "bound", &r) == ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "kv_dtype") == 0 && strstr(roofline_errdetail(), "did you mean 'fp8'?") != NULL);
+    CHECK(roofline_fit_batch("llama-3-70b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &r) == ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strcmp(roofline_errdetail(), "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(roofline_decode_ms(8, 1, 0, 3.35, 989, 128, 2, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'result': is NULL") == 0);
+    CHECK(strcmp(roofline_errdetail(), "is NULL") == 0);
     /* The error is cleared by the next call that succeeds. */
     CHECK(roofline_balance(989, 3.35, &r) == ROOFLINE_OK && roofline_errmsg()[0] == '\0' && roofline_errarg()[0] == '\0');
+    CHECK(roofline_errdetail()[0] == '\0');
 }
 
 static void test_null_pointers(void) {
@@ -152,6 +169,8 @@ static void test_status_version_table(void) {
     CHECK(strcmp(roofline_status_string(ROOFLINE_OK), "ROOFLINE_OK") == 0);
     CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_ARGUMENT), "ROOFLINE_ERROR_ARGUMENT") == 0);
     CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_INTERNAL), "ROOFLINE_ERROR_INTERNAL") == 0);
+    CHECK(strcmp(roofline_status_string(ROOFLINE_ERROR_UNKNOWN_ID), "ROOFLINE_ERROR_UNKNOWN_ID") == 0);
+    CHECK(ROOFLINE_ERROR_UNKNOWN_ID == 9);
     CHECK(strcmp(roofline_status_string(999), "ROOFLINE_ERROR_UNKNOWN") == 0);
     CHECK(strcmp(roofline_version(), ROOFLINE_VERSION_STRING) == 0);
     CHECK(roofline_version_number() == ROOFLINE_VERSION_NUMBER);
@@ -165,6 +184,17 @@ static void test_status_version_table(void) {
         for (j = 0; j < f->arg_count; ++j) CHECK(f->args[j]->name != NULL && f->args[j]->description_zh != NULL);
     }
     CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4]->optional);
+}
+
+static void test_nearest(void) {
+    const char* commands[] = {"roof", "step", "fit", "ttft", NULL, "formulas"};
+    CHECK(roofline_nearest("stpe", commands, 6) == 1);
+    CHECK(roofline_nearest("FORMULA", commands, 6) == 5);
+    CHECK(roofline_nearest("plot", commands, 6) == -1);
+    CHECK(roofline_nearest("stpe", commands, 1) == -1); /* only "roof" */
+    CHECK(roofline_nearest("stpe", commands, 0) == -1);
+    CHECK(roofline_nearest(NULL, commands, 6) == -1);
+    CHECK(roofline_nearest("stpe", NULL, 6) == -1);
 }
 
 static const typed_call* typed(const char* name) {
@@ -247,6 +277,7 @@ static void test_every_function_every_bad_value(void) {
                     if (call_both(info, tc, args) != ROOFLINE_OK || !empty_means_default) {
                         CHECK(!empty_means_default);
                         CHECK(strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                        CHECK(strstr(roofline_errdetail(), texts[v]) != NULL); /* the reason quotes the text */
                     }
                 }
                 valid_args(info, args);
@@ -286,6 +317,7 @@ int main(void) {
     test_bad_input();
     test_null_pointers();
     test_status_version_table();
+    test_nearest();
     test_every_function_every_bad_value();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

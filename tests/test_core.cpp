@@ -10,6 +10,7 @@
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
 #include "roofline/formulas.hpp"
+#include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
 
@@ -177,7 +178,7 @@ TEST_CASE("bad input gives an error that names the argument", "[table][errors]")
                     call(f.name, args);
                     FAIL("no error");
                 } catch (const Error& e) {
-                    CHECK(e.status() == Status::invalid_argument);
+                    CHECK(e.status() == (text ? Status::unknown_id : Status::invalid_argument));
                     CHECK(e.argument() == f.args[i].name);
                     CHECK_THAT(e.what(), Contains(f.args[i].name) && Contains(f.name));
                 }
@@ -236,4 +237,79 @@ TEST_CASE("the prefill writes a 16-bit KV cache, whatever the weights' format", 
         CHECK(ttft == estimate(ops, sixteen.gpu, *find_profile("bound")));
         CHECK(ttft != estimate(ops_as_weights, as_weights.gpu, *find_profile("bound")));
     }
+}
+
+namespace {
+/// The error of a call that must fail.
+Error error_of(std::string_view formula, std::vector<Arg> args) {
+    try {
+        call(formula, args);
+    } catch (const Error& e) {
+        return e;
+    }
+    FAIL(formula << " did not fail");
+    throw std::logic_error("unreachable");
+}
+Arg text(const char* s) { return {std::string(s)}; }
+}  // namespace
+
+TEST_CASE("errors say where, which argument and why; unknown ids get the nearest id", "[errors]") {
+    const Error typo = error_of("ROOFLINE_STEP_MS", {text("llama3-70b"), text("h100-sxm"), {1.0}, {0.0}});
+    CHECK(typo.status() == Status::unknown_id);
+    CHECK(typo.argument() == "model");
+    CHECK(typo.where() == "ROOFLINE_STEP_MS");
+    CHECK(typo.reason() == "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?");
+    CHECK(std::string(typo.what()) ==
+          "ROOFLINE_STEP_MS: argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?");
+    // No suggestion when nothing is close.
+    CHECK(error_of("ROOFLINE_MODEL", {text("gpt-5"), text("layers")}).reason() == "no model 'gpt-5' in the catalog");
+    CHECK(error_of("ROOFLINE_GPU", {text("H100SXM"), text("hbm_gb")}).reason() ==
+          "no GPU 'H100SXM' in the catalog; did you mean 'h100-sxm'?");
+    CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // hbm_gb or hbm_tbs: too far
+          "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs)");
+    CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
+          "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs); did you mean 'hbm_gb'?");
+    const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
+    CHECK(dtype.argument() == "weight_dtype");
+    CHECK(dtype.reason() == "no dtype 'q4km' (fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m); did you mean 'q4_k_m'?");
+    CHECK(error_of("ROOFLINE_TTFT_MS", {text("llama-3-8b"), text("h100-sxm"), {100.0}, {1.0}, text("bf16"), {1.0},
+                                        text("tipical")})
+              .reason() == "no profile 'tipical' (bound, typical, llama.cpp); did you mean 'typical'?");
+
+    const Error batch = error_of("ROOFLINE_DECODE_MS", {{8.0}, {-1.0}, {0.0}, {3.35}});
+    CHECK(batch.status() == Status::invalid_argument);
+    CHECK(batch.reason() == "must be a whole number >= 1 (got -1)");
+    CHECK(std::string(batch.what()) == "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got -1)");
+
+    // A valid question without an answer: the message names no argument, errarg still the one to change.
+    const Error no_fit = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-70b"), text("h100-sxm"), {4096.0}});
+    CHECK(no_fit.status() == Status::no_solution);
+    CHECK(no_fit.argument() == "model");
+    CHECK(std::string(no_fit.what()) ==
+          "ROOFLINE_FIT_BATCH: the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'");
+
+    const Error formula_typo = error_of("ROOFLINE_DECOD_MS", {});
+    CHECK(formula_typo.status() == Status::unknown_formula);
+    CHECK(std::string(formula_typo.what()) == "no formula named 'ROOFLINE_DECOD_MS'; did you mean 'ROOFLINE_DECODE_MS'?");
+    CHECK(std::string(error_of("ROOFLINE_BALANCE", {{1.0}}).what()) == "ROOFLINE_BALANCE: takes 2 arguments (got 1)");
+}
+
+TEST_CASE("the nearest id: one edit per three characters, separators and case free", "[nearest]") {
+    CHECK(edit_distance("kitten", "sitting") == 3);
+    CHECK(edit_distance("stpe", "step") == 1);  // a transposition is one edit
+    CHECK(edit_distance("STEP", "step") == 0);
+    CHECK(edit_distance("", "abc") == 3);
+    const std::vector<std::string_view> commands{"roof", "step", "fit", "ttft", "formulas"};
+    CHECK(nearest("stpe", commands) == 1u);
+    CHECK(nearest("formula", commands) == 4u);
+    CHECK(nearest("Fit", commands) == 2u);
+    CHECK_FALSE(nearest("plot", commands).has_value());
+    CHECK_FALSE(nearest("", commands).has_value());
+    const std::vector<std::string> models{"llama-3-8b", "llama-3-70b", "llama-3.1-405b"};
+    CHECK(nearest("llama3-70b", models) == 1u);
+    CHECK(nearest("LLAMA_3_8B", models) == 0u);
+    CHECK(nearest("llama-3-7b", models) == 0u);  // as close as llama-3-70b without separators; closer with them
+    CHECK_FALSE(nearest("mistral-7b", models).has_value());
 }

@@ -26,13 +26,15 @@
 **     throughput            tokens per second
 **
 **   Bad input (NaN, infinity, a negative or zero size where that has no meaning, a fraction where
-**   a whole number belongs) gives ROOFLINE_ERROR_ARGUMENT, and roofline_errmsg() names the
-**   argument. No function returns a NaN or an infinity as a result.
+**   a whole number belongs) gives ROOFLINE_ERROR_ARGUMENT; a text that names no catalog entry (a
+**   model, a GPU, a dtype, a profile, a field) gives ROOFLINE_ERROR_UNKNOWN_ID, with the nearest id
+**   suggested when one is close. roofline_errmsg() names the argument, roofline_errdetail() says why.
+**   No function returns a NaN or an infinity as a result.
 **
 ** MEMORY
 **
 **   Every const char* the library returns points to static storage that lives as long as the
-**   library is loaded, except roofline_errmsg() and roofline_errarg() (valid until the calling
+**   library is loaded, except roofline_errmsg(), roofline_errarg() and roofline_errdetail() (valid until the calling
 **   thread's next call into the library) and the texts of a roofline_array (valid until it is freed).
 **   The only objects the caller owns are roofline_array results: free each with roofline_array_free().
 **
@@ -53,12 +55,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 2
+#define ROOFLINE_VERSION_MINOR 3
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.2.0"
+#define ROOFLINE_VERSION_STRING "0.3.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -87,21 +89,42 @@ typedef enum roofline_status {
     ROOFLINE_ERROR_UNKNOWN_FORMULA = 5, /**< roofline_call(): no formula of that name */
     ROOFLINE_ERROR_ARITY = 6,           /**< roofline_call(): too few or too many arguments */
     ROOFLINE_ERROR_NOMEM = 7,           /**< an allocation failed */
-    ROOFLINE_ERROR_INTERNAL = 8         /**< a bug in libroofline: please report it */
+    ROOFLINE_ERROR_INTERNAL = 8,        /**< a bug in libroofline: please report it */
+    ROOFLINE_ERROR_UNKNOWN_ID = 9       /**< a text argument names no catalog entry: model, gpu, dtype, profile, field (since 0.3) */
 } roofline_status;
 
 /** The name of a status, e.g. "ROOFLINE_ERROR_ARGUMENT"; "ROOFLINE_ERROR_UNKNOWN" for other values. */
 ROOFLINE_API const char* roofline_status_string(int status);
 
 /**
-** What went wrong in this thread's last call, in English, naming the argument at fault, e.g.
-** "ROOFLINE_DECODE_MS: argument 'batch' must be a whole number >= 1 (got 0.5)". "" after a call
-** that succeeded. Valid until this thread's next call into the library.
+** What went wrong in this thread's last call, in English: "<FORMULA>: argument '<arg>': <reason>" when an
+** argument is at fault, e.g. "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got 0.5)",
+** else "<FORMULA>: <reason>", e.g. "ROOFLINE_MAX_BATCH: the weights (16 GB) and the reserve (0 GB) do not
+** fit in mem_gb = 8 GB". "" after a call that succeeded. Valid until this thread's next call into the library.
 */
 ROOFLINE_API const char* roofline_errmsg(void);
 
 /** The name of the argument at fault in this thread's last call ("batch"), or "" when none is. */
 ROOFLINE_API const char* roofline_errarg(void);
+
+/**
+** The <reason> part of roofline_errmsg() alone, for hosts that say where themselves (a CLI option, a
+** spreadsheet cell), e.g. "must be a whole number >= 1 (got -1)" or
+** "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?". It never names a host's own
+** means (no "see ROOFLINE_MODELS()"): hosts add their own pointer. "" after a call that succeeded.
+** Valid until this thread's next call into the library. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_errdetail(void);
+
+/**
+** The index of the candidate closest to `word` when it is close enough to be a likely typo, else -1
+** (also -1 when `word` or `candidates` is NULL; a NULL candidate matches nothing). The rule the library
+** uses for its own suggestions: case-insensitive; '-', '_', '.' and ' ' weigh nothing; then an edit
+** distance (insertions, deletions, substitutions, transpositions of neighbours) of at most one per three
+** characters of `word`, at least one; the closest, then the first, wins. E.g. "stpe" among
+** {"roof", "step", "fit"} gives 1. For a host's own names (CLI subcommands). Since 0.3.
+*/
+ROOFLINE_API long roofline_nearest(const char* word, const char* const* candidates, size_t count);
 
 /* ---- Arrays ----------------------------------------------------------------------------------- */
 
@@ -326,7 +349,7 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
 ** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
-** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_ARGUMENT.
+** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_UNKNOWN_ID.
 ** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "bf16", tp 1, profile "bound",
 ** batch 1 (roofline_ttft_ms), mem_util 0.9.
 */

@@ -1,15 +1,15 @@
 // The C ABI: converts, calls the core, and turns every exception into a status. No roofline math.
 #include "roofline.h"
 
-#include <cstdio>
-
 #include <cstring>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
+#include "roofline/nearest.hpp"
 
 static_assert(ROOFLINE_OK == static_cast<int>(roofline::Status::ok));
 static_assert(ROOFLINE_ERROR_ARGUMENT == static_cast<int>(roofline::Status::invalid_argument));
@@ -20,6 +20,7 @@ static_assert(ROOFLINE_ERROR_UNKNOWN_FORMULA == static_cast<int>(roofline::Statu
 static_assert(ROOFLINE_ERROR_ARITY == static_cast<int>(roofline::Status::wrong_arity));
 static_assert(ROOFLINE_ERROR_NOMEM == static_cast<int>(roofline::Status::out_of_memory));
 static_assert(ROOFLINE_ERROR_INTERNAL == static_cast<int>(roofline::Status::internal));
+static_assert(ROOFLINE_ERROR_UNKNOWN_ID == static_cast<int>(roofline::Status::unknown_id));
 static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
 static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
 static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
@@ -33,16 +34,33 @@ namespace {
 // The only state of the library: each thread's last error.
 thread_local std::string t_errmsg;
 thread_local std::string t_errarg;
+thread_local std::string t_errdetail;
 
-int fail(roofline::Status status, const char* message, const char* argument) noexcept {
+/// Records this thread's error: the whole message, the argument at fault, and the reason alone.
+int fail(roofline::Status status, const char* message, const char* argument, const char* reason) noexcept {
     try {
         t_errmsg = message;
         t_errarg = argument;
+        t_errdetail = reason;
     } catch (...) {
         t_errmsg.clear();
         t_errarg.clear();
+        t_errdetail.clear();
     }
     return static_cast<int>(status);
+}
+
+int fail(const roofline::Error& e) noexcept {
+    return fail(e.status(), e.what(), e.argument().c_str(), e.reason().c_str());
+}
+
+/// Refuses a NULL pointer argument of a C function (`where`: the formula, or the C function).
+int null_argument(const char* where, const char* argument) noexcept {
+    try {
+        return fail(roofline::Error::of_argument(roofline::Status::null_pointer, where, argument, "is NULL"));
+    } catch (...) {
+        return fail(roofline::Status::out_of_memory, "out of memory", "", "out of memory");
+    }
 }
 
 /// Runs `fn`, which writes the result; maps every exception to a status and the thread's error.
@@ -51,25 +69,22 @@ template <typename Fn> int guard(Fn&& fn) noexcept {
         fn();
         t_errmsg.clear();
         t_errarg.clear();
+        t_errdetail.clear();
         return ROOFLINE_OK;
     } catch (const roofline::Error& e) {
-        return fail(e.status(), e.what(), e.argument().c_str());
+        return fail(e);
     } catch (const std::bad_alloc&) {
-        return fail(roofline::Status::out_of_memory, "out of memory", "");
+        return fail(roofline::Status::out_of_memory, "out of memory", "", "out of memory");
     } catch (const std::exception& e) {
-        return fail(roofline::Status::internal, e.what(), "");
+        return fail(roofline::Status::internal, e.what(), "", e.what());
     } catch (...) {
-        return fail(roofline::Status::internal, "unknown internal error", "");
+        return fail(roofline::Status::internal, "unknown internal error", "", "unknown internal error");
     }
 }
 
 /// A formula call: checks the out-parameter, then computes into it.
 template <typename T, typename Fn> int compute(const char* formula, T* result, Fn&& fn) noexcept {
-    if (!result) {
-        char msg[160];
-        std::snprintf(msg, sizeof msg, "%s: the result pointer is NULL", formula);
-        return fail(roofline::Status::null_pointer, msg, "result");
-    }
+    if (!result) return null_argument(formula, "result");
     return guard([&] { *result = fn(); });
 }
 
@@ -148,12 +163,28 @@ const char* roofline_status_string(int status) {
         case ROOFLINE_ERROR_ARITY: return "ROOFLINE_ERROR_ARITY";
         case ROOFLINE_ERROR_NOMEM: return "ROOFLINE_ERROR_NOMEM";
         case ROOFLINE_ERROR_INTERNAL: return "ROOFLINE_ERROR_INTERNAL";
+        case ROOFLINE_ERROR_UNKNOWN_ID: return "ROOFLINE_ERROR_UNKNOWN_ID";
         default: return "ROOFLINE_ERROR_UNKNOWN";
     }
 }
 
 const char* roofline_errmsg(void) { return t_errmsg.c_str(); }
 const char* roofline_errarg(void) { return t_errarg.c_str(); }
+const char* roofline_errdetail(void) { return t_errdetail.c_str(); }
+
+long roofline_nearest(const char* word, const char* const* candidates, size_t count) {
+    if (!word || !candidates) return -1;
+    try {
+        std::vector<std::string_view> names;
+        names.reserve(count);
+        // A NULL candidate matches nothing, and keeps the indices of the others.
+        for (size_t i = 0; i < count; ++i) names.emplace_back(candidates[i] ? candidates[i] : "");
+        const auto i = roofline::nearest(word, std::span<const std::string_view>(names));
+        return i && candidates[*i] ? static_cast<long>(*i) : -1;
+    } catch (...) {
+        return -1;
+    }
+}
 
 // ---- Arrays ----
 
@@ -200,8 +231,8 @@ const roofline_formula_info* roofline_formula_find(const char* name) {
 }
 
 int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {
-    if (!name) return fail(roofline::Status::null_pointer, "roofline_call: the formula name is NULL", "name");
-    if (!args && nargs > 0) return fail(roofline::Status::null_pointer, "roofline_call: args is NULL", "args");
+    if (!name) return null_argument("roofline_call", "name");
+    if (!args && nargs > 0) return null_argument("roofline_call", "args");
     return compute(name, result, [&] {
         std::vector<roofline::Arg> in;
         in.reserve(nargs);
@@ -311,13 +342,8 @@ namespace {
 
 /// Refuses NULL text arguments, naming the first that is NULL.
 int null_text(const char* formula, std::initializer_list<std::pair<const char*, const char*>> texts) noexcept {
-    for (const auto& [name, value] : texts) {
-        if (!value) {
-            char msg[160];
-            std::snprintf(msg, sizeof msg, "%s: argument '%s' is NULL", formula, name);
-            return fail(roofline::Status::null_pointer, msg, name);
-        }
-    }
+    for (const auto& [name, value] : texts)
+        if (!value) return null_argument(formula, name);
     return ROOFLINE_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <span>
 
 #include "catalog_data.hpp"
 #include "roofline/error.hpp"
@@ -25,15 +26,16 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-[[noreturn]] void bad(const std::string& argument, const std::string& message) {
-    throw Error(Status::invalid_argument, argument, message);
+/// Refuses a text a host passed in (a config.json, a catalog, an id), naming the argument and why.
+[[noreturn]] void invalid_input(const std::string& argument, std::string reason) {
+    throw Error::of_argument(Status::invalid_argument, "", argument, std::move(reason));
 }
 
 json parse(std::string_view text, const std::string& argument) {
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        bad(argument, fmt::format("argument '{}' is not valid JSON: {}", argument, e.what()));
+        invalid_input(argument, fmt::format("not valid JSON: {}", e.what()));
     }
 }
 
@@ -49,7 +51,7 @@ double peak(const json& tflops, const char* key) { return number(tflops, key).va
 
 GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     if (!g.is_object() || !g.contains("id") || !g["id"].is_string())
-        bad(argument, fmt::format("argument '{}': every GPU needs an \"id\"", argument));
+        invalid_input(argument, "every GPU needs an \"id\"");
     GpuSpec s;
     s.id = lower(g["id"].get<std::string>());
     s.name = g.value("name", s.id);
@@ -67,7 +69,7 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.interconnect_tbs = number(g, "interconnect_tbs").value_or(0);
     if (g.contains("sources")) s.source = g["sources"].dump();
     if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
-        bad(argument, fmt::format("argument '{}': GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", argument, s.id));
+        invalid_input(argument, fmt::format("GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", s.id));
     if (s.bf16 <= 0) s.bf16 = s.fp16;
     if (s.fp16 <= 0) s.fp16 = s.bf16;
     return s;
@@ -75,7 +77,7 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
 
 ModelSpec model_from_entry(const json& m, const std::string& argument) {
     if (!m.is_object() || !m.contains("id") || !m["id"].is_string() || !m.contains("config"))
-        bad(argument, fmt::format("argument '{}': every model needs an \"id\" and a \"config\"", argument));
+        invalid_input(argument, "every model needs an \"id\" and a \"config\"");
     const std::string id = lower(m["id"].get<std::string>());
     ModelSpec s = model_from_hf_config(m["config"].dump(), id, argument);
     s.name = m.value("name", id);
@@ -158,15 +160,15 @@ double ModelSpec::active_params_b() const noexcept { return count_params_b(*this
 
 ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument) {
     const json j = parse(text, argument);
-    if (!j.is_object()) bad(argument, fmt::format("argument '{}' is not a JSON object", argument));
+    if (!j.is_object()) invalid_input(argument, "not a JSON object");
     auto need = [&](std::initializer_list<const char*> keys) {
         for (const char* k : keys)
             if (auto v = number(j, k)) {
                 if (!(*v > 0) || !std::isfinite(*v))
-                    bad(argument, fmt::format("argument '{}': config.json field '{}' must be > 0", argument, k));
+                    invalid_input(argument, fmt::format("config.json field '{}' must be > 0", k));
                 return *v;
             }
-        bad(argument, fmt::format("argument '{}': config.json has no '{}'", argument, *keys.begin()));
+        invalid_input(argument, fmt::format("config.json has no '{}'", *keys.begin()));
     };
     auto opt = [&](const char* k, double fallback) { return number(j, k).value_or(fallback); };
     const std::string type = j.value("model_type", std::string());
@@ -228,14 +230,14 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
         m.sliding_layers = type == "gemma2" ? std::ceil(m.layers / 2) : m.layers;
     }
     if (m.experts > 0 && !(m.experts_per_token <= m.experts))
-        bad(argument, fmt::format("argument '{}': num_experts_per_tok ({}) must not exceed the experts ({})", argument,
-                                  m.experts_per_token, m.experts));
+        invalid_input(argument, fmt::format("num_experts_per_tok ({}) must not exceed the experts ({})",
+                                           m.experts_per_token, m.experts));
     if (m.first_dense_layers < 0 || m.first_dense_layers > m.layers || m.shared_experts < 0 || m.q_lora_rank < 0)
-        bad(argument, fmt::format("argument '{}': first_k_dense_replace, n_shared_experts and q_lora_rank must be "
-                                  "between 0 and the number of layers", argument));
+        invalid_input(argument, "first_k_dense_replace, n_shared_experts and q_lora_rank must be between 0 and the "
+                                "number of layers");
     if (m.kv_heads <= 0 || std::fmod(m.heads, m.kv_heads) != 0)
-        bad(argument, fmt::format("argument '{}': num_attention_heads ({}) must be a multiple of num_key_value_heads ({})",
-                                  argument, m.heads, m.kv_heads));
+        invalid_input(argument, fmt::format("num_attention_heads ({}) must be a multiple of num_key_value_heads ({})",
+                                           m.heads, m.kv_heads));
     return m;
 }
 
@@ -284,7 +286,7 @@ std::vector<std::string> model_ids() {
 }
 
 void add_model_from_hf_config(const std::string& id, std::string_view json_text) {
-    if (id.empty() || id.size() > 100) bad("id", "argument 'id' must be 1 to 100 characters");
+    if (id.empty() || id.size() > 100) invalid_input("id", "must be 1 to 100 characters");
     ModelSpec m = model_from_hf_config(json_text, id, "config_json");
     Added& a = added();
     std::unique_lock lock(a.mutex);
@@ -306,56 +308,79 @@ std::size_t add_catalog(std::string_view json_text) {
     return gpus.size() + models.size();
 }
 
-std::string_view gpu_field_names() noexcept {
-    return "fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, int4_tops, hbm_tbs, hbm_gb, "
-           "l2_mb, interconnect_tbs";
-}
+namespace {
 
-std::string_view model_field_names() noexcept {
-    return "params_b, active_params_b, params_b_reported, active_params_b_reported, layers, hidden, heads, "
-           "kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, kv_lora_rank, "
-           "sliding_window, sliding_layers, kv_kib_per_token";
-}
+/// The numbers ROOFLINE_GPU and ROOFLINE_MODEL give, each with its name: the one list of them.
+struct GpuField {
+    std::string_view name;
+    double (*read)(const GpuSpec&);
+};
+constexpr GpuField kGpuFields[] = {
+    {"fp32_tflops", [](const GpuSpec& g) { return g.fp32; }},
+    {"tf32_tflops", [](const GpuSpec& g) { return g.tf32; }},
+    {"bf16_tflops", [](const GpuSpec& g) { return g.bf16; }},
+    {"fp16_tflops", [](const GpuSpec& g) { return g.fp16; }},
+    {"fp8_tflops", [](const GpuSpec& g) { return g.fp8; }},
+    {"int8_tops", [](const GpuSpec& g) { return g.int8; }},
+    {"int4_tops", [](const GpuSpec& g) { return g.int4; }},
+    {"hbm_tbs", [](const GpuSpec& g) { return g.hbm_tbs; }},
+    {"hbm_gb", [](const GpuSpec& g) { return g.hbm_gb; }},
+    {"l2_mb", [](const GpuSpec& g) { return g.l2_mb; }},
+    {"interconnect_tbs", [](const GpuSpec& g) { return g.interconnect_tbs; }},
+};
 
-std::optional<double> gpu_field(const GpuSpec& g, std::string_view field) noexcept {
-    const std::string f = lower(field);
-    if (f == "fp32_tflops") return g.fp32;
-    if (f == "tf32_tflops") return g.tf32;
-    if (f == "bf16_tflops") return g.bf16;
-    if (f == "fp16_tflops") return g.fp16;
-    if (f == "fp8_tflops") return g.fp8;
-    if (f == "int8_tops") return g.int8;
-    if (f == "int4_tops") return g.int4;
-    if (f == "hbm_tbs") return g.hbm_tbs;
-    if (f == "hbm_gb") return g.hbm_gb;
-    if (f == "l2_mb") return g.l2_mb;
-    if (f == "interconnect_tbs") return g.interconnect_tbs;
-    return std::nullopt;
-}
-
-std::optional<double> model_field(const ModelSpec& m, std::string_view field) noexcept {
-    const std::string f = lower(field);
-    if (f == "params_b") return m.params_b();
-    if (f == "active_params_b") return m.active_params_b();
-    if (f == "params_b_reported") return m.params_b_reported;
-    if (f == "active_params_b_reported") return m.active_params_b_reported;
-    if (f == "layers") return m.layers;
-    if (f == "hidden") return m.hidden;
-    if (f == "heads") return m.heads;
-    if (f == "kv_heads") return m.kv_heads;
-    if (f == "head_dim") return m.head_dim;
-    if (f == "ffn") return m.ffn;
-    if (f == "vocab") return m.vocab;
-    if (f == "experts") return m.experts;
-    if (f == "experts_per_token") return m.experts_per_token;
-    if (f == "shared_experts") return m.shared_experts;
-    if (f == "expert_ffn") return m.expert_ffn;
-    if (f == "kv_lora_rank") return m.kv_lora_rank;
-    if (f == "sliding_window") return m.sliding_window;
-    if (f == "sliding_layers") return m.sliding_layers;
+struct ModelField {
+    std::string_view name;
+    double (*read)(const ModelSpec&);
+};
+constexpr ModelField kModelFields[] = {
+    {"params_b", [](const ModelSpec& m) { return m.params_b(); }},
+    {"active_params_b", [](const ModelSpec& m) { return m.active_params_b(); }},
+    {"params_b_reported", [](const ModelSpec& m) { return m.params_b_reported; }},
+    {"active_params_b_reported", [](const ModelSpec& m) { return m.active_params_b_reported; }},
+    {"layers", [](const ModelSpec& m) { return m.layers; }},
+    {"hidden", [](const ModelSpec& m) { return m.hidden; }},
+    {"heads", [](const ModelSpec& m) { return m.heads; }},
+    {"kv_heads", [](const ModelSpec& m) { return m.kv_heads; }},
+    {"head_dim", [](const ModelSpec& m) { return m.head_dim; }},
+    {"ffn", [](const ModelSpec& m) { return m.ffn; }},
+    {"vocab", [](const ModelSpec& m) { return m.vocab; }},
+    {"experts", [](const ModelSpec& m) { return m.experts; }},
+    {"experts_per_token", [](const ModelSpec& m) { return m.experts_per_token; }},
+    {"shared_experts", [](const ModelSpec& m) { return m.shared_experts; }},
+    {"expert_ffn", [](const ModelSpec& m) { return m.expert_ffn; }},
+    {"kv_lora_rank", [](const ModelSpec& m) { return m.kv_lora_rank; }},
+    {"sliding_window", [](const ModelSpec& m) { return m.sliding_window; }},
+    {"sliding_layers", [](const ModelSpec& m) { return m.sliding_layers; }},
     // At 2 bytes per value, all layers, K and V together.
-    if (f == "kv_kib_per_token") return m.layers * m.kv_values_per_token_layer() * 2 / 1024;
+    {"kv_kib_per_token", [](const ModelSpec& m) { return m.layers * m.kv_values_per_token_layer() * 2 / 1024; }},
+};
+
+template <typename Field> std::vector<std::string> names_of(std::span<const Field> fields) {
+    std::vector<std::string> names;
+    for (const Field& f : fields) names.emplace_back(f.name);
+    return names;
+}
+
+template <typename Field, typename Spec>
+std::optional<double> read_field(std::span<const Field> fields, const Spec& spec, std::string_view name) {
+    const std::string key = lower(name);
+    for (const Field& f : fields)
+        if (f.name == key) return f.read(spec);
     return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_field_names() { return names_of<GpuField>(kGpuFields); }
+std::vector<std::string> model_field_names() { return names_of<ModelField>(kModelFields); }
+
+std::optional<double> gpu_field(const GpuSpec& g, std::string_view field) {
+    return read_field<GpuField>(kGpuFields, g, field);
+}
+
+std::optional<double> model_field(const ModelSpec& m, std::string_view field) {
+    return read_field<ModelField>(kModelFields, m, field);
 }
 
 }  // namespace roofline

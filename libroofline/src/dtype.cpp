@@ -41,7 +41,11 @@ std::optional<DType> parse_dtype(std::string_view name) noexcept {
 }
 
 std::string_view to_string(DType dtype) noexcept { return info(dtype).name; }
-std::string_view dtype_names() noexcept { return "fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m"; }
+std::vector<std::string> dtype_names() {
+    std::vector<std::string> names;
+    for (const Info& i : kDTypes) names.emplace_back(i.name);
+    return names;
+}
 double bits_per_value(DType dtype) noexcept { return info(dtype).bits; }
 DType compute_dtype(DType weights) noexcept { return info(weights).compute; }
 

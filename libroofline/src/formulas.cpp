@@ -2,6 +2,7 @@
 #include "roofline/formulas.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +14,7 @@
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
@@ -334,26 +336,27 @@ constexpr std::array kFormulas{
 
 const FormulaSpec& spec(std::string_view name) {
     const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error(Status::internal, "", fmt::format("no formula {} in the table", name));
+    if (!f) throw Error::of_call(Status::internal, "", "", fmt::format("no formula {} in the table", name));
     return *f;
 }
 
-[[noreturn]] void bad(const FormulaSpec& f, const ArgSpec& a, double v, std::string_view must) {
-    throw Error(Status::invalid_argument, a.name,
-                fmt::format("{}: argument '{}' must be {} (got {})", f.name, a.name, must, v));
+/// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
+[[noreturn]] void out_of_domain(const FormulaSpec& f, const ArgSpec& a, double value, std::string_view must_be) {
+    throw Error::of_argument(Status::invalid_argument, f.name, a.name,
+                             fmt::format("must be {} (got {})", must_be, value));
 }
 
 void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
-    if (std::isnan(v)) bad(f, a, v, "a number");
-    if (std::isinf(v)) bad(f, a, v, "finite");
+    if (std::isnan(v)) out_of_domain(f, a, v, "a number");
+    if (std::isinf(v)) out_of_domain(f, a, v, "finite");
     switch (a.check) {
         case Check::finite: break;
-        case Check::non_negative: if (v < 0) bad(f, a, v, "zero or more"); break;
-        case Check::positive: if (!(v > 0)) bad(f, a, v, "greater than zero"); break;
-        case Check::count: if (v < 1 || v != std::floor(v)) bad(f, a, v, "a whole number >= 1"); break;
-        case Check::fraction: if (!(v > 0) || v > 1) bad(f, a, v, "above 0 and at most 1"); break;
+        case Check::non_negative: if (v < 0) out_of_domain(f, a, v, "zero or more"); break;
+        case Check::positive: if (!(v > 0)) out_of_domain(f, a, v, "greater than zero"); break;
+        case Check::count: if (v < 1 || v != std::floor(v)) out_of_domain(f, a, v, "a whole number >= 1"); break;
+        case Check::fraction: if (!(v > 0) || v > 1) out_of_domain(f, a, v, "above 0 and at most 1"); break;
     }
-    if (v > a.max) bad(f, a, v, fmt::format("at most {}", a.max));
+    if (v > a.max) out_of_domain(f, a, v, fmt::format("at most {}", a.max));
 }
 
 /// Checks the number arguments of a formula (text ones are checked where they are looked up);
@@ -371,12 +374,18 @@ const FormulaSpec& checked(std::string_view name, std::initializer_list<std::var
 /// A result goes out only if it is a finite number.
 double finite(const FormulaSpec& f, double v) {
     if (!std::isfinite(v))
-        throw Error(Status::out_of_range, "", fmt::format("{}: the result is too large to represent", f.name));
+        throw Error::of_call(Status::out_of_range, f.name, "", "the result is too large to represent");
     return v;
 }
 
 DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_token) {
     return {params_b, bytes_per_param, kv_kib_per_token};
+}
+
+/// "; did you mean '<nearest>'?" when a candidate is close to `word`, else "".
+template <typename Text> std::string suggestion(std::string_view word, const std::vector<Text>& candidates) {
+    const auto i = nearest(word, std::span<const Text>(candidates));
+    return i ? fmt::format("; did you mean '{}'?", candidates[*i]) : std::string();
 }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -405,15 +414,20 @@ std::string c_function_name(std::string_view formula_name) {
 
 Value call(std::string_view name, std::span<const Arg> args) {
     const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error(Status::unknown_formula, "", fmt::format("no formula named '{}'", name));
+    if (!f) {
+        std::vector<std::string_view> names;
+        for (const FormulaSpec& known : kFormulas) names.emplace_back(known.name);
+        throw Error::of_call(Status::unknown_formula, "", "",
+                             fmt::format("no formula named '{}'{}", name, suggestion(name, names)));
+    }
     const std::size_t required = static_cast<std::size_t>(
         std::count_if(f->args.begin(), f->args.end(), [](const ArgSpec& a) { return !a.optional; }));
     if (args.size() < required || args.size() > f->args.size())
-        throw Error(Status::wrong_arity, "",
-                    required == f->args.size()
-                        ? fmt::format("{} takes {} arguments (got {})", f->name, required, args.size())
-                        : fmt::format("{} takes {} to {} arguments (got {})", f->name, required,
-                                      f->args.size(), args.size()));
+        throw Error::of_call(Status::wrong_arity, f->name, "",
+                             required == f->args.size()
+                                 ? fmt::format("takes {} arguments (got {})", required, args.size())
+                                 : fmt::format("takes {} to {} arguments (got {})", required, f->args.size(),
+                                               args.size()));
     std::vector<Arg> full;
     full.reserve(f->args.size());
     for (std::size_t i = 0; i < f->args.size(); ++i) {
@@ -426,9 +440,8 @@ Value call(std::string_view name, std::span<const Arg> args) {
         }
         const bool is_text = std::holds_alternative<std::string>(args[i].value);
         if (is_text != (a.type == Type::text))
-            throw Error(Status::invalid_argument, a.name,
-                        fmt::format("{}: argument '{}' must be {}", f->name, a.name,
-                                    a.type == Type::text ? "a text" : "a number"));
+            throw Error::of_argument(Status::invalid_argument, f->name, a.name,
+                                     a.type == Type::text ? "must be a text" : "must be a number");
         full.push_back(args[i]);
     }
     return f->invoke(full);
@@ -477,8 +490,8 @@ std::string_view bound(double flops, double bytes, double tflops, double tbs) {
 
 Table roof(double tflops, double tbs, double ai_min, double ai_max, double points) {
     const auto& f = checked("ROOFLINE_ROOF", {tflops, tbs, ai_min, ai_max, points});
-    if (!(ai_max > ai_min)) bad(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
-    if (points < 2) bad(f, f.args[4], points, "at least 2");
+    if (!(ai_max > ai_min)) out_of_domain(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
+    if (points < 2) out_of_domain(f, f.args[4], points, "at least 2");
     Table t;
     t.cols = 2;
     for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
@@ -522,10 +535,10 @@ double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
     const CriticalBatch c =
         roofline::critical_batch(dense(params_b, bytes_per_param, kv_kib_per_token), ctx, {tflops, bw_tbs});
     if (!c.reachable)
-        throw Error(Status::no_solution, "ctx",
-                    fmt::format("{}: no batch is compute bound: with ctx = {} tokens of {} KiB each, every "
-                                "sequence adds more memory time than compute time",
-                                f.name, ctx, kv_kib_per_token));
+        throw Error::of_call(Status::no_solution, f.name, "ctx",
+                             fmt::format("no batch is compute bound: with ctx = {} tokens of {} KiB each, every "
+                                         "sequence adds more memory time than compute time",
+                                         ctx, kv_kib_per_token));
     return finite(f, c.batch);
 }
 
@@ -552,9 +565,9 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
     const DenseModel m = dense(params_b, bytes_per_param, kv_kib_per_token);
     const MemoryFit fit = roofline::max_batch(m, mem_gb, ctx, reserve_gb);
     if (!fit.weights_fit)
-        throw Error(Status::no_solution, "mem_gb",
-                    fmt::format("{}: the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
-                                f.name, units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
+        throw Error::of_call(Status::no_solution, f.name, "mem_gb",
+                             fmt::format("the weights ({} GB) and the reserve ({} GB) do not fit in mem_gb = {} GB",
+                                         units::gb_from_bytes(weight_bytes(m)), reserve_gb, mem_gb));
     return finite(f, fit.batch);
 }
 
@@ -565,34 +578,39 @@ namespace {
 const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
     for (const ArgSpec& a : f.args)
         if (name == a.name) return a;
-    throw Error(Status::internal, "", fmt::format("{} has no argument {}", f.name, name));
+    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
 }
 
-[[noreturn]] void unknown(const FormulaSpec& f, const char* arg, std::string_view value, std::string_view known) {
-    throw Error(Status::invalid_argument, arg,
-                fmt::format("{}: argument '{}' must be one of {} (got '{}')", f.name, arg, known, value));
+/// An id that names nothing: "<nothing_named>; did you mean '<nearest>'?" (the suggestion only when one is close).
+[[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string_view id, std::string nothing_named,
+                             const std::vector<std::string>& known) {
+    throw Error::of_argument(Status::unknown_id, f.name, arg, nothing_named + suggestion(id, known));
+}
+
+/// An id of a short closed list: "no <kind> '<id>' (<a, b, c>); did you mean ...?"
+[[noreturn]] void unknown_choice(const FormulaSpec& f, const char* arg, std::string_view kind, std::string_view id,
+                                 const std::vector<std::string>& known) {
+    unknown_id(f, arg, id, fmt::format("no {} '{}' ({})", kind, id, fmt::join(known, ", ")), known);
 }
 
 ModelSpec model_of(const FormulaSpec& f, std::string_view id) {
     if (auto m = find_model(id)) return *m;
-    throw Error(Status::invalid_argument, "model",
-                fmt::format("{}: argument 'model': no model '{}' in the catalog (see ROOFLINE_MODELS())", f.name, id));
+    unknown_id(f, "model", id, fmt::format("no model '{}' in the catalog", id), model_ids());
 }
 
 GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
     if (auto g = find_gpu(id)) return *g;
-    throw Error(Status::invalid_argument, "gpu",
-                fmt::format("{}: argument 'gpu': no GPU '{}' in the catalog (see ROOFLINE_GPUS())", f.name, id));
+    unknown_id(f, "gpu", id, fmt::format("no GPU '{}' in the catalog", id), gpu_ids());
 }
 
 DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
     if (auto d = parse_dtype(name)) return *d;
-    unknown(f, arg, name, dtype_names());
+    unknown_choice(f, arg, "dtype", name, dtype_names());
 }
 
 const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
     if (const Profile* p = find_profile(name)) return *p;
-    unknown(f, "profile", name, profile_names());
+    unknown_choice(f, "profile", "profile", name, profile_names());
 }
 
 /// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
@@ -602,9 +620,9 @@ Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_
     Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype),
                  dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype), tp};
     if (std::fmod(d.model.heads, tp) != 0)
-        bad(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
     if (tp > 1 && !(d.gpu.interconnect_tbs > 0))
-        bad(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
     return d;
 }
 
@@ -625,11 +643,11 @@ double gpu(std::string_view gpu, std::string_view field) {
     const auto& f = spec("ROOFLINE_GPU");
     const GpuSpec g = gpu_of(f, gpu);
     const auto v = gpu_field(g, field);
-    if (!v) unknown(f, "field", field, gpu_field_names());
+    if (!v) unknown_choice(f, "field", "field of the GPU catalog", field, gpu_field_names());
     if (!(*v > 0))
-        throw Error(Status::no_solution, "field",
-                    fmt::format("{}: the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
-                                f.name, field, g.id));
+        throw Error::of_call(Status::no_solution, f.name, "field",
+                             fmt::format("the catalog has no {} for '{}' (the GPU lacks it, or it is not published)",
+                                         field, g.id));
     return finite(f, *v);
 }
 
@@ -637,7 +655,7 @@ double model(std::string_view model, std::string_view field) {
     const auto& f = spec("ROOFLINE_MODEL");
     const ModelSpec m = model_of(f, model);
     const auto v = model_field(m, field);
-    if (!v) unknown(f, "field", field, model_field_names());
+    if (!v) unknown_choice(f, "field", "field of the model catalog", field, model_field_names());
     return finite(f, *v);
 }
 
@@ -673,9 +691,9 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)
-        throw Error(Status::no_solution, "model",
-                    fmt::format("{}: the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'", f.name,
-                                units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
+        throw Error::of_call(Status::no_solution, f.name, "model",
+                             fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
+                                         units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
 }
 

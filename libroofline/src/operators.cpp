@@ -147,7 +147,11 @@ const Profile* find_profile(std::string_view name) {
     return nullptr;
 }
 
-std::string_view profile_names() noexcept { return "bound, typical, llama.cpp"; }
+std::vector<std::string> profile_names() {
+    std::vector<std::string> names;
+    for (const Profile& p : profiles().all) names.push_back(p.name);
+    return names;
+}
 
 std::string_view to_string(Resource r) noexcept {
     switch (r) {

@@ -130,7 +130,7 @@ class NoSolutionError(RooflineError):
     """Valid arguments, but no answer (e.g. no batch is compute bound), or a result too large."""
 
 
-_ERRORS = {1: ArgumentError, 2: NoSolutionError, 3: NoSolutionError, 5: ArgumentError, 6: ArgumentError}
+_ERRORS = {1: ArgumentError, 2: NoSolutionError, 3: NoSolutionError, 5: ArgumentError, 6: ArgumentError, 9: ArgumentError}
 
 
 # ---- Formulas -------------------------------------------------------------------------------------

@@ -82,10 +82,11 @@ void add_model_from_hf_config(const std::string& id, std::string_view json_text)
 /// "models": [...]} (either may be absent). Returns how many entries were added.
 std::size_t add_catalog(std::string_view json_text);
 
-/// The names of the numeric fields that ROOFLINE_GPU and ROOFLINE_MODEL give, comma-separated.
-std::string_view gpu_field_names() noexcept;
-std::string_view model_field_names() noexcept;
-std::optional<double> gpu_field(const GpuSpec& gpu, std::string_view field) noexcept;
-std::optional<double> model_field(const ModelSpec& model, std::string_view field) noexcept;
+/// The names of the numeric fields that ROOFLINE_GPU and ROOFLINE_MODEL give, in catalog order.
+std::vector<std::string> gpu_field_names();
+std::vector<std::string> model_field_names();
+/// A field of a GPU or a model by its name (case-insensitive); nullopt for an unknown name.
+std::optional<double> gpu_field(const GpuSpec& gpu, std::string_view field);
+std::optional<double> model_field(const ModelSpec& model, std::string_view field);
 
 }  // namespace roofline

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace roofline {
 
@@ -12,8 +14,8 @@ enum class DType { fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m };
 /// "bf16" -> DType::bf16; nullopt for an unknown name. Case-insensitive.
 std::optional<DType> parse_dtype(std::string_view name) noexcept;
 std::string_view to_string(DType dtype) noexcept;
-/// Every dtype name, comma-separated: for error messages.
-std::string_view dtype_names() noexcept;
+/// Every dtype name, in the order of DType.
+std::vector<std::string> dtype_names();
 
 /// Bits stored per value, block scales and zero points included:
 /// fp32 32, bf16/fp16 16, fp8 8 (per-tensor scale), int8 8 (per-channel scale), int4 4.25 (groups of

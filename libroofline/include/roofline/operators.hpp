@@ -26,7 +26,7 @@ struct Profile {
 
 /// The profiles: "bound" and those fitted on published measurements (profiles.json).
 const Profile* find_profile(std::string_view name);
-std::string_view profile_names() noexcept;
+std::vector<std::string> profile_names();
 
 enum class Resource { compute, memory, interconnect, overhead };
 std::string_view to_string(Resource r) noexcept;

@@ -1,0 +1,69 @@
+// Nearest-match suggestions. See nearest.hpp.
+#include "roofline/nearest.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+#include <vector>
+
+namespace roofline {
+namespace {
+
+char folded(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+bool is_separator(char c) { return c == '-' || c == '_' || c == '.' || c == ' '; }
+
+/// The word in lower case without its separators.
+std::string skeleton(std::string_view word) {
+    std::string out;
+    for (char c : word)
+        if (!is_separator(c)) out += folded(c);
+    return out;
+}
+
+template <typename Text> std::optional<std::size_t> nearest_of(std::string_view word, std::span<const Text> candidates) {
+    const std::string word_skeleton = skeleton(word);
+    const std::size_t allowed = std::max<std::size_t>(1, word_skeleton.size() / 3);
+    std::optional<std::size_t> best;
+    std::tuple<std::size_t, std::size_t> best_distance{};
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const std::string_view candidate = candidates[i];
+        const std::tuple distance{edit_distance(word_skeleton, skeleton(candidate)), edit_distance(word, candidate)};
+        if (std::get<0>(distance) > allowed) continue;
+        if (!best || distance < best_distance) {
+            best = i;
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    // Optimal string alignment: Levenshtein plus the transposition of two neighbours, three rows.
+    std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        current[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const bool same = folded(a[i - 1]) == folded(b[j - 1]);
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1)});
+            if (i > 1 && j > 1 && folded(a[i - 1]) == folded(b[j - 2]) && folded(a[i - 2]) == folded(b[j - 1]))
+                current[j] = std::min(current[j], before[j - 2] + 1);
+        }
+        std::swap(before, previous);
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
+}
+
+std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string_view> candidates) {
+    return nearest_of(word, candidates);
+}
+
+std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string> candidates) {
+    return nearest_of(word, candidates);
+}
+
+}  // namespace roofline
