@@ -19,17 +19,29 @@ int exit_code_of(int status) {
     switch (status) {
         case ROOFLINE_ERROR_ARGUMENT:
         case ROOFLINE_ERROR_UNKNOWN_FORMULA:
-        case ROOFLINE_ERROR_ARITY: return kBadValue;
+        case ROOFLINE_ERROR_ARITY:
+        case ROOFLINE_ERROR_UNKNOWN_ID: return kBadValue;
         case ROOFLINE_ERROR_NO_SOLUTION:
         case ROOFLINE_ERROR_RANGE: return kNoSolution;
         default: return kInternal;
     }
 }
 
+/// Where the CLI lists the ids an unknown-id argument may take.
+std::string where_to_look(const std::string& arg) {
+    if (arg == "model") return " (see `roofline catalog models`)";
+    if (arg == "gpu") return " (see `roofline catalog gpus`)";
+    return "";
+}
+
+/// The library's reason, said in the CLI's words: the option at fault (or, with no argument at fault,
+/// the subcommand: Failure::where empty), never the formula's name.
 Failure failure_of(int status, Blame blame) {
     const std::string arg = roofline_errarg();
-    if (blame == Blame::kFormula || arg.empty()) return {exit_code_of(status), "", roofline_errmsg()};
-    return {exit_code_of(status), option_name(arg), roofline_errmsg()};
+    if (blame == Blame::kFormula) return {exit_code_of(status), "", roofline_errmsg()};
+    std::string reason = roofline_errdetail();
+    if (status == ROOFLINE_ERROR_UNKNOWN_ID) reason += where_to_look(arg);
+    return {exit_code_of(status), arg.empty() ? "" : option_name(arg), reason};
 }
 
 }  // namespace

@@ -45,6 +45,22 @@ struct UserCatalog {
     }
 };
 
+/// "unknown subcommand 'stpe', did you mean 'step'?" where the first word after the global options
+/// names no subcommand; empty where it does (or there is none).
+std::string unknown_subcommand(CLI::App& app) {
+    const std::vector<std::string> remaining = app.remaining();
+    if (!app.get_subcommands().empty() || remaining.empty() || remaining.front().rfind('-', 0) == 0) return "";
+    const std::string& word = remaining.front();
+    std::vector<std::string> names;
+    for (const CLI::App* subcommand : app.get_subcommands([](const CLI::App*) { return true; }))
+        names.push_back(subcommand->get_name());
+    std::vector<const char*> candidates;
+    for (const auto& name : names) candidates.push_back(name.c_str());
+    const long nearest = roofline_nearest(word.c_str(), candidates.data(), candidates.size());
+    return nearest >= 0 ? fmt::format("unknown subcommand '{}', did you mean '{}'?", word, names[static_cast<size_t>(nearest)])
+                        : fmt::format("unknown subcommand '{}' (see `roofline --help`)", word);
+}
+
 }  // namespace
 }  // namespace cli
 
@@ -70,6 +86,10 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);  // runs the subcommand's callback
     } catch (const CLI::ParseError& e) {
+        if (const std::string unknown = unknown_subcommand(app); !unknown.empty()) {
+            fmt::print(stderr, "roofline: error: {}\n", unknown);
+            return kUsage;
+        }
         const int rc = app.exit(e);
         return rc == 0 ? kOk : kUsage;
     } catch (const Failure& failure) {

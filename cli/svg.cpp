@@ -34,7 +34,7 @@ std::string text_element(double x, double y, const std::string& text, const char
 
 constexpr std::array<const char*, 10> kColours = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
                                                   "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-constexpr int kShapes = 7;  // circle, square, triangle up, diamond, triangle down, plus, cross
+constexpr size_t kShapes = 7;  // circle, square, triangle up, diamond, triangle down, plus, cross
 
 /// Marker `index`: a hollow shape of its own (shape and colour change with every index, so markers
 /// on one spot stay apart) centred on (x, y), within `radius` of it.
@@ -47,6 +47,7 @@ std::string marker(size_t index, double x, double y) {
         for (const auto& [dx, dy] : corners) points += fmt::format("{:.1f},{:.1f} ", x + dx * r, y + dy * r);
         return fmt::format("<polygon points=\"{}\" {}/>\n", points, stroke);
     };
+    const double a = 0.35;  // half the width of the bars of the plus and the cross
     switch (index % kShapes) {
         case 0: return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" {}/>\n", x, y, r, stroke);
         case 1: return polygon({{-0.85, -0.85}, {0.85, -0.85}, {0.85, 0.85}, {-0.85, 0.85}});
@@ -54,13 +55,10 @@ std::string marker(size_t index, double x, double y) {
         case 3: return polygon({{0, -1.1}, {1.1, 0}, {0, 1.1}, {-1.1, 0}});
         case 4: return polygon({{0, 1}, {0.95, -0.75}, {-0.95, -0.75}});
         case 5:
-            return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{4}\" stroke-width=\"2.5\"/>"
-                               "<line x1=\"{3:.1f}\" y1=\"{5:.1f}\" x2=\"{3:.1f}\" y2=\"{6:.1f}\" stroke=\"{4}\" stroke-width=\"2.5\"/>\n",
-                               x - r, y, x + r, x, colour, y - r, y + r);
+            return polygon({{-a, -1}, {a, -1}, {a, -a}, {1, -a}, {1, a}, {a, a}, {a, 1}, {-a, 1}, {-a, a}, {-1, a}, {-1, -a}, {-a, -a}});
         default:
-            return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{3:.1f}\" stroke=\"{4}\" stroke-width=\"2.5\"/>"
-                               "<line x1=\"{0:.1f}\" y1=\"{3:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{4}\" stroke-width=\"2.5\"/>\n",
-                               x - 0.8 * r, y - 0.8 * r, x + 0.8 * r, y + 0.8 * r, colour);
+            return polygon({{-0.75, -1}, {0, -0.25}, {0.75, -1}, {1, -0.75}, {0.25, 0}, {1, 0.75}, {0.75, 1}, {0, 0.25},
+                            {-0.75, 1}, {-1, 0.75}, {-0.25, 0}, {-1, -0.75}});
     }
 }
 
@@ -137,9 +135,9 @@ std::string svg_chart(const PlotData& d) {
                       kFontSize, "#555");
 
     // The points and the legend that names them.
+    for (size_t i = 0; i < d.points.size(); ++i) s += marker(i, X(d.points[i].ai), Y(d.points[i].tflops));
     s += text_element(legend_left, legend_top, legend_title);
     for (size_t i = 0; i < d.points.size(); ++i) {
-        s += marker(i, X(d.points[i].ai), Y(d.points[i].tflops));
         const double row_y = legend_top + legend_row * static_cast<double>(i + 1);
         s += marker(i, legend_left + 8, row_y - 4);
         s += text_element(legend_left + 22, row_y, legend[i]);
