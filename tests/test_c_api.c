@@ -186,6 +186,52 @@ static void test_status_version_table(void) {
     CHECK(def("ROOFLINE_DECODE_MS", 4) == 989 && roofline_formula_find("ROOFLINE_DECODE_MS")->args[4]->optional);
 }
 
+static void test_formatter(void) {
+    const roofline_formula_info* decode = roofline_formula_find("ROOFLINE_DECODE_MS");
+    const roofline_formula_info* fit = roofline_formula_find("ROOFLINE_FIT_BATCH");
+    roofline_arg_info copy = *fit->args[6];
+    CHECK(strcmp(roofline_formula_signature(decode), "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; "
+                                                     "[kv_kib_per_token=128]; [bytes_per_param=2])") == 0);
+    CHECK(strcmp(roofline_formula_signature(fit), "ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; "
+                                                  "[kv_dtype=bf16]; [tp=1]; [mem_util=0.9])") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[0]), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[4]), "bf16") == 0);
+    CHECK(strcmp(roofline_arg_default_string(fit->args[6]), "0.9") == 0);
+    CHECK(strcmp(roofline_arg_default_string(decode->args[4]), "989") == 0);
+    CHECK(strcmp(roofline_arg_default_string(NULL), "") == 0 && strcmp(roofline_formula_signature(NULL), "") == 0);
+    CHECK(strcmp(roofline_arg_default_string(&copy), "") == 0); /* not the library's own struct */
+    CHECK(fit->args[4]->default_label == NULL);
+}
+
+static void test_why(void) {
+    roofline_value fit[3] = {{0, "llama-3-70b"}, {0, "h100-sxm"}, {4096, NULL}};
+    roofline_value fit_call[4] = {{0, "ROOFLINE_FIT_BATCH"}, {0, "llama-3-70b"}, {0, "h100-sxm"}, {4096, NULL}};
+    roofline_value bad_batch[4] = {{8, NULL}, {-1, NULL}, {0, NULL}, {3.35, NULL}};
+    roofline_value typo[4] = {{0, "llama3-70b"}, {0, "h100-sxm"}, {1, NULL}, {0, NULL}};
+    const char* why = NULL;
+    roofline_array* r = NULL;
+    CHECK(roofline_why("ROOFLINE_FIT_BATCH", fit, 3, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(roofline_errmsg()[0] == '\0'); /* WHY itself succeeded */
+    CHECK(roofline_call("ROOFLINE_WHY", fit_call, 4, &r) == ROOFLINE_OK);
+    CHECK(roofline_array_is_text(r, 0, 0) && strcmp(roofline_array_text(r, 0, 0), why) == 0);
+    roofline_array_free(r);
+    fit[0].text = "llama-3-8b";
+    CHECK(roofline_why("ROOFLINE_FIT_BATCH", fit, 3, &why) == ROOFLINE_OK && strcmp(why, "ok") == 0);
+    CHECK(roofline_why("ROOFLINE_DECODE_MS", bad_batch, 4, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "argument 'batch': must be a whole number >= 1 (got -1)") == 0);
+    CHECK(roofline_why("ROOFLINE_STEP_MS", typo, 4, &why) == ROOFLINE_OK);
+    CHECK(strcmp(why, "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? "
+                      "(see ROOFLINE_MODELS())") == 0);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 0, &why) == ROOFLINE_OK && strcmp(why, "ok") == 0);
+    CHECK(roofline_why(NULL, NULL, 0, &why) == ROOFLINE_ERROR_NULL && strcmp(roofline_errarg(), "formula") == 0);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 1, &why) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_why("ROOFLINE_GPUS", NULL, 0, NULL) == ROOFLINE_ERROR_NULL);
+    CHECK(roofline_call("ROOFLINE_WHY", NULL, 0, &r) == ROOFLINE_ERROR_ARITY);
+    CHECK(strcmp(roofline_formula_signature(roofline_formula_find("ROOFLINE_WHY")), "ROOFLINE_WHY(formula; arguments...)") == 0);
+    CHECK(roofline_formula_find("ROOFLINE_WHY")->args[1]->type == ROOFLINE_TYPE_REST);
+}
+
 static void test_nearest(void) {
     const char* commands[] = {"roof", "step", "fit", "ttft", NULL, "formulas"};
     CHECK(roofline_nearest("stpe", commands, 6) == 1);
@@ -223,6 +269,11 @@ static void valid_args(const roofline_formula_info* f, roofline_value* args) {
 }
 
 typedef union { double number; const char* text; roofline_array* array; } any_result;
+
+/* A formula whose last argument is REST (ROOFLINE_WHY) explains the failures of others instead of failing. */
+static int explains_failures(const roofline_formula_info* f) {
+    return f->arg_count > 0 && f->args[f->arg_count - 1]->type == ROOFLINE_TYPE_REST;
+}
 
 /* The typed function and roofline_call() on the same arguments: same status, same result. */
 static int call_both(const roofline_formula_info* info, const typed_call* tc, const roofline_value* args) {
@@ -268,6 +319,14 @@ static void test_every_function_every_bad_value(void) {
         CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL);
         CHECK(call_both(info, tc, args) == ROOFLINE_OK);
         for (j = 0; j < info->arg_count; ++j) {
+            if (explains_failures(info)) {
+                /* ROOFLINE_WHY: any formula name and any values are explained, never refused */
+                valid_args(info, args);
+                if (info->args[j]->type == ROOFLINE_TYPE_TEXT) args[j].text = texts[1];
+                else args[j].number = NAN;
+                CHECK(call_both(info, tc, args) == ROOFLINE_OK);
+                continue;
+            }
             if (info->args[j]->type == ROOFLINE_TYPE_TEXT) {
                 for (v = 0; v < sizeof texts / sizeof texts[0]; ++v) {
                     /* "" is kv_dtype's default (16 bits); for every other text argument it is an error */
@@ -318,6 +377,8 @@ int main(void) {
     test_null_pointers();
     test_status_version_table();
     test_nearest();
+    test_formatter();
+    test_why();
     test_every_function_every_bad_value();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -217,6 +217,54 @@ TEST_CASE("dtypes, tensor parallelism and sliding windows move the step as they 
     CHECK(std::string(roofline_errarg()) == "tp");
 }
 
+std::vector<Row> ttft_breakdown(const char* m, const char* g, double tokens, double batch, const char* w, double tp,
+                                const char* profile) {
+    roofline_array* a = nullptr;
+    INFO(m << " on " << g << ": " << roofline_errmsg());
+    REQUIRE(roofline_ttft_breakdown(m, g, tokens, batch, w, tp, profile, &a) == ROOFLINE_OK);
+    REQUIRE(roofline_array_cols(a) == 5);
+    CHECK(std::string(roofline_array_text(a, 0, 0)) == "operator");
+    std::vector<Row> rows;
+    for (size_t r = 1; r < roofline_array_rows(a); ++r)
+        rows.push_back({roofline_array_text(a, r, 0), roofline_array_number(a, r, 1), roofline_array_number(a, r, 2),
+                        roofline_array_number(a, r, 3)});
+    roofline_array_free(a);
+    return rows;
+}
+
+TEST_CASE("the prefill operator by operator adds up to ROOFLINE_TTFT_MS under every profile", "[operators][ttft]") {
+    struct Case {
+        const char* model;
+        const char* gpu;
+        double tokens, batch;
+        const char* weights;
+        double tp;
+    };
+    for (const Case& c : {Case{"llama-3-8b", "h100-sxm", 2000, 1, "bf16", 1}, Case{"llama-3-70b", "h100-sxm", 512, 4, "fp8", 4},
+                          Case{"mixtral-8x7b", "a100-sxm-80gb", 128, 8, "int4", 2}, Case{"deepseek-v3", "h200", 4096, 1, "fp8", 8},
+                          Case{"gemma-2-9b", "rtx-4090", 8192, 1, "q4_k_m", 1}}) {
+        for (const char* profile : {"bound", "typical", "llama.cpp"}) {
+            INFO(c.model << " " << profile);
+            double ttft = NAN;
+            REQUIRE(roofline_ttft_ms(c.model, c.gpu, c.tokens, c.batch, c.weights, c.tp, profile, &ttft) == ROOFLINE_OK);
+            const auto rows = ttft_breakdown(c.model, c.gpu, c.tokens, c.batch, c.weights, c.tp, profile);
+            double sum = 0;
+            for (const Row& r : rows) sum += r.ms;
+            CHECK(sum == Approx(ttft).epsilon(1e-12));
+            CHECK(op(rows, "attention").flops > 0);  // prefill attention is one of the rows
+        }
+    }
+    // One prompt token: the attention writes 128 KiB of 16-bit KV and moves Q, K, V and the output, for
+    // 16-bit and 8-bit weights alike.
+    const double layers = model("llama-3-8b", "layers"), heads = model("llama-3-8b", "heads");
+    const double head_dim = model("llama-3-8b", "head_dim");
+    const double expected = model("llama-3-8b", "kv_kib_per_token") * 1024 + layers * heads * 3 * head_dim * 2;
+    for (const char* w : {"bf16", "fp8", "fp32", "q4_k_m"}) {
+        INFO(w);
+        CHECK(op(ttft_breakdown("llama-3-8b", "h100-sxm", 1, 1, w, 1, "bound"), "attention").bytes == Approx(expected));
+    }
+}
+
 TEST_CASE("prefill is compute bound, with causal attention", "[operators]") {
     double t1 = NAN, t2 = NAN;
     REQUIRE(roofline_ttft_ms("llama-3-8b", "h100-sxm", 2000, 1, "bf16", 1, "bound", &t1) == ROOFLINE_OK);

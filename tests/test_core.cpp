@@ -164,6 +164,7 @@ TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {
 
 TEST_CASE("bad input gives an error that names the argument", "[table][errors]") {
     for (const FormulaSpec& f : formulas()) {
+        if (!f.args.empty() && f.args.back().type == Type::rest) continue;  // ROOFLINE_WHY explains, never refuses
         for (std::size_t i = 0; i < f.args.size(); ++i) {
             const bool text = f.args[i].type == Type::text;
             for (double bad : {kNaN, kInf, -kInf, -1.0}) {
@@ -312,4 +313,60 @@ TEST_CASE("the nearest id: one edit per three characters, separators and case fr
     CHECK(nearest("LLAMA_3_8B", models) == 0u);
     CHECK(nearest("llama-3-7b", models) == 0u);  // as close as llama-3-70b without separators; closer with them
     CHECK_FALSE(nearest("mistral-7b", models).has_value());
+}
+
+TEST_CASE("one formatter of defaults and signatures", "[table][format]") {
+    CHECK(signature(*find_formula("ROOFLINE_DECODE_MS")) ==
+          "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])");
+    CHECK(signature(*find_formula("ROOFLINE_STEP_MS")) ==
+          "ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [profile=bound])");
+    CHECK(signature(*find_formula("ROOFLINE_ROOF")) ==
+          "ROOFLINE_ROOF(tflops; tbs; [ai_min=0.1]; [ai_max=10000]; [points=50])");
+    CHECK(signature(*find_formula("ROOFLINE_GPUS")) == "ROOFLINE_GPUS()");
+    const FormulaSpec& fit = *find_formula("ROOFLINE_FIT_BATCH");
+    CHECK(default_string(fit.args[0]) == "");  // model: required
+    CHECK(default_string(fit.args[3]) == "bf16");
+    CHECK(default_string(fit.args[6]) == "0.9");
+    CHECK(default_string(find_formula("ROOFLINE_PREFILL_MS")->args[3]) == "3.35");
+}
+
+TEST_CASE("ROOFLINE_WHY says ok, or why the call fails", "[why]") {
+    auto why = [](std::vector<Arg> args) { return std::get<std::string>(call("ROOFLINE_WHY", args).value); };
+    CHECK(why({text("ROOFLINE_FIT_BATCH"), text("llama-3-70b"), text("h100-sxm"), {4096.0}}) ==
+          "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'");
+    CHECK(why({text("ROOFLINE_FIT_BATCH"), text("llama-3-8b"), text("h100-sxm"), {4096.0}}) == "ok");
+    CHECK(why({text("roofline_decode_ms"), {8.0}, {-1.0}, {0.0}, {3.35}}) ==
+          "argument 'batch': must be a whole number >= 1 (got -1)");
+    CHECK(why({text("ROOFLINE_STEP_MS"), text("llama3-70b"), text("h100-sxm"), {1.0}, {0.0}}) ==
+          "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? (see ROOFLINE_MODELS())");
+    CHECK(why({text("ROOFLINE_GPU"), text("h100"), text("hbm_gb")}) ==
+          "argument 'gpu': no GPU 'h100' in the catalog; did you mean 'h200'? (see ROOFLINE_GPUS())");
+    CHECK(why({text("ROOFLINE_BALANCE"), {989.0}}) == "takes 2 arguments (got 1)");
+    CHECK(why({text("ROOFLINE_BALANCE"), {989.0}, text("fast")}) == "argument 'tbs': must be a number");
+    CHECK(why({text("ROOFLINE_DECOD_MS")}) == "no formula named 'ROOFLINE_DECOD_MS'; did you mean 'ROOFLINE_DECODE_MS'?");
+    CHECK(why({text("ROOFLINE_GPUS")}) == "ok");
+    // WHY itself fails only when it is called wrongly.
+    CHECK(error_of("ROOFLINE_WHY", {}).status() == Status::wrong_arity);
+    CHECK(std::string(error_of("ROOFLINE_WHY", {}).what()) == "ROOFLINE_WHY: takes at least 1 argument (got 0)");
+    CHECK(error_of("ROOFLINE_WHY", {{8.0}}).argument() == "formula");
+    CHECK(signature(*find_formula("ROOFLINE_WHY")) == "ROOFLINE_WHY(formula; arguments...)");
+    CHECK(find_formula("ROOFLINE_WHY")->args[1].type == Type::rest);
+}
+
+TEST_CASE("a decode step's FLOPs and bytes give its time through ROOFLINE_TIME_MS", "[dense]") {
+    for (double params : {0.5, 8.0, 70.0}) {
+        for (double batch : {1.0, 64.0, 512.0}) {
+            for (double ctx : {0.0, 4096.0}) {
+                for (double bpp : {0.5, 2.0}) {
+                    INFO(params << " " << batch << " " << ctx << " " << bpp);
+                    const double flop = formula::decode_flop(params, batch);
+                    const double bytes = formula::decode_bytes(params, batch, ctx, 128, bpp);
+                    CHECK(flop == 2 * params * 1e9 * batch);
+                    CHECK(bytes == Approx(params * 1e9 * bpp + batch * ctx * 128 * 1024));
+                    CHECK(formula::time_ms(flop, bytes, 989, 3.35) == formula::decode_ms(params, batch, ctx, 3.35, 989, 128, bpp));
+                    CHECK(formula::ai(flop, bytes) == formula::decode_ai(params, batch, ctx, 128, bpp));
+                }
+            }
+        }
+    }
 }

@@ -26,7 +26,9 @@ std::string normalized_header() {
 std::string expected_prototype(const roofline::FormulaSpec& f) {
     using roofline::Type;
     std::string s = "ROOFLINE_API int " + roofline::c_function_name(f.name) + "(";
-    for (const auto& a : f.args) s += std::string(a.type == Type::text ? "const char* " : "double ") + a.name + ", ";
+    for (const auto& a : f.args)
+        s += a.type == Type::rest ? std::string("const roofline_value* args, size_t nargs, ")
+                                  : std::string(a.type == Type::text ? "const char* " : "double ") + a.name + ", ";
     s += f.result == Type::number ? "double* result" : f.result == Type::text ? "const char** result"
                                                                                : "roofline_array** result";
     return s + ");";

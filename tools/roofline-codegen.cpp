@@ -18,23 +18,6 @@
 
 namespace {
 
-std::string default_text(const roofline_arg_info& a) {
-    if (a.default_label) return a.default_label;
-    if (a.type == ROOFLINE_TYPE_TEXT) return fmt::format("\"{}\"", a.default_text ? a.default_text : "");
-    return fmt::format("{}", a.default_number);
-}
-
-/// "ROOFLINE_DECODE_MS(params_b; batch; ...; [tflops=989]; ...)"
-std::string signature(const roofline_formula_info& f) {
-    std::string s = fmt::format("{}(", f.name);
-    for (size_t i = 0; i < f.arg_count; ++i) {
-        const roofline_arg_info& a = *f.args[i];
-        if (i) s += "; ";
-        s += a.optional ? fmt::format("[{}={}]", a.name, default_text(a)) : a.name;
-    }
-    return s + ")";
-}
-
 /// Evaluates an example "NAME(1; 2e3; ...)" whose arguments are plain numbers, through the C ABI.
 std::string evaluate(const char* example) {
     std::string_view ex(example);
@@ -91,17 +74,23 @@ void reference() {
             group = f.group;
             fmt::print("\n### {}\n", group);
         }
-        fmt::print("\n#### `{}`\n\n", signature(f));
+        fmt::print("\n#### `{}`\n\n", roofline_formula_signature(&f));
         fmt::print("{}  \n{}\n\n", f.description_en, f.description_zh);
         fmt::print("| argument | unit | default | description | 说明 |\n|---|---|---|---|---|\n");
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
-            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, a.optional ? default_text(a) : "",
+            fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, roofline_arg_default_string(&a),
                        a.description_en, a.description_zh);
         }
         fmt::print("\nResult: {}, {}. C: `{}`. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
                    f.c_name, f.example, evaluate(f.example));
     }
+}
+
+/// A formula whose last argument is ROOFLINE_TYPE_REST (ROOFLINE_WHY). The add-in glue below does not
+/// generate Calc's varargs (a sequence< any > parameter) yet: such formulas are left out of it for now.
+bool takes_rest(const roofline_formula_info& f) {
+    return f.arg_count > 0 && f.args[f.arg_count - 1]->type == ROOFLINE_TYPE_REST;
 }
 
 /// An IDL identifier for an argument: unoidl rejects "params_b", so "paramsB".
@@ -144,6 +133,7 @@ void idl() {
                "interface XRoofline : com::sun::star::uno::XInterface\n{{\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         fmt::print("    /// {}\n    {} {}(", f.description_en, idl_result_type(f.result_type), f.name);
         for (size_t j = 0; j < f.arg_count; ++j)
             fmt::print("{}[in] {} {}", j ? ", " : " ", idl_arg_type(*f.args[j]), idl_name(f.args[j]->name));
@@ -159,10 +149,11 @@ void addin() {
                "// IllegalArgumentException. No roofline math here.\n");
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info& f = *roofline_formula_at(i);
+        if (takes_rest(f)) continue;
         const char* result_cpp = f.result_type == ROOFLINE_TYPE_TEXT    ? "OUString"
                                  : f.result_type == ROOFLINE_TYPE_ARRAY ? "Array"
                                                                          : "double";
-        fmt::print("\n// {}\n{} SAL_CALL {}(", signature(f), result_cpp, f.name);
+        fmt::print("\n// {}\n{} SAL_CALL {}(", roofline_formula_signature(&f), result_cpp, f.name);
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
             const char* t = a.optional ? "const css::uno::Any&" : a.type == ROOFLINE_TYPE_TEXT ? "const OUString&" : "double";

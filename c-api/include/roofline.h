@@ -154,7 +154,9 @@ ROOFLINE_API void roofline_array_free(roofline_array* array);
 typedef enum roofline_type {
     ROOFLINE_TYPE_NUMBER = 0, /**< double */
     ROOFLINE_TYPE_TEXT = 1,   /**< NUL-terminated UTF-8 */
-    ROOFLINE_TYPE_ARRAY = 2   /**< roofline_array (results only) */
+    ROOFLINE_TYPE_ARRAY = 2,  /**< roofline_array (results only) */
+    ROOFLINE_TYPE_REST = 3    /**< arguments only, only the last: any number of further arguments, each a number
+                                   or a text (roofline_value); optional, no default (since 0.3) */
 } roofline_type;
 
 /** One argument of a formula. Fields may be appended in later minor versions: reach it only through
@@ -162,13 +164,13 @@ typedef enum roofline_type {
 typedef struct roofline_arg_info {
     const char* name;            /**< as in the formula contract, e.g. "params_b" */
     const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
-    int type;                    /**< roofline_type: NUMBER or TEXT */
+    int type;                    /**< roofline_type: NUMBER, TEXT or REST */
     int optional;                /**< nonzero if the formula has a default for it */
     double default_number;       /**< the default of an optional number argument, else 0 */
     const char* default_text;    /**< the default of an optional text argument, else NULL */
     const char* description_en;  /**< one sentence, English */
     const char* description_zh;  /**< one sentence, Simplified Chinese */
-    const char* default_label;   /**< NULL since 0.3 (every default is shown by its value); kept for compatibility */
+    const char* default_label;   /**< NULL since 0.3: show roofline_arg_default_string(); kept for compatibility */
 } roofline_arg_info;
 
 /** One formula. Fields may be appended in later minor versions. */
@@ -191,6 +193,23 @@ ROOFLINE_API size_t roofline_formula_count(void);
 ROOFLINE_API const roofline_formula_info* roofline_formula_at(size_t index);
 /** The formula named `name` (case-insensitive, "ROOFLINE_DECODE_MS"), or NULL. Static storage. */
 ROOFLINE_API const roofline_formula_info* roofline_formula_find(const char* name);
+
+/**
+** How documentation shows the default of `arg`: "989", "0.9", "bf16" (texts unquoted); "" when the
+** argument is not optional, when `arg` is NULL or when it is not one of the library's own structs (reached
+** through roofline_formula_at() or roofline_formula_find()). The one formatter of defaults: every host
+** shows this text. Static storage, valid for the life of the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_arg_default_string(const roofline_arg_info* arg);
+
+/**
+** The signature of `formula` as documentation shows it, optional arguments in brackets with their
+** defaults as roofline_arg_default_string() gives them, e.g.
+** "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+** "" when `formula` is NULL or not one of the library's own structs. Static storage, valid for the life of
+** the process. Since 0.3.
+*/
+ROOFLINE_API const char* roofline_formula_signature(const roofline_formula_info* formula);
 
 /* ---- Calling any formula by name -------------------------------------------------------------- */
 
@@ -307,6 +326,20 @@ ROOFLINE_API int roofline_decode_ai(double params_b, double batch, double ctx, d
                                     double bytes_per_param, double* result);
 
 /**
+** ROOFLINE_DECODE_FLOP(params_b; batch): the FLOPs of one decode step, 2 x params x batch (2 FLOP per
+** parameter per sequence). Example: roofline_decode_flop(8, 64, &flop) gives 1.024e12. Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_flop(double params_b, double batch, double* result);
+
+/**
+** ROOFLINE_DECODE_BYTES(params_b; batch; ctx; [kv_kib_per_token=128]; [bytes_per_param=2]): the bytes one
+** decode step reads: the weights once, and each sequence's KV cache of `ctx` tokens. With
+** roofline_decode_flop(), roofline_time_ms(flop, bytes, tflops, bw_tbs) is roofline_decode_ms(). Since 0.3.
+*/
+ROOFLINE_API int roofline_decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token,
+                                       double bytes_per_param, double* result);
+
+/**
 ** ROOFLINE_CRITICAL_BATCH(params_b; ctx; tflops; bw_tbs; [kv_kib_per_token=128]; [bytes_per_param=2]):
 ** the smallest whole batch whose decode step is compute bound. ROOFLINE_ERROR_NO_SOLUTION where
 ** the KV read of one more sequence takes at least as long as its compute, so that no batch is.
@@ -417,6 +450,32 @@ ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double c
 ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, double batch, double ctx,
                                          const char* weight_dtype, const char* kv_dtype, double tp,
                                          const char* profile, roofline_array** result);
+
+/**
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
+** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
+** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as
+** roofline_ttft_ms. Since 0.3.
+*/
+ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                         const char* weight_dtype, double tp, const char* profile,
+                                         roofline_array** result);
+
+/* ---- Why a formula fails ---------------------------------------------------------------------- */
+
+/**
+** ROOFLINE_WHY(formula; arguments...): why a call of `formula` with these `nargs` arguments fails, in words,
+** as *result: "ok" when it succeeds, else roofline_errmsg() of that call without its leading "<FORMULA>: ",
+** e.g. ROOFLINE_WHY("ROOFLINE_FIT_BATCH"; "llama-3-70b"; "h100-sxm"; 4096) gives "the weights (141 GB per
+** GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'". An unknown model or GPU adds where the spreadsheet
+** lists them: "... (see ROOFLINE_MODELS())". The call itself succeeds whatever `formula` and `args` are
+** (an unknown formula is explained too); it fails only for a NULL pointer. *result is valid until this
+** thread's next call into the library (like roofline_errmsg()). `args` may be NULL when `nargs` is 0.
+** roofline_call("ROOFLINE_WHY", ...) works as well, with the formula's name as its first argument.
+** Since 0.3.
+*/
+ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, size_t nargs, const char** result);
 
 /* ---- Extending the catalog (host programs only: no formula reads a file) ---------------------- */
 

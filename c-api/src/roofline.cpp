@@ -5,6 +5,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "roofline/catalog.hpp"
@@ -24,6 +25,7 @@ static_assert(ROOFLINE_ERROR_UNKNOWN_ID == static_cast<int>(roofline::Status::un
 static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
 static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
 static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
+static_assert(ROOFLINE_TYPE_REST == static_cast<int>(roofline::Type::rest));
 
 struct roofline_array {
     roofline::Table table;
@@ -35,6 +37,8 @@ namespace {
 thread_local std::string t_errmsg;
 thread_local std::string t_errarg;
 thread_local std::string t_errdetail;
+// ... and the text of this thread's last roofline_why().
+thread_local std::string t_why;
 
 /// Records this thread's error: the whole message, the argument at fault, and the reason alone.
 int fail(roofline::Status status, const char* message, const char* argument, const char* reason) noexcept {
@@ -99,6 +103,17 @@ roofline::Table as_table(roofline::Value value) {
     return t;
 }
 
+/// The arguments of a call by name, as the core takes them.
+std::vector<roofline::Arg> core_args(const roofline_value* args, size_t nargs) {
+    std::vector<roofline::Arg> in;
+    in.reserve(nargs);
+    for (size_t i = 0; i < nargs; ++i) {
+        if (args[i].text) in.push_back({std::string(args[i].text)});
+        else in.push_back({args[i].number});
+    }
+    return in;
+}
+
 const std::variant<double, std::string>* cell(const roofline_array* a, size_t row, size_t col) noexcept {
     if (!a || row >= a->table.rows || col >= a->table.cols) return nullptr;
     return &a->table.cells[row * a->table.cols + col];
@@ -110,6 +125,9 @@ struct CTable {
     std::vector<std::vector<roofline_arg_info>> args;
     std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
+    // The formatter's texts, by the address of the struct they describe.
+    std::unordered_map<const roofline_arg_info*, std::string> default_strings;
+    std::unordered_map<const roofline_formula_info*, std::string> signatures;
 
     CTable() {
         const auto table = roofline::formulas();
@@ -132,7 +150,10 @@ struct CTable {
             const roofline::FormulaSpec& f = table[i];
             formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
                                 f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example});
+            for (std::size_t k = 0; k < f.args.size(); ++k)
+                default_strings.emplace(&args[i][k], roofline::default_string(f.args[k]));
         }
+        for (std::size_t i = 0; i < table.size(); ++i) signatures.emplace(&formulas[i], roofline::signature(table[i]));
     }
 };
 
@@ -230,18 +251,24 @@ const roofline_formula_info* roofline_formula_find(const char* name) {
     return &t->formulas[static_cast<std::size_t>(f - roofline::formulas().data())];
 }
 
+const char* roofline_arg_default_string(const roofline_arg_info* arg) {
+    const CTable* t = c_table();
+    if (!t || !arg) return "";
+    const auto it = t->default_strings.find(arg);
+    return it == t->default_strings.end() ? "" : it->second.c_str();
+}
+
+const char* roofline_formula_signature(const roofline_formula_info* formula) {
+    const CTable* t = c_table();
+    if (!t || !formula) return "";
+    const auto it = t->signatures.find(formula);
+    return it == t->signatures.end() ? "" : it->second.c_str();
+}
+
 int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {
     if (!name) return null_argument("roofline_call", "name");
     if (!args && nargs > 0) return null_argument("roofline_call", "args");
-    return compute(name, result, [&] {
-        std::vector<roofline::Arg> in;
-        in.reserve(nargs);
-        for (size_t i = 0; i < nargs; ++i) {
-            if (args[i].text) in.push_back({std::string(args[i].text)});
-            else in.push_back({args[i].number});
-        }
-        return new_array(as_table(roofline::call(name, in)));
-    });
+    return compute(name, result, [&] { return new_array(as_table(roofline::call(name, core_args(args, nargs)))); });
 }
 
 // ---- Roofline primitives ----
@@ -302,6 +329,17 @@ int roofline_decode_ai(double params_b, double batch, double ctx, double kv_kib_
                        double* result) {
     return compute("ROOFLINE_DECODE_AI", result, [&] {
         return roofline::formula::decode_ai(params_b, batch, ctx, kv_kib_per_token, bytes_per_param);
+    });
+}
+
+int roofline_decode_flop(double params_b, double batch, double* result) {
+    return compute("ROOFLINE_DECODE_FLOP", result, [&] { return roofline::formula::decode_flop(params_b, batch); });
+}
+
+int roofline_decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param,
+                          double* result) {
+    return compute("ROOFLINE_DECODE_BYTES", result, [&] {
+        return roofline::formula::decode_bytes(params_b, batch, ctx, kv_kib_per_token, bytes_per_param);
     });
 }
 
@@ -416,6 +454,27 @@ int roofline_step_breakdown(const char* model, const char* gpu, double batch, do
         return st;
     return compute("ROOFLINE_STEP_BREAKDOWN", result, [&] {
         return new_array(roofline::formula::step_breakdown(model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile));
+    });
+}
+
+int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
+                            const char* weight_dtype, double tp, const char* profile, roofline_array** result) {
+    if (int st = null_text("ROOFLINE_TTFT_BREAKDOWN",
+                           {{"model", model}, {"gpu", gpu}, {"weight_dtype", weight_dtype}, {"profile", profile}}))
+        return st;
+    return compute("ROOFLINE_TTFT_BREAKDOWN", result, [&] {
+        return new_array(roofline::formula::ttft_breakdown(model, gpu, prompt_tokens, batch, weight_dtype, tp, profile));
+    });
+}
+
+// ---- Why a formula fails ----
+
+int roofline_why(const char* formula, const roofline_value* args, size_t nargs, const char** result) {
+    if (int st = null_text("ROOFLINE_WHY", {{"formula", formula}})) return st;
+    if (!args && nargs > 0) return null_argument("ROOFLINE_WHY", "arguments");
+    return compute("ROOFLINE_WHY", result, [&] {
+        t_why = roofline::formula::why(formula, core_args(args, nargs));
+        return t_why.c_str();
     });
 }
 

@@ -32,6 +32,10 @@ constexpr ArgSpec number(const char* name, const char* unit, Check check, const 
 constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
     return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
 }
+/// The last argument of a formula that takes any number of further arguments: optional, no default.
+constexpr ArgSpec rest(const char* name, const char* unit, const char* en, const char* zh) {
+    return {name, unit, Type::rest, Check::finite, true, 0.0, nullptr, kNoMax, en, zh};
+}
 constexpr ArgSpec optional_text(ArgSpec arg, const char* default_text) {
     arg.optional = true;
     arg.default_text = default_text;
@@ -150,7 +154,16 @@ constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::frac
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
 
+constexpr ArgSpec kFormulaName = text("formula", "formula name",
+    "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
+    "要解释的公式名，如 ROOFLINE_FIT_BATCH。");
+constexpr ArgSpec kArguments = rest("arguments", "numbers or texts",
+    "The formula's arguments in its order, each a number or a text; trailing optional ones may be left out.",
+    "该公式的参数，按其顺序，每个为数字或文本；末尾的可选参数可以省略。");
+
 constexpr std::array<ArgSpec, 0> kArgsNone{};
+constexpr std::array kArgsWhy{kFormulaName, kArguments};
+constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 constexpr std::array kArgsGpu{kGpu, kGpuField};
 constexpr std::array kArgsModel{kModel, kModelField};
 constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
@@ -178,17 +191,24 @@ constexpr std::array kArgsMaxBatch{kMemGb, kParamsB, with_check(kCtx, Check::pos
 
 // ---- Generic invocation: from a row of Args to a typed formula function. -----------------------
 
-template <typename T> T arg_as(const Arg& a);
-template <> double arg_as<double>(const Arg& a) { return std::get<double>(a.value); }
-template <> std::string_view arg_as<std::string_view>(const Arg& a) { return std::get<std::string>(a.value); }
+/// Argument `i` of a call as the function's parameter type; a span parameter takes the rest of them.
+template <typename T> T arg_at(std::span<const Arg> a, std::size_t i);
+template <> double arg_at<double>(std::span<const Arg> a, std::size_t i) { return std::get<double>(a[i].value); }
+template <> std::string_view arg_at<std::string_view>(std::span<const Arg> a, std::size_t i) {
+    return std::get<std::string>(a[i].value);
+}
+template <> std::span<const Arg> arg_at<std::span<const Arg>>(std::span<const Arg> a, std::size_t i) {
+    return a.subspan(i);
+}
 
 Value to_value(double v) { return {v}; }
 Value to_value(std::string_view v) { return {std::string(v)}; }
+Value to_value(std::string v) { return {std::move(v)}; }
 Value to_value(Table v) { return {std::move(v)}; }
 
 template <typename R, typename... P, std::size_t... I>
 Value invoke_impl(R (*f)(P...), [[maybe_unused]] std::span<const Arg> a, std::index_sequence<I...>) {
-    return to_value(f(arg_as<P>(a[I])...));
+    return to_value(f(arg_at<P>(a, I)...));
 }
 
 template <typename F> struct fn_traits;
@@ -203,7 +223,7 @@ template <auto F> Value invoke(std::span<const Arg> a) {
 
 template <typename R> constexpr Type type_of() {
     if constexpr (std::is_same_v<R, double>) return Type::number;
-    else if constexpr (std::is_same_v<R, std::string_view>) return Type::text;
+    else if constexpr (std::is_same_v<R, std::string_view> || std::is_same_v<R, std::string>) return Type::text;
     else return Type::array;
 }
 
@@ -218,6 +238,7 @@ constexpr FormulaSpec formula(const char* name, const char* group, const char* u
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
 constexpr const char* kCatalog = "Catalog and model-aware estimates";
+constexpr const char* kDiagnostics = "Why a formula fails";
 
 // ---- The table. --------------------------------------------------------------------------------
 
@@ -269,6 +290,14 @@ constexpr std::array kFormulas{
         "Arithmetic intensity of one decode step: its FLOPs over the bytes of weights and KV it reads.",
         "一步 Decode 的算术强度：浮点运算次数除以要读的权重与 KV 字节数。",
         kArgsDecodeAi, "ROOFLINE_DECODE_AI(8; 64; 0)"),
+    formula<&formula::decode_flop>("ROOFLINE_DECODE_FLOP", kDense, "FLOP",
+        "FLOPs of one decode step of a dense model: 2 per parameter per sequence of the batch.",
+        "稠密模型一步 Decode 的浮点运算次数：每个参数、批中每个序列 2 次。",
+        kArgsDecodeFlop, "ROOFLINE_DECODE_FLOP(8; 64)"),
+    formula<&formula::decode_bytes>("ROOFLINE_DECODE_BYTES", kDense, "bytes",
+        "Bytes one decode step of a dense model reads: the weights once, and each sequence's KV cache.",
+        "稠密模型一步 Decode 读取的字节数：权重一次，加上每个序列各自的 KV Cache。",
+        kArgsDecodeAi, "ROOFLINE_DECODE_BYTES(8; 64; 4096)"),
     formula<&formula::critical_batch>("ROOFLINE_CRITICAL_BATCH", kDense, "sequences",
         "Smallest whole batch whose decode step is compute bound; an error where the KV reads make "
         "that unreachable.",
@@ -330,6 +359,17 @@ constexpr std::array kFormulas{
         "what bounds it (one GPU of tp).",
         "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
         kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
+        "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then name, FLOP, "
+        "bytes, ms and what bounds it (one GPU of tp).",
+        "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
+        "（按 tp 中的一块 GPU）。",
+        kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
+        "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
+        "fault.",
+        "某个公式调用为什么失败：成功时为 ok，否则给出原因并指出出错的参数。",
+        kArgsWhy, "ROOFLINE_WHY(\"ROOFLINE_FIT_BATCH\"; \"llama-3-70b\"; \"h100-sxm\"; 4096)"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
@@ -412,6 +452,21 @@ std::string c_function_name(std::string_view formula_name) {
     return s;
 }
 
+std::string default_string(const ArgSpec& arg) {
+    if (!arg.optional || arg.type == Type::rest) return {};
+    if (arg.type == Type::text) return arg.default_text;
+    return fmt::format("{}", arg.default_number);
+}
+
+std::string signature(const FormulaSpec& formula) {
+    std::vector<std::string> args;
+    for (const ArgSpec& a : formula.args)
+        args.push_back(a.type == Type::rest ? fmt::format("{}...", a.name)
+                       : a.optional       ? fmt::format("[{}={}]", a.name, default_string(a))
+                                          : std::string(a.name));
+    return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
+}
+
 Value call(std::string_view name, std::span<const Arg> args) {
     const FormulaSpec* f = find_formula(name);
     if (!f) {
@@ -420,18 +475,22 @@ Value call(std::string_view name, std::span<const Arg> args) {
         throw Error::of_call(Status::unknown_formula, "", "",
                              fmt::format("no formula named '{}'{}", name, suggestion(name, names)));
     }
+    // A `rest` argument, always the last, takes every argument from its place on.
+    const bool takes_rest = !f->args.empty() && f->args.back().type == Type::rest;
+    const std::span<const ArgSpec> fixed = takes_rest ? f->args.first(f->args.size() - 1) : f->args;
     const std::size_t required = static_cast<std::size_t>(
-        std::count_if(f->args.begin(), f->args.end(), [](const ArgSpec& a) { return !a.optional; }));
-    if (args.size() < required || args.size() > f->args.size())
+        std::count_if(fixed.begin(), fixed.end(), [](const ArgSpec& a) { return !a.optional; }));
+    if (args.size() < required || (!takes_rest && args.size() > fixed.size()))
         throw Error::of_call(Status::wrong_arity, f->name, "",
-                             required == f->args.size()
-                                 ? fmt::format("takes {} arguments (got {})", required, args.size())
-                                 : fmt::format("takes {} to {} arguments (got {})", required, f->args.size(),
-                                               args.size()));
+                             takes_rest                  ? fmt::format("takes at least {} argument{} (got {})", required,
+                                                                       required == 1 ? "" : "s", args.size())
+                             : required == fixed.size() ? fmt::format("takes {} arguments (got {})", required, args.size())
+                                                         : fmt::format("takes {} to {} arguments (got {})", required,
+                                                                       fixed.size(), args.size()));
     std::vector<Arg> full;
-    full.reserve(f->args.size());
-    for (std::size_t i = 0; i < f->args.size(); ++i) {
-        const ArgSpec& a = f->args[i];
+    full.reserve(std::max(fixed.size(), args.size()));
+    for (std::size_t i = 0; i < fixed.size(); ++i) {
+        const ArgSpec& a = fixed[i];
         if (i >= args.size()) {
             // A trailing optional argument left out: its default from the table.
             if (a.type == Type::text) full.push_back({std::string(a.default_text)});
@@ -444,6 +503,7 @@ Value call(std::string_view name, std::span<const Arg> args) {
                                      a.type == Type::text ? "must be a text" : "must be a number");
         full.push_back(args[i]);
     }
+    for (std::size_t i = fixed.size(); i < args.size(); ++i) full.push_back(args[i]);
     return f->invoke(full);
 }
 
@@ -526,6 +586,16 @@ double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_to
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     finite(f, w.flops);
     return finite(f, arithmetic_intensity(w));
+}
+
+double decode_flop(double params_b, double batch) {
+    const auto& f = checked("ROOFLINE_DECODE_FLOP", {params_b, batch});
+    return finite(f, decode_work(dense(params_b, defaults::bf16_bytes_per_param, 0), batch, 0).flops);
+}
+
+double decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
+    const auto& f = checked("ROOFLINE_DECODE_BYTES", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    return finite(f, decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx).bytes);
 }
 
 double critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
@@ -634,6 +704,27 @@ Table column(const std::vector<std::string>& ids) {
     return t;
 }
 
+/// The operators of a step as a table: a header row, then one row per operator (overhead included).
+Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
+    finite(f, estimate(ops, gpu, profile));
+    Table t;
+    t.cols = 5;
+    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
+    for (const Operator& op : ops) {
+        t.cells.emplace_back(op.name);
+        t.cells.emplace_back(finite(f, op.flops));
+        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
+        t.cells.emplace_back(finite(f, op.ms));
+        t.cells.emplace_back(std::string(to_string(op.bound)));
+    }
+    t.rows = ops.size() + 1;
+    return t;
+}
+
+/// Where a spreadsheet user finds the ids an argument takes (ROOFLINE_WHY points there).
+constexpr std::pair<std::string_view, std::string_view> kIdListings[] = {{"model", "ROOFLINE_MODELS()"},
+                                                                         {"gpu", "ROOFLINE_GPUS()"}};
+
 }  // namespace
 
 Table gpus() { return column(gpu_ids()); }
@@ -702,19 +793,33 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
     const auto& f = checked("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     auto ops = decode_operators(d, batch, ctx);
-    finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
-    Table t;
-    t.cols = 5;
-    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
-    for (const Operator& op : ops) {
-        t.cells.emplace_back(op.name);
-        t.cells.emplace_back(finite(f, op.flops));
-        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
-        t.cells.emplace_back(finite(f, op.ms));
-        t.cells.emplace_back(std::string(to_string(op.bound)));
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                     std::string_view weight_dtype, double tp, std::string_view profile) {
+    const auto& f = checked("ROOFLINE_TTFT_BREAKDOWN", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    auto ops = prefill_operators(d, batch, prompt_tokens);
+    return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+// ---- Why a formula fails. ------------------------------------------------------------------------
+
+std::string why(std::string_view formula, std::span<const Arg> arguments) {
+    try {
+        call(formula, arguments);
+        return "ok";
+    } catch (const Error& e) {
+        // The message without "<FORMULA>: ", and for an unknown id where the spreadsheet lists the known ones.
+        std::string reason = e.what();
+        if (!e.where().empty()) reason.erase(0, e.where().size() + 2);
+        if (e.status() == Status::unknown_id)
+            for (const auto& [argument, listing] : kIdListings)
+                if (e.argument() == argument) reason += fmt::format(" (see {})", listing);
+        return reason;
     }
-    t.rows = ops.size() + 1;
-    return t;
 }
 
 }  // namespace formula

@@ -57,7 +57,7 @@ def _load():
 
 _lib = _load()
 
-NUMBER, TEXT, ARRAY = 0, 1, 2
+NUMBER, TEXT, ARRAY, REST = 0, 1, 2, 3
 
 
 class _ArgInfo(ctypes.Structure):
@@ -169,6 +169,10 @@ def _make(info):
     params, lines = [], []
     for a in args:
         default = inspect.Parameter.empty
+        if a.type == REST:  # any number of further arguments: *arguments
+            params.append(inspect.Parameter(a.name.decode(), inspect.Parameter.VAR_POSITIONAL))
+            lines.append(f"    *{a.name.decode()} ({a.unit.decode()}): {a.description_en.decode()}")
+            continue
         if a.optional:
             default = a.default_text.decode() if a.type == TEXT else a.default_number
         params.append(inspect.Parameter(a.name.decode(), inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
@@ -182,7 +186,7 @@ def _make(info):
     def formula(*a, **kw):
         bound = signature.bind(*a, **kw)
         bound.apply_defaults()
-        return _call(name, list(bound.arguments.values()))
+        return _call(name, list(bound.args))
 
     formula.__name__ = formula.__qualname__ = name[len("ROOFLINE_"):].lower()
     formula.__signature__ = signature

@@ -136,6 +136,8 @@ class Errors(unittest.TestCase):
             fn = getattr(roofline, f["function"])
             valid = [valid_arg(f, a) for a in f["args"]]
             self.assertIsNotNone(fn(*valid))
+            if f["args"] and f["args"][-1]["type"] == roofline.REST:
+                continue  # ROOFLINE_WHY explains bad values instead of refusing them: test_why
             for i, arg in enumerate(f["args"]):
                 for bad in (float("nan"), float("inf"), float("-inf"), "", "x", None):
                     if bad == "" and arg["name"] == "kv_dtype":
@@ -148,6 +150,13 @@ class Errors(unittest.TestCase):
                         if bad is not None:  # None is refused in Python, before the library
                             self.assertEqual(e.exception.argument, arg["name"])
                             self.assertIn(arg["name"], str(e.exception))
+
+    def test_why(self):
+        self.assertEqual(roofline.why("ROOFLINE_FIT_BATCH", "llama-3-70b", "h100-sxm", 4096),
+                         "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'")
+        self.assertEqual(roofline.why("ROOFLINE_FIT_BATCH", "llama-3-8b", "h100-sxm", 4096), "ok")
+        self.assertEqual(roofline.why("ROOFLINE_DECODE_MS", 8, -1, 0, 3.35),
+                         "argument 'batch': must be a whole number >= 1 (got -1)")
 
     def test_no_solution(self):
         with self.assertRaises(roofline.NoSolutionError) as e:

@@ -30,6 +30,8 @@ TC(roof, roofline_array**, N(0), N(1), N(2), N(3), N(4),)
 TC(decode_ms, double*, N(0), N(1), N(2), N(3), N(4), N(5), N(6),)
 TC(decode_toks, double*, N(0), N(1), N(2), N(3), N(4), N(5), N(6),)
 TC(decode_ai, double*, N(0), N(1), N(2), N(3), N(4),)
+TC(decode_flop, double*, N(0), N(1),)
+TC(decode_bytes, double*, N(0), N(1), N(2), N(3), N(4),)
 TC(critical_batch, double*, N(0), N(1), N(2), N(3), N(4), N(5),)
 TC(prefill_ms, double*, N(0), N(1), N(2), N(3), N(4),)
 TC(weights_gb, double*, N(0), N(1),)
@@ -44,6 +46,9 @@ TC(step_toks, double*, T(0), T(1), N(2), N(3), T(4), T(5), N(6), T(7),)
 TC(ttft_ms, double*, T(0), T(1), N(2), N(3), T(4), N(5), T(6),)
 TC(fit_batch, double*, T(0), T(1), N(2), T(3), T(4), N(5), N(6),)
 TC(step_breakdown, roofline_array**, T(0), T(1), N(2), N(3), T(4), T(5), N(6), T(7),)
+TC(ttft_breakdown, roofline_array**, T(0), T(1), N(2), N(3), T(4), N(5), T(6),)
+/* A REST argument: every value from its place on; the table-driven callers pass one. */
+TC(why, const char**, T(0), a + 1, 1,)
 #undef TC
 #undef N
 #undef T
@@ -60,6 +65,8 @@ static const typed_call typed_calls[] = {
     {"ROOFLINE_DECODE_MS", tc_decode_ms},
     {"ROOFLINE_DECODE_TOKS", tc_decode_toks},
     {"ROOFLINE_DECODE_AI", tc_decode_ai},
+    {"ROOFLINE_DECODE_FLOP", tc_decode_flop},
+    {"ROOFLINE_DECODE_BYTES", tc_decode_bytes},
     {"ROOFLINE_CRITICAL_BATCH", tc_critical_batch},
     {"ROOFLINE_PREFILL_MS", tc_prefill_ms},
     {"ROOFLINE_WEIGHTS_GB", tc_weights_gb},
@@ -74,6 +81,8 @@ static const typed_call typed_calls[] = {
     {"ROOFLINE_TTFT_MS", tc_ttft_ms},
     {"ROOFLINE_FIT_BATCH", tc_fit_batch},
     {"ROOFLINE_STEP_BREAKDOWN", tc_step_breakdown},
+    {"ROOFLINE_TTFT_BREAKDOWN", tc_ttft_breakdown},
+    {"ROOFLINE_WHY", tc_why},
 };
 static const unsigned typed_call_count = sizeof typed_calls / sizeof typed_calls[0];
 

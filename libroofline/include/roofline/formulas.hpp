@@ -27,7 +27,9 @@ enum class Check {
     fraction,      ///< > 0 and <= 1
 };
 
-enum class Type { number, text, array };
+/// Types of arguments and results. `rest` (arguments only, and only the last): any number of further
+/// arguments, each a number or a text (ROOFLINE_WHY's arguments of the formula it explains).
+enum class Type { number, text, array, rest };
 
 /// One argument of a formula.
 struct ArgSpec {
@@ -66,6 +68,13 @@ const FormulaSpec* find_formula(std::string_view name) noexcept;
 /// The C function of a formula: its name in lower case ("ROOFLINE_DECODE_MS" -> "roofline_decode_ms").
 std::string c_function_name(std::string_view formula_name);
 
+/// How documentation shows an argument's default: "989", "0.9", "bf16" (texts unquoted); "" when the
+/// argument is not optional. The one formatter of defaults: every host shows this.
+std::string default_string(const ArgSpec& arg);
+/// A formula's signature as documentation shows it, optional arguments in brackets with their defaults:
+/// "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+std::string signature(const FormulaSpec& formula);
+
 /// An argument of a generic call: a number or a text.
 struct Arg {
     std::variant<double, std::string> value;
@@ -84,7 +93,8 @@ struct Value {
     std::variant<double, std::string, Table> value;
 };
 
-/// Calls a formula by name. Missing trailing optional arguments take their defaults.
+/// Calls a formula by name. Missing trailing optional arguments take their defaults; a `rest` argument
+/// takes every argument from its place on.
 /// Throws Error: unknown_formula, wrong_arity, invalid_argument (wrong type or domain) and
 /// whatever the formula throws.
 Value call(std::string_view name, std::span<const Arg> args);
@@ -109,6 +119,8 @@ double decode_toks(double params_b, double batch, double ctx, double bw_tbs, dou
                    double kv_kib_per_token, double bytes_per_param);
 double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token,
                  double bytes_per_param);
+double decode_flop(double params_b, double batch);
+double decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param);
 double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
                       double kv_kib_per_token, double bytes_per_param);
 double prefill_ms(double params_b, double tokens, double tflops, double bw_tbs,
@@ -133,6 +145,11 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
                  std::string_view kv_dtype, double tp, double mem_util);
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
                      std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
+Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                     std::string_view weight_dtype, double tp, std::string_view profile);
+
+// Why a formula fails
+std::string why(std::string_view formula, std::span<const Arg> arguments);
 
 }  // namespace formula
 }  // namespace roofline
