@@ -74,8 +74,10 @@ int main(int argc, char** argv) {
 
     UserCatalog user_catalog;
     app.add_option("--catalog", user_catalog.catalog_files, "Add a catalog file of your own (JSON, the format of libroofline/catalog/*.json)")
-        ->check(CLI::ExistingFile);
-    app.add_option("--hf-config", user_catalog.hf_configs, "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json)");
+        ->check(CLI::ExistingFile)
+        ->allow_extra_args(false);  // one file per --catalog: the next word is the subcommand
+    app.add_option("--hf-config", user_catalog.hf_configs, "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json)")
+        ->allow_extra_args(false);
     // Runs after parsing, before the subcommand's callback.
     app.parse_complete_callback([&user_catalog] { user_catalog.add_to_library(); });
 

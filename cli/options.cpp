@@ -17,20 +17,15 @@ void add_formula_options(CLI::App& cmd, Values& values, const char* formula) {
         if (arg.type == ROOFLINE_TYPE_TEXT) {
             std::string& value = values.text(arg.name);
             option = cmd.add_option(names, value, help);
-            if (arg.optional) {
-                value = arg.default_text ? arg.default_text : "";
-                if (arg.default_label) option->default_str(fmt::format("same as {}", option_name(arg.default_label)));
-                else option->capture_default_str();
-            }
+            if (arg.optional) value = arg.default_text ? arg.default_text : "";
         } else {
             double& value = values[arg.name];
             option = cmd.add_option(names, value, help);
-            if (arg.optional) {
-                value = arg.default_number;
-                option->capture_default_str();
-            }
+            if (arg.optional) value = arg.default_number;
         }
-        if (!arg.optional) option->required();
+        // --help shows the default as the library formats it, like every host.
+        if (arg.optional) option->default_str(roofline_arg_default_string(&arg));
+        else option->required();
     }
 }
 

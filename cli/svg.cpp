@@ -32,16 +32,18 @@ std::string text_element(double x, double y, const std::string& text, const char
                        font_size, anchor, fill, escape(text));
 }
 
+/// "0.0123", "4.5", "62.4", "1101": three significant digits, whole numbers from 100 up.
+std::string short_number(double value) { return value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value); }
+
 constexpr std::array<const char*, 10> kColours = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
                                                   "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 constexpr size_t kShapes = 7;  // circle, square, triangle up, diamond, triangle down, plus, cross
 
-/// Marker `index`: a hollow shape of its own (shape and colour change with every index, so markers
-/// on one spot stay apart) centred on (x, y), within `radius` of it.
-std::string marker(size_t index, double x, double y) {
+/// Marker `index`: a hollow shape of its own (shape and colour change with every index) centred on
+/// (x, y), within `r` of it.
+std::string marker(size_t index, double x, double y, double r = 6) {
     const char* colour = kColours[index % kColours.size()];
     const std::string stroke = fmt::format("fill=\"none\" stroke=\"{}\" stroke-width=\"2\"", colour);
-    const double r = 6;
     auto polygon = [&](std::initializer_list<std::pair<double, double>> corners) {
         std::string points;
         for (const auto& [dx, dy] : corners) points += fmt::format("{:.1f},{:.1f} ", x + dx * r, y + dy * r);
@@ -89,7 +91,7 @@ std::string svg_chart(const PlotData& d) {
     double legend_width = text_width(legend_title, kFontSize);
     for (size_t i = 0; i < d.points.size(); ++i) {
         const PlotPoint& p = d.points[i];
-        legend.push_back(fmt::format("{}. {}: {:.3g}, {:.3g}", i + 1, p.label, p.ai, p.tflops));
+        legend.push_back(fmt::format("{}. {}: {}, {}", i + 1, p.label, short_number(p.ai), short_number(p.tflops)));
         legend_width = std::max(legend_width, 22 + text_width(legend.back(), kFontSize));
     }
     const double width = std::ceil(std::max({legend_left + legend_width + margin, text_width(d.title, kTitleSize) + 2 * margin,
@@ -135,7 +137,14 @@ std::string svg_chart(const PlotData& d) {
                       kFontSize, "#555");
 
     // The points and the legend that names them.
-    for (size_t i = 0; i < d.points.size(); ++i) s += marker(i, X(d.points[i].ai), Y(d.points[i].tflops));
+    // Markers on one spot grow around each other (concentric), so each stays visible.
+    for (size_t i = 0; i < d.points.size(); ++i) {
+        const double x = X(d.points[i].ai), y = Y(d.points[i].tflops);
+        double radius = 6;
+        for (size_t before = 0; before < i; ++before)
+            if (std::hypot(X(d.points[before].ai) - x, Y(d.points[before].tflops) - y) < 8) radius += 3.5;
+        s += marker(i, x, y, radius);
+    }
     s += text_element(legend_left, legend_top, legend_title);
     for (size_t i = 0; i < d.points.size(); ++i) {
         const double row_y = legend_top + legend_row * static_cast<double>(i + 1);

@@ -15,17 +15,20 @@ void run_formulas(bool json) {
     nlohmann::json listed = nlohmann::json::array();
     for (size_t i = 0; i < roofline_formula_count(); ++i) {
         const roofline_formula_info* formula = roofline_formula_at(i);
-        std::string signature;
+        // The library formats signatures and defaults, for every host alike.
+        const std::string signature = roofline_formula_signature(formula);
+        if (!json) {
+            fmt::print("{}\n    {}\n", signature, formula->description_en);
+            continue;
+        }
         nlohmann::json args = nlohmann::json::array();
         for (size_t j = 0; j < formula->arg_count; ++j) {
             const roofline_arg_info& arg = *formula->args[j];
-            signature += (j ? "; " : "") + (arg.optional ? fmt::format("[{}={}]", arg.name, arg.default_number) : std::string(arg.name));
             args.push_back({{"name", arg.name}, {"unit", arg.unit}, {"optional", arg.optional != 0},
-                            {"default", arg.optional ? nlohmann::json(arg.default_number) : nlohmann::json(nullptr)}});
+                            {"default", arg.optional ? nlohmann::json(roofline_arg_default_string(&arg)) : nlohmann::json(nullptr)}});
         }
-        if (json)
-            listed.push_back({{"name", formula->name}, {"unit", formula->result_unit}, {"description", formula->description_en}, {"args", args}});
-        else fmt::print("{}({})\n    {}\n", formula->name, signature, formula->description_en);
+        listed.push_back({{"name", formula->name}, {"signature", signature}, {"unit", formula->result_unit},
+                          {"description", formula->description_en}, {"args", args}});
     }
     if (json) fmt::print("{}\n", listed.dump(2));
 }

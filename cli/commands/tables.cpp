@@ -33,6 +33,8 @@ struct BatchingTable {
     std::optional<double> critical_batch;  ///< nullopt: no batch is compute bound
 };
 
+constexpr double kBytesPerGb = 1e9;  // the library's GB (README, Units)
+
 double memory_ms(double bytes, const Values& values) {
     return call("ROOFLINE_MEMORY_MS", {bytes, values.at("bw_tbs")}).number();
 }
@@ -42,12 +44,13 @@ BatchingTable compute_table(Values values, const std::vector<double>& batches, d
     BatchingTable table{ctx, values.at("kv_kib_per_token"), {}, std::nullopt};
     for (double batch : batches) {
         values["batch"] = batch;
-        const double weights_bytes = values.call("ROOFLINE_WEIGHTS_GB").number() * 1e9;
-        const double kv_bytes = values.call("ROOFLINE_KV_GB").number() * 1e9;
-        // The article's compute column: 2 FLOP per parameter per token, for `batch` tokens.
-        const double flop = 2 * values.at("params_b") * 1e9 * batch;
+        // The weights a step reads: the bytes of a step without KV.
+        Values without_kv = values;
+        without_kv["ctx"] = 0;
+        const double weights_bytes = without_kv.call("ROOFLINE_DECODE_BYTES").number();
+        const double kv_bytes = values.call("ROOFLINE_KV_GB").number() * kBytesPerGb;
         table.rows.push_back({batch, memory_ms(weights_bytes, values), memory_ms(kv_bytes, values),
-                              call("ROOFLINE_COMPUTE_MS", {flop, values.at("tflops")}).number(),
+                              call("ROOFLINE_COMPUTE_MS", {values.call("ROOFLINE_DECODE_FLOP").number(), values.at("tflops")}).number(),
                               values.call("ROOFLINE_DECODE_MS").number(), values.call("ROOFLINE_DECODE_TOKS").number()});
     }
     table.critical_batch = number_or_none([&] { return values.call("ROOFLINE_CRITICAL_BATCH"); });

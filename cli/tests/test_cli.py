@@ -87,6 +87,15 @@ class Tables(unittest.TestCase):
         self.assertEqual([t["ctx"] for t in tables], [0, 4096])
         self.assertEqual(tables[1]["rows"][1]["step_ms"], roofline.decode_ms(8, 64, 4096, 3.35))
 
+    def test_columns_are_the_librarys_formulas(self):
+        tables = json.loads(run("tables", "--params-b", "70", "--batches", "1,8,300", "--tflops", "500", "--json").stdout)
+        for table in tables:
+            for row in table["rows"]:
+                with self.subTest(ctx=table["ctx"], batch=row["batch"]):
+                    self.assertEqual(row["compute_ms"], roofline.compute_ms(roofline.decode_flop(70, row["batch"]), 500))
+                    self.assertEqual(row["weights_ms"], roofline.memory_ms(roofline.decode_bytes(70, row["batch"], 0), 3.35))
+                    self.assertEqual(row["step_ms"], roofline.decode_ms(70, row["batch"], table["ctx"], 3.35, 500))
+
 
 class Errors(unittest.TestCase):
     def test_bad_value_names_the_option(self):
@@ -267,7 +276,7 @@ class ModelAware(unittest.TestCase):
         self.assertIn("prefill attention", [label for label, _ in expected])
         self.assertEqual([label for _, label, _ in legend], [label for label, _ in expected])
         for (_, _, ai), (_, want) in zip(legend, expected):
-            self.assertEqual(ai, float(f"{want:.3g}"))
+            self.assertLess(abs(ai - want), 0.006 * want)  # printed to 3 significant digits
         self.assertEqual([number for number, _, _ in legend], list(range(1, len(expected) + 1)))
         self.assertIn("KV cache: fp8", chart.texts())
         # Every point has a marker of its own (shape and colour), in the plot and in the legend.
@@ -364,6 +373,23 @@ class Formula(unittest.TestCase):
     def test_formulas_lists_the_table(self):
         listed = json.loads(run("formulas", "--json").stdout)
         self.assertEqual([f["name"].lower() for f in listed], ["roofline_" + n for n in roofline.formulas()])
+
+    def test_formulas_prints_the_librarys_signatures(self):
+        """The text printed is exactly the library's one formatter of signatures and defaults."""
+        signatures = [ABI.roofline_formula_signature(ABI.roofline_formula_at(i)).decode()
+                      for i in range(len(roofline.formulas()))]
+        table = roofline.formula_table()
+        expected = "".join(f"{signature}\n    {f['description_en']}\n" for signature, f in zip(signatures, table))
+        r = run("formulas")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, expected)
+        step = next(line for line in r.stdout.splitlines() if line.startswith("ROOFLINE_STEP_MS("))
+        self.assertIn("[kv_dtype=bf16]", step)
+        self.assertIn("[weight_dtype=bf16]", step)
+        self.assertNotIn("=0]", step)
+        listed = {f["name"]: f for f in json.loads(run("formulas", "--json").stdout)}
+        self.assertEqual([listed[f["name"]]["signature"] for f in table], signatures)
+        self.assertEqual({a["name"]: a["default"] for a in listed["ROOFLINE_STEP_MS"]["args"]}["kv_dtype"], "bf16")
 
 
 class Plot(unittest.TestCase):
