@@ -38,11 +38,13 @@ const roofline_arg_info& formula_arg(const char* formula, const std::string& arg
 
 void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON instead of a table"); }
 
-CLI::App* add_formula_subcommand(CLI::App& app, const char* name, const char* about, FormulaOptions& options,
-                                 const char* formula) {
+CLI::App* add_formula_subcommand(CLI::App& app, const char* name, const char* about, const char* formula,
+                                 void (*run)(const Values& values, bool json)) {
+    auto options = std::make_shared<FormulaOptions>();
     CLI::App* cmd = app.add_subcommand(name, about);
-    add_formula_options(*cmd, options.values, formula);
-    add_json_flag(*cmd, options.json);
+    add_formula_options(*cmd, options->values, formula);
+    add_json_flag(*cmd, options->json);
+    cmd->callback([options, run] { run(options->values, options->json); });
     return cmd;
 }
 

@@ -6,6 +6,8 @@
 
 #include "calls.hpp"
 
+#include <memory>
+
 namespace cli {
 
 /// Adds one option per argument of `formula` (skipping those `cmd` already has): required unless the
@@ -21,9 +23,10 @@ struct FormulaOptions {
     bool json = false;
 };
 
-/// Adds the subcommand `name` with the options of `formula` and a --json flag, all stored in `options`.
-CLI::App* add_formula_subcommand(CLI::App& app, const char* name, const char* about, FormulaOptions& options,
-                                 const char* formula);
+/// Adds the subcommand `name` with the options of `formula` and a --json flag; when it is given,
+/// `run` gets their values.
+CLI::App* add_formula_subcommand(CLI::App& app, const char* name, const char* about, const char* formula,
+                                 void (*run)(const Values& values, bool json));
 
 /// Adds the --json flag every subcommand that prints has.
 void add_json_flag(CLI::App& cmd, bool& json);

@@ -1,8 +1,6 @@
 // roofline decode: one decode step of a dense model from its parameter count.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -30,10 +28,8 @@ void run_decode(const Values& values, bool json) {
 }  // namespace
 
 void setup_decode(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
     add_formula_subcommand(app, "decode", "One decode step of a dense model: time, throughput, intensity, memory",
-                           *options, "ROOFLINE_DECODE_MS")
-        ->callback([options] { run_decode(options->values, options->json); });
+                           "ROOFLINE_DECODE_MS", run_decode);
 }
 
 }  // namespace cli

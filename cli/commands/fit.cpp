@@ -1,8 +1,6 @@
 // roofline fit: how many sequences of a catalog model fit in the memory of catalog GPUs.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -21,10 +19,8 @@ void run_fit(const Values& values, bool json) {
 }  // namespace
 
 void setup_fit(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
-    add_formula_subcommand(app, "fit", "How many sequences fit in the GPUs' memory beside the weights", *options,
-                           "ROOFLINE_FIT_BATCH")
-        ->callback([options] { run_fit(options->values, options->json); });
+    add_formula_subcommand(app, "fit",
+                           "How many sequences fit in the GPUs' memory beside the weights", "ROOFLINE_FIT_BATCH", run_fit);
 }
 
 }  // namespace cli

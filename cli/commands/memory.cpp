@@ -1,8 +1,6 @@
 // roofline memory: how many sequences fit in GPU memory beside the weights of a dense model.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -23,9 +21,7 @@ void run_memory(const Values& values, bool json) {
 }  // namespace
 
 void setup_memory(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
-    add_formula_subcommand(app, "memory", "What fits in GPU memory beside the weights", *options, "ROOFLINE_MAX_BATCH")
-        ->callback([options] { run_memory(options->values, options->json); });
+    add_formula_subcommand(app, "memory", "What fits in GPU memory beside the weights", "ROOFLINE_MAX_BATCH", run_memory);
 }
 
 }  // namespace cli

@@ -1,8 +1,6 @@
 // roofline prefill: the lower bound of a prefill of a dense model from its parameter count.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -19,9 +17,7 @@ void run_prefill(const Values& values, bool json) {
 }  // namespace
 
 void setup_prefill(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
-    add_formula_subcommand(app, "prefill", "A prefill: its lower bound", *options, "ROOFLINE_PREFILL_MS")
-        ->callback([options] { run_prefill(options->values, options->json); });
+    add_formula_subcommand(app, "prefill", "A prefill: its lower bound", "ROOFLINE_PREFILL_MS", run_prefill);
 }
 
 }  // namespace cli

@@ -2,8 +2,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -31,9 +29,7 @@ void run_roof(const Values& values, bool json) {
 }  // namespace
 
 void setup_roof(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
-    add_formula_subcommand(app, "roof", "The roofline of a GPU: balance point and roof points", *options, "ROOFLINE_ROOF")
-        ->callback([options] { run_roof(options->values, options->json); });
+    add_formula_subcommand(app, "roof", "The roofline of a GPU: balance point and roof points", "ROOFLINE_ROOF", run_roof);
 }
 
 }  // namespace cli

@@ -2,8 +2,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -40,10 +38,8 @@ void run_step(const Values& values, bool json) {
 }  // namespace
 
 void setup_step(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
     add_formula_subcommand(app, "step", "One decode step of a catalog model on a catalog GPU, operator by operator",
-                           *options, "ROOFLINE_STEP_MS")
-        ->callback([options] { run_step(options->values, options->json); });
+                           "ROOFLINE_STEP_MS", run_step);
 }
 
 }  // namespace cli

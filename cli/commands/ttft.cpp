@@ -1,8 +1,6 @@
 // roofline ttft: time to first token, the prefill of a catalog model on a catalog GPU.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "../options.hpp"
 #include "../output.hpp"
 #include "../subcommands.hpp"
@@ -21,10 +19,8 @@ void run_ttft(const Values& values, bool json) {
 }  // namespace
 
 void setup_ttft(CLI::App& app) {
-    auto options = std::make_shared<FormulaOptions>();
-    add_formula_subcommand(app, "ttft", "Time to first token: the prefill of a catalog model on a catalog GPU", *options,
-                           "ROOFLINE_TTFT_MS")
-        ->callback([options] { run_ttft(options->values, options->json); });
+    add_formula_subcommand(app, "ttft",
+                           "Time to first token: the prefill of a catalog model on a catalog GPU", "ROOFLINE_TTFT_MS", run_ttft);
 }
 
 }  // namespace cli
