@@ -52,15 +52,22 @@ struct Row {
     double flops, bytes, ms;
 };
 
-std::vector<Row> breakdown(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", double tp = 1) {
-    roofline_array* a = nullptr;
-    REQUIRE(roofline_step_breakdown(m, g, batch, ctx, w, "", tp, "bound", &a) == ROOFLINE_OK);
+/// The operator rows of a breakdown array (after its header row); frees the array.
+std::vector<Row> rows_of(roofline_array* a) {
+    REQUIRE(roofline_array_cols(a) == 5);
+    CHECK(std::string(roofline_array_text(a, 0, 0)) == "operator");
     std::vector<Row> rows;
     for (size_t r = 1; r < roofline_array_rows(a); ++r)
         rows.push_back({roofline_array_text(a, r, 0), roofline_array_number(a, r, 1), roofline_array_number(a, r, 2),
                         roofline_array_number(a, r, 3)});
     roofline_array_free(a);
     return rows;
+}
+
+std::vector<Row> breakdown(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", double tp = 1) {
+    roofline_array* a = nullptr;
+    REQUIRE(roofline_step_breakdown(m, g, batch, ctx, w, "", tp, "bound", &a) == ROOFLINE_OK);
+    return rows_of(a);
 }
 
 const Row& op(const std::vector<Row>& rows, const std::string& name) {
@@ -222,14 +229,7 @@ std::vector<Row> ttft_breakdown(const char* m, const char* g, double tokens, dou
     roofline_array* a = nullptr;
     INFO(m << " on " << g << ": " << roofline_errmsg());
     REQUIRE(roofline_ttft_breakdown(m, g, tokens, batch, w, tp, profile, &a) == ROOFLINE_OK);
-    REQUIRE(roofline_array_cols(a) == 5);
-    CHECK(std::string(roofline_array_text(a, 0, 0)) == "operator");
-    std::vector<Row> rows;
-    for (size_t r = 1; r < roofline_array_rows(a); ++r)
-        rows.push_back({roofline_array_text(a, r, 0), roofline_array_number(a, r, 1), roofline_array_number(a, r, 2),
-                        roofline_array_number(a, r, 3)});
-    roofline_array_free(a);
-    return rows;
+    return rows_of(a);
 }
 
 TEST_CASE("the prefill operator by operator adds up to ROOFLINE_TTFT_MS under every profile", "[operators][ttft]") {

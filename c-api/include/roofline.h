@@ -42,6 +42,46 @@
 **
 **   Every function may be called from any number of threads at once. The library has no mutable
 **   global state; the last error is kept per thread.
+**
+** HOW THE ABI GROWS
+**
+**   Within a major version (the SONAME, libroofline.so.<major>) the library only grows: a program
+**   built against an older roofline.h keeps working, unchanged and unrecompiled, with a newer
+**   libroofline. The rules, in the manner of sqlite3.h and zstd.h:
+**
+**   1. A released function never changes: not its name, its parameters, its result or its meaning.
+**      A new parameter means a new function beside the old one, named with a suffix _v2, _v3, ...
+**      (a formula that gains an optional argument keeps its released typed function and gets a _v2
+**      one). roofline_call() by name is the open-ended path: it takes a formula's arguments as a
+**      list, so a caller that leaves out an argument added later gets its default.
+**   2. Structs the library allocates and hands out by pointer (roofline_formula_info,
+**      roofline_arg_info, and the opaque roofline_array) may gain fields at their end in a minor
+**      version; the fields they have keep their place and meaning. Reach them only through the
+**      library's pointers: never copy one by value, allocate one, or step through an array of them
+**      (roofline_formula_info.args is an array of pointers for that reason). Each field added later
+**      says "since X.Y" here, and is there when the library that is loaded says so at run time:
+**      roofline_version_number() >= X*10000 + Y*100 (ROOFLINE_VERSION_NUMBER is the header's version,
+**      which may be newer than the library's), e.g.
+**          if (roofline_version_number() >= 400) use(info->field_added_in_0_4);
+**   3. Structs the caller allocates (roofline_value) never change: their size and layout are built into
+**      every caller. A new kind of argument means a new struct and new functions.
+**   4. New status codes (roofline_status) and type codes (roofline_type) may be appended; values never
+**      change meaning. Treat a nonzero status you do not know as an error (roofline_status_string()
+**      names it, "ROOFLINE_ERROR_UNKNOWN" when the library is older), and skip a formula that has an
+**      argument or a result of a type you do not know.
+**   5. A third language of descriptions comes without changing a struct: a function that looks a text
+**      up by locale, e.g. roofline_formula_description(formula, "ja") and
+**      roofline_arg_description(arg, "ja"), giving static text (English where the locale has none).
+**      description_en and description_zh stay, filled as today, for the programs that read them.
+**   6. Nothing is removed within a major version: a superseded function or field stays and says what
+**      replaced it (roofline_arg_info.default_label: NULL since 0.3). Removing anything, or changing a
+**      signature or a field that exists, needs a new major version (a new SONAME).
+**
+**   The test "c-api: ABI compatible with the committed baseline" (tests/check_abi.sh) checks 1, 2, 3
+**   and 6 with abidiff against c-api/abi/libroofline.so.<major>.abi: added functions and fields appended
+**   to roofline_formula_info or roofline_arg_info pass; a removed function, a changed signature, a
+**   changed roofline_value, a field inserted before others or changed fails. The baseline is refreshed
+**   (scripts/update-abi) only for additions.
 */
 #ifndef ROOFLINE_H
 #define ROOFLINE_H
@@ -411,8 +451,8 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1];
-** [profile="bound"]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** [profile=bound]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
 ** operator's own roofline, plus the profile's overhead.
@@ -426,7 +466,7 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
                                     double* result);
 
 /**
-** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
 ** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
@@ -434,7 +474,7 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype="bf16"]; [kv_dtype="bf16"]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */
@@ -452,7 +492,7 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
                                          const char* profile, roofline_array** result);
 
 /**
-** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype="bf16"]; [tp=1]; [profile="bound"]):
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
 ** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
 ** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
 ** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as

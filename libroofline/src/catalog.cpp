@@ -161,7 +161,7 @@ double ModelSpec::active_params_b() const noexcept { return count_params_b(*this
 ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument) {
     const json j = parse(text, argument);
     if (!j.is_object()) invalid_input(argument, "not a JSON object");
-    auto need = [&](std::initializer_list<const char*> keys) {
+    auto required_field = [&](std::initializer_list<const char*> keys) {
         for (const char* k : keys)
             if (auto v = number(j, k)) {
                 if (!(*v > 0) || !std::isfinite(*v))
@@ -170,60 +170,60 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
             }
         invalid_input(argument, fmt::format("config.json has no '{}'", *keys.begin()));
     };
-    auto opt = [&](const char* k, double fallback) { return number(j, k).value_or(fallback); };
+    auto field_or = [&](const char* k, double fallback) { return number(j, k).value_or(fallback); };
     const std::string type = j.value("model_type", std::string());
 
     ModelSpec m;
     m.id = lower(id);
     m.name = m.id;
     if (type == "gptj" || j.contains("n_embd")) {  // GPT-J, GPT-2 style names
-        m.hidden = need({"n_embd"});
-        m.layers = need({"n_layer"});
-        m.heads = need({"n_head"});
+        m.hidden = required_field({"n_embd"});
+        m.layers = required_field({"n_layer"});
+        m.heads = required_field({"n_head"});
         m.kv_heads = m.heads;
-        m.ffn = opt("n_inner", 4 * m.hidden);
+        m.ffn = field_or("n_inner", 4 * m.hidden);
         m.gated_mlp = false;
         m.tied_embeddings = j.value("tie_word_embeddings", false);
     } else if (type == "mpt" || j.contains("d_model")) {
-        m.hidden = need({"d_model"});
-        m.layers = need({"n_layers"});
-        m.heads = need({"n_heads"});
+        m.hidden = required_field({"d_model"});
+        m.layers = required_field({"n_layers"});
+        m.heads = required_field({"n_heads"});
         m.kv_heads = m.heads;
         if (j.contains("attn_config") && j["attn_config"].is_object())
             m.kv_heads = number(j["attn_config"], "kv_n_heads").value_or(m.heads);
-        m.ffn = opt("expansion_ratio", 4) * m.hidden;
+        m.ffn = field_or("expansion_ratio", 4) * m.hidden;
         m.gated_mlp = false;
         m.tied_embeddings = true;  // MPT always ties its embeddings
     } else {
-        m.hidden = need({"hidden_size"});
-        m.layers = need({"num_hidden_layers"});
-        m.heads = need({"num_attention_heads"});
-        m.kv_heads = opt("num_key_value_heads", m.heads);
-        m.ffn = need({"intermediate_size"});
+        m.hidden = required_field({"hidden_size"});
+        m.layers = required_field({"num_hidden_layers"});
+        m.heads = required_field({"num_attention_heads"});
+        m.kv_heads = field_or("num_key_value_heads", m.heads);
+        m.ffn = required_field({"intermediate_size"});
         m.tied_embeddings = j.value("tie_word_embeddings", type == "gemma2" || type == "gemma");
-        m.head_dim = opt("head_dim", 0);
+        m.head_dim = field_or("head_dim", 0);
     }
     if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
-    m.vocab = need({"vocab_size"});
+    m.vocab = required_field({"vocab_size"});
 
     // Mixture of experts.
-    m.experts = opt("num_local_experts", opt("n_routed_experts", opt("num_experts", 0)));
+    m.experts = field_or("num_local_experts", field_or("n_routed_experts", field_or("num_experts", 0)));
     if (m.experts > 0) {
-        m.experts_per_token = need({"num_experts_per_tok"});
-        m.shared_experts = opt("n_shared_experts", 0);
-        m.expert_ffn = opt("moe_intermediate_size", m.ffn);
-        m.first_dense_layers = opt("first_k_dense_replace", 0);
+        m.experts_per_token = required_field({"num_experts_per_tok"});
+        m.shared_experts = field_or("n_shared_experts", 0);
+        m.expert_ffn = field_or("moe_intermediate_size", m.ffn);
+        m.first_dense_layers = field_or("first_k_dense_replace", 0);
     }
     // Multi-head latent attention.
-    m.kv_lora_rank = opt("kv_lora_rank", 0);
+    m.kv_lora_rank = field_or("kv_lora_rank", 0);
     if (m.kv_lora_rank > 0) {
-        m.q_lora_rank = opt("q_lora_rank", 0);
-        m.qk_nope_head_dim = need({"qk_nope_head_dim"});
-        m.qk_rope_head_dim = need({"qk_rope_head_dim"});
-        m.v_head_dim = need({"v_head_dim"});
+        m.q_lora_rank = field_or("q_lora_rank", 0);
+        m.qk_nope_head_dim = required_field({"qk_nope_head_dim"});
+        m.qk_rope_head_dim = required_field({"qk_rope_head_dim"});
+        m.v_head_dim = required_field({"v_head_dim"});
     }
     // Sliding windows: Gemma 2 on every other layer, Mistral on all, Qwen2 only when enabled.
-    const double window = opt("sliding_window", 0);
+    const double window = field_or("sliding_window", 0);
     const bool enabled = j.value("use_sliding_window", true);
     if (window > 0 && enabled && type != "mixtral") {
         m.sliding_window = window;

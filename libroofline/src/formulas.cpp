@@ -374,10 +374,22 @@ constexpr std::array kFormulas{
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
 
-const FormulaSpec& spec(std::string_view name) {
-    const FormulaSpec* f = find_formula(name);
-    if (!f) throw Error::of_call(Status::internal, "", "", fmt::format("no formula {} in the table", name));
-    return *f;
+/// The table's row of the formula function F: a formula's body finds its name, its arguments and their
+/// checks there, so that each is written once, in the table.
+template <auto F> const FormulaSpec& spec_of() {
+    static const FormulaSpec& row = []() -> const FormulaSpec& {
+        for (const FormulaSpec& f : kFormulas)
+            if (f.invoke == &invoke<F>) return f;
+        throw Error::of_call(Status::internal, "", "", "a formula function without a row in the table");
+    }();
+    return row;
+}
+
+/// A formula's argument by its name.
+const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
+    for (const ArgSpec& a : f.args)
+        if (name == a.name) return a;
+    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
 }
 
 /// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
@@ -399,10 +411,11 @@ void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
     if (v > a.max) out_of_domain(f, a, v, fmt::format("at most {}", a.max));
 }
 
-/// Checks the number arguments of a formula (text ones are checked where they are looked up);
-/// returns its spec.
-const FormulaSpec& checked(std::string_view name, std::initializer_list<std::variant<double, std::string_view>> values) {
-    const FormulaSpec& f = spec(name);
+/// Checks the number arguments of the formula function F, given in its order, against its row of the
+/// table (text ones are checked where they are looked up); returns the row.
+template <auto F>
+const FormulaSpec& checked(std::initializer_list<std::variant<double, std::string_view>> values) {
+    const FormulaSpec& f = spec_of<F>();
     std::size_t i = 0;
     for (const auto& v : values) {
         if (const double* d = std::get_if<double>(&v)) check_number(f, f.args[i], *d);
@@ -512,46 +525,47 @@ namespace formula {
 // ---- Roofline primitives. ----------------------------------------------------------------------
 
 double compute_ms(double flops, double tflops) {
-    const auto& f = checked("ROOFLINE_COMPUTE_MS", {flops, tflops});
+    const auto& f = checked<&compute_ms>({flops, tflops});
     return finite(f, compute_time_ms(flops, tflops));
 }
 
 double memory_ms(double bytes, double tbs) {
-    const auto& f = checked("ROOFLINE_MEMORY_MS", {bytes, tbs});
+    const auto& f = checked<&memory_ms>({bytes, tbs});
     return finite(f, memory_time_ms(bytes, tbs));
 }
 
 double time_ms(double flops, double bytes, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_TIME_MS", {flops, bytes, tflops, tbs});
+    const auto& f = checked<&time_ms>({flops, bytes, tflops, tbs});
     return finite(f, step_time({flops, bytes}, {tflops, tbs}).time_ms);
 }
 
 double ai(double flops, double bytes) {
-    const auto& f = checked("ROOFLINE_AI", {flops, bytes});
+    const auto& f = checked<&ai>({flops, bytes});
     return finite(f, arithmetic_intensity({flops, bytes}));
 }
 
 double balance(double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_BALANCE", {tflops, tbs});
+    const auto& f = checked<&balance>({tflops, tbs});
     return finite(f, balance_point({tflops, tbs}));
 }
 
 double attainable_tflops(double ai, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_ATTAINABLE_TFLOPS", {ai, tflops, tbs});
+    const auto& f = checked<&attainable_tflops>({ai, tflops, tbs});
     return finite(f, roofline::attainable_tflops(ai, Gpu{tflops, tbs}));
 }
 
 std::string_view bound(double flops, double bytes, double tflops, double tbs) {
-    const auto& f = checked("ROOFLINE_BOUND", {flops, bytes, tflops, tbs});
+    const auto& f = checked<&bound>({flops, bytes, tflops, tbs});
     const StepTime t = step_time({flops, bytes}, {tflops, tbs});
     finite(f, t.time_ms);
     return to_string(t.bound);
 }
 
 Table roof(double tflops, double tbs, double ai_min, double ai_max, double points) {
-    const auto& f = checked("ROOFLINE_ROOF", {tflops, tbs, ai_min, ai_max, points});
-    if (!(ai_max > ai_min)) out_of_domain(f, f.args[3], ai_max, fmt::format("greater than ai_min ({})", ai_min));
-    if (points < 2) out_of_domain(f, f.args[4], points, "at least 2");
+    const auto& f = checked<&roof>({tflops, tbs, ai_min, ai_max, points});
+    if (!(ai_max > ai_min))
+        out_of_domain(f, arg_named(f, "ai_max"), ai_max, fmt::format("greater than ai_min ({})", ai_min));
+    if (points < 2) out_of_domain(f, arg_named(f, "points"), points, "at least 2");
     Table t;
     t.cols = 2;
     for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
@@ -566,42 +580,39 @@ Table roof(double tflops, double tbs, double ai_min, double ai_max, double point
 
 double decode_ms(double params_b, double batch, double ctx, double bw_tbs, double tflops,
                  double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_MS",
-                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_ms>({params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
 }
 
 double decode_toks(double params_b, double batch, double ctx, double bw_tbs, double tflops,
                    double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_TOKS",
-                            {params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_toks>({params_b, batch, ctx, bw_tbs, tflops, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     const double step_ms = finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
     return finite(f, batch / units::seconds_from_ms(step_ms));
 }
 
 double decode_ai(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_AI", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_ai>({params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
     const Work w = decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx);
     finite(f, w.flops);
     return finite(f, arithmetic_intensity(w));
 }
 
 double decode_flop(double params_b, double batch) {
-    const auto& f = checked("ROOFLINE_DECODE_FLOP", {params_b, batch});
+    const auto& f = checked<&decode_flop>({params_b, batch});
     return finite(f, decode_work(dense(params_b, defaults::bf16_bytes_per_param, 0), batch, 0).flops);
 }
 
 double decode_bytes(double params_b, double batch, double ctx, double kv_kib_per_token, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_DECODE_BYTES", {params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&decode_bytes>({params_b, batch, ctx, kv_kib_per_token, bytes_per_param});
     return finite(f, decode_work(dense(params_b, bytes_per_param, kv_kib_per_token), batch, ctx).bytes);
 }
 
 double critical_batch(double params_b, double ctx, double tflops, double bw_tbs, double kv_kib_per_token,
                       double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_CRITICAL_BATCH",
-                            {params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param});
+    const auto& f = checked<&critical_batch>({params_b, ctx, tflops, bw_tbs, kv_kib_per_token, bytes_per_param});
     const CriticalBatch c =
         roofline::critical_batch(dense(params_b, bytes_per_param, kv_kib_per_token), ctx, {tflops, bw_tbs});
     if (!c.reachable)
@@ -613,25 +624,24 @@ double critical_batch(double params_b, double ctx, double tflops, double bw_tbs,
 }
 
 double prefill_ms(double params_b, double tokens, double tflops, double bw_tbs, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_PREFILL_MS", {params_b, tokens, tflops, bw_tbs, bytes_per_param});
+    const auto& f = checked<&prefill_ms>({params_b, tokens, tflops, bw_tbs, bytes_per_param});
     const Work w = prefill_work(dense(params_b, bytes_per_param, 0), tokens);
     return finite(f, step_time(w, {tflops, bw_tbs}).time_ms);
 }
 
 double weights_gb(double params_b, double bytes_per_param) {
-    const auto& f = checked("ROOFLINE_WEIGHTS_GB", {params_b, bytes_per_param});
+    const auto& f = checked<&weights_gb>({params_b, bytes_per_param});
     return finite(f, units::gb_from_bytes(weight_bytes(dense(params_b, bytes_per_param, 0))));
 }
 
 double kv_gb(double batch, double ctx, double kv_kib_per_token) {
-    const auto& f = checked("ROOFLINE_KV_GB", {batch, ctx, kv_kib_per_token});
+    const auto& f = checked<&kv_gb>({batch, ctx, kv_kib_per_token});
     return finite(f, units::gb_from_bytes(kv_bytes(dense(0, 0, kv_kib_per_token), batch, ctx)));
 }
 
 double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_token, double bytes_per_param,
                  double reserve_gb) {
-    const auto& f = checked("ROOFLINE_MAX_BATCH",
-                            {mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb});
+    const auto& f = checked<&max_batch>({mem_gb, params_b, ctx, kv_kib_per_token, bytes_per_param, reserve_gb});
     const DenseModel m = dense(params_b, bytes_per_param, kv_kib_per_token);
     const MemoryFit fit = roofline::max_batch(m, mem_gb, ctx, reserve_gb);
     if (!fit.weights_fit)
@@ -644,12 +654,6 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
 // ---- Catalog and model-aware estimates. -----------------------------------------------------------
 
 namespace {
-
-const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
-    for (const ArgSpec& a : f.args)
-        if (name == a.name) return a;
-    throw Error::of_call(Status::internal, f.name, "", fmt::format("the table lists no argument {}", name));
-}
 
 /// An id that names nothing: "<nothing_named>; did you mean '<nearest>'?" (the suggestion only when one is close).
 [[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string_view id, std::string nothing_named,
@@ -731,7 +735,7 @@ Table gpus() { return column(gpu_ids()); }
 Table models() { return column(model_ids()); }
 
 double gpu(std::string_view gpu, std::string_view field) {
-    const auto& f = spec("ROOFLINE_GPU");
+    const auto& f = spec_of<&formula::gpu>();
     const GpuSpec g = gpu_of(f, gpu);
     const auto v = gpu_field(g, field);
     if (!v) unknown_choice(f, "field", "field of the GPU catalog", field, gpu_field_names());
@@ -743,7 +747,7 @@ double gpu(std::string_view gpu, std::string_view field) {
 }
 
 double model(std::string_view model, std::string_view field) {
-    const auto& f = spec("ROOFLINE_MODEL");
+    const auto& f = spec_of<&formula::model>();
     const ModelSpec m = model_of(f, model);
     const auto v = model_field(m, field);
     if (!v) unknown_choice(f, "field", "field of the model catalog", field, model_field_names());
@@ -752,7 +756,7 @@ double model(std::string_view model, std::string_view field) {
 
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_MS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     auto ops = decode_operators(d, batch, ctx);
     return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
@@ -760,7 +764,7 @@ double step_ms(std::string_view model, std::string_view gpu, double batch, doubl
 
 double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
                  std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_TOKS", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     auto ops = decode_operators(d, batch, ctx);
     return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, d.gpu, profile_of(f, profile)))));
@@ -768,7 +772,7 @@ double step_toks(std::string_view model, std::string_view gpu, double batch, dou
 
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                std::string_view weight_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_TTFT_MS", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
     // The prefill writes a 16-bit KV cache, whatever the weights' format.
     const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
     auto ops = prefill_operators(d, batch, prompt_tokens);
@@ -777,7 +781,7 @@ double ttft_ms(std::string_view model, std::string_view gpu, double prompt_token
 
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
                  std::string_view kv_dtype, double tp, double mem_util) {
-    const auto& f = checked("ROOFLINE_FIT_BATCH", {model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
+    const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
@@ -790,7 +794,7 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
 
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
                      std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_STEP_BREAKDOWN", {model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
+    const auto& f = checked<&step_breakdown>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
     auto ops = decode_operators(d, batch, ctx);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
@@ -798,7 +802,7 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
 
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                      std::string_view weight_dtype, double tp, std::string_view profile) {
-    const auto& f = checked("ROOFLINE_TTFT_BREAKDOWN", {model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+    const auto& f = checked<&ttft_breakdown>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
     // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
     const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
     auto ops = prefill_operators(d, batch, prompt_tokens);

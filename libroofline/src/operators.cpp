@@ -37,7 +37,9 @@ const Profiles& profiles() {
 
 /// How one GPU of `tp` holds the model.
 struct Shard {
-    double tp, heads, kv_heads, wb, kvb;
+    double tp, heads, kv_heads;
+    double weight_value_bytes;  ///< bytes per stored weight, block scales included
+    double kv_value_bytes;      ///< bytes per KV cache value
     // Parameters on one GPU.
     double qkv, o, dense_mlp, expert, shared, router, embed, lm_head, norms;
     double kv_values;  ///< KV values per token per layer on one GPU
@@ -49,8 +51,8 @@ Shard shard(const Deployment& d) {
     s.tp = d.tp;
     s.heads = m.heads / d.tp;
     s.kv_heads = std::max(1.0, m.kv_heads / d.tp);  // fewer KV heads than GPUs: each GPU keeps one
-    s.wb = bytes_per_value(d.weights);
-    s.kvb = bytes_per_value(d.kv);
+    s.weight_value_bytes = bytes_per_value(d.weights);
+    s.kv_value_bytes = bytes_per_value(d.kv);
     if (m.mla()) {
         // The down-projections are replicated; the up-projections and the output split by heads.
         const double q = m.q_lora_rank > 0 ? m.hidden * m.q_lora_rank + m.q_lora_rank * s.heads * m.qk_dim()
@@ -76,11 +78,12 @@ Shard shard(const Deployment& d) {
 
 /// A linear layer of `params` weights on `tokens` tokens: 2 FLOP per weight per token; the weights
 /// read once, the activations in and out.
-Operator linear(std::string name, double params, double tokens, double in, double out, double wb, DType compute) {
+Operator linear(std::string name, double params, double tokens, double in, double out, double weight_value_bytes,
+                DType compute) {
     Operator op;
     op.name = std::move(name);
     op.flops = 2 * params * tokens;
-    op.bytes = params * wb + tokens * (in + out) * kActivationBytes;
+    op.bytes = params * weight_value_bytes + tokens * (in + out) * kActivationBytes;
     op.compute = compute;
     return op;
 }
@@ -100,40 +103,47 @@ Layers layer_split(const ModelSpec& m) { return {m.sliding_layers, m.layers - m.
 /// The operators both phases share: projections, MLP or experts, norms, lm_head, all-reduces.
 void common_operators(std::vector<Operator>& ops, const Deployment& d, const Shard& s, double tokens, double lm_tokens) {
     const ModelSpec& m = d.model;
-    const DType c = compute_dtype(d.weights);
-    ops.push_back({"embedding", 0, tokens * m.hidden * s.wb, 0, 0, DType::bf16});
-    ops.push_back(scaled(linear("qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, s.wb, c), m.layers));
-    ops.push_back(scaled(linear("o_proj", s.o, tokens, s.o / m.hidden, m.hidden, s.wb, c), m.layers));
+    const DType compute = compute_dtype(d.weights);
+    const double weight_value_bytes = s.weight_value_bytes;
+    ops.push_back({"embedding", 0, tokens * m.hidden * weight_value_bytes, 0, 0, DType::bf16});
+    ops.push_back(
+        scaled(linear("qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, weight_value_bytes, compute), m.layers));
+    ops.push_back(scaled(linear("o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute), m.layers));
     const double dense_layers = m.layers - m.moe_layers();
     if (dense_layers > 0)
-        ops.push_back(scaled(linear("mlp", s.dense_mlp, tokens, m.hidden, m.hidden, s.wb, c), dense_layers));
+        ops.push_back(
+            scaled(linear("mlp", s.dense_mlp, tokens, m.hidden, m.hidden, weight_value_bytes, compute), dense_layers));
     if (m.moe()) {
-        const double L = m.moe_layers();
-        ops.push_back(scaled(linear("router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16), L));
+        const double moe_layers = m.moe_layers();
+        ops.push_back(
+            scaled(linear("router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16), moe_layers));
         // Only the experts the tokens pick are read; each token computes with k of them.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, tokens);
-        Operator e;
-        e.name = "experts";
-        e.flops = 2 * s.expert * m.experts_per_token * tokens * L;
-        e.bytes = (touched * s.expert * s.wb + tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) * L;
-        e.compute = c;
-        ops.push_back(e);
+        Operator experts;
+        experts.name = "experts";
+        experts.flops = 2 * s.expert * m.experts_per_token * tokens * moe_layers;
+        experts.bytes = (touched * s.expert * s.weight_value_bytes +
+                         tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) *
+                        moe_layers;
+        experts.compute = compute;
+        ops.push_back(experts);
         if (m.shared_experts > 0)
-            ops.push_back(scaled(linear("shared_experts", s.shared, tokens, m.hidden, m.hidden, s.wb, c), L));
+            ops.push_back(scaled(
+                linear("shared_experts", s.shared, tokens, m.hidden, m.hidden, weight_value_bytes, compute), moe_layers));
     }
     Operator norms;
     norms.name = "norms";
     norms.flops = 5 * tokens * m.hidden * (2 * m.layers + 1);
     norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * (2 * m.layers + 1);
     ops.push_back(norms);
-    ops.push_back(linear("lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, s.wb, c));
+    ops.push_back(linear("lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, weight_value_bytes, compute));
     if (d.tp > 1) {
         // Two all-reduces per layer (after attention, after the MLP), ring: each GPU sends 2(p-1)/p of them.
-        Operator ar;
-        ar.name = "allreduce";
-        ar.count = 2 * m.layers;
-        ar.link_bytes = ar.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
-        ops.push_back(ar);
+        Operator allreduce;
+        allreduce.name = "allreduce";
+        allreduce.count = 2 * m.layers;
+        allreduce.link_bytes = allreduce.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
+        ops.push_back(allreduce);
     }
 }
 
@@ -172,64 +182,66 @@ std::vector<Operator> decode_operators(const Deployment& d, double batch, double
     std::vector<Operator> ops;
     common_operators(ops, d, s, batch, batch);
     // Attention: every sequence reads its own KV cache (a sliding-window layer at most its window).
-    const Layers L = layer_split(m);
-    const double seen = L.full * ctx + L.sliding * std::min(ctx, m.sliding_window);
-    Operator a;
-    a.name = "attention";
+    const Layers layers = layer_split(m);
+    const double seen = layers.full * ctx + layers.sliding * std::min(ctx, m.sliding_window);
+    Operator attention;
+    attention.name = "attention";
     // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
     const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
-    a.flops = 2 * batch * s.heads * per_position * seen;
-    a.bytes = batch * s.kv_values * s.kvb * (seen + m.layers);  // read the context, write the new token
-    a.compute = DType::bf16;
-    ops.insert(ops.begin() + 2, a);
+    attention.flops = 2 * batch * s.heads * per_position * seen;
+    // Read the context, write the new token.
+    attention.bytes = batch * s.kv_values * s.kv_value_bytes * (seen + m.layers);
+    attention.compute = DType::bf16;
+    ops.insert(ops.begin() + 2, attention);
     return ops;
 }
 
 std::vector<Operator> prefill_operators(const Deployment& d, double batch, double tokens) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const double n = batch * tokens;
+    const double all_tokens = batch * tokens;
     std::vector<Operator> ops;
-    common_operators(ops, d, s, n, batch);
+    common_operators(ops, d, s, all_tokens, batch);
     // Causal attention: position i attends to min(i, window) positions.
     auto causal = [&](double window) {
         if (window <= 0 || tokens <= window) return tokens * (tokens + 1) / 2;
         return window * (window + 1) / 2 + (tokens - window) * window;
     };
-    const Layers L = layer_split(m);
-    const double pairs = batch * (L.full * causal(0) + L.sliding * causal(m.sliding_window));
-    Operator a;
-    a.name = "attention";
-    a.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs;
+    const Layers layers = layer_split(m);
+    const double pairs = batch * (layers.full * causal(0) + layers.sliding * causal(m.sliding_window));
+    Operator attention;
+    attention.name = "attention";
+    attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs;
     // Fused attention reads Q, K, V once and writes the output and the KV cache.
-    a.bytes = m.layers * n * (s.kv_values * s.kvb + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes);
-    a.compute = DType::bf16;
-    ops.insert(ops.begin() + 2, a);
+    attention.bytes = m.layers * all_tokens *
+                      (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes);
+    attention.compute = DType::bf16;
+    ops.insert(ops.begin() + 2, attention);
     return ops;
 }
 
-double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p) {
+double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     double total = 0;
     for (Operator& op : ops) {
         if (op.link_bytes > 0) {
-            op.ms = memory_time_ms(op.link_bytes, gpu.interconnect_tbs * p.interconnect_efficiency) +
-                    op.count * p.allreduce_latency_us / 1e3;
+            op.ms = memory_time_ms(op.link_bytes, gpu.interconnect_tbs * profile.interconnect_efficiency) +
+                    op.count * profile.allreduce_latency_us / 1e3;
             op.bound = Resource::interconnect;
         } else {
-            const StepTime t = step_time({op.flops, op.bytes},
-                                         {gpu.peak_tflops(op.compute) * p.compute_efficiency, gpu.hbm_tbs * p.bandwidth_efficiency});
-            op.ms = t.time_ms;
-            op.bound = t.bound == Bound::compute ? Resource::compute : Resource::memory;
+            const StepTime time = step_time({op.flops, op.bytes}, {gpu.peak_tflops(op.compute) * profile.compute_efficiency,
+                                                                   gpu.hbm_tbs * profile.bandwidth_efficiency});
+            op.ms = time.time_ms;
+            op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
         total += op.ms;
     }
-    if (p.step_overhead_ms > 0) {
-        Operator o;
-        o.name = "overhead";
-        o.ms = p.step_overhead_ms;
-        o.bound = Resource::overhead;
-        ops.push_back(o);
-        total += o.ms;
+    if (profile.step_overhead_ms > 0) {
+        Operator overhead;
+        overhead.name = "overhead";
+        overhead.ms = profile.step_overhead_ms;
+        overhead.bound = Resource::overhead;
+        ops.push_back(overhead);
+        total += overhead.ms;
     }
     return total;
 }
@@ -241,14 +253,14 @@ double weight_bytes_per_gpu(const Deployment& d) {
     const double params = m.layers * (s.qkv + s.o) + dense_layers * s.dense_mlp +
                           m.moe_layers() * (s.router + m.experts * s.expert + s.shared) + s.embed +
                           (m.tied_embeddings ? 0 : s.lm_head);
-    return params * s.wb + s.norms * kActivationBytes;
+    return params * s.weight_value_bytes + s.norms * kActivationBytes;
 }
 
 double kv_bytes_per_sequence_per_gpu(const Deployment& d, double ctx) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const Layers L = layer_split(m);
-    return s.kv_values * s.kvb * (L.full * ctx + L.sliding * std::min(ctx, m.sliding_window));
+    const Layers layers = layer_split(m);
+    return s.kv_values * s.kv_value_bytes * (layers.full * ctx + layers.sliding * std::min(ctx, m.sliding_window));
 }
 
 }  // namespace roofline
