@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 namespace cli {
 
 void add_formula_options(CLI::App& cmd, Values& values, const char* formula) {
@@ -37,6 +39,16 @@ const roofline_arg_info& formula_arg(const char* formula, const std::string& arg
 }
 
 void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON instead of a table"); }
+
+namespace {
+
+/// The options of a subcommand built from a formula, and its --json flag.
+struct FormulaOptions {
+    Values values;
+    bool json = false;
+};
+
+}  // namespace
 
 CLI::App* add_formula_subcommand(CLI::App& app, const char* name, const char* about, const char* formula,
                                  void (*run)(const Values& values, bool json)) {

@@ -6,8 +6,6 @@
 
 #include "calls.hpp"
 
-#include <memory>
-
 namespace cli {
 
 /// Adds one option per argument of `formula` (skipping those `cmd` already has): required unless the
@@ -16,12 +14,6 @@ void add_formula_options(CLI::App& cmd, Values& values, const char* formula);
 
 /// The argument `arg` of `formula`, found by name in the formula table.
 const roofline_arg_info& formula_arg(const char* formula, const std::string& arg);
-
-/// The options of a subcommand built from a formula, and its --json flag.
-struct FormulaOptions {
-    Values values;
-    bool json = false;
-};
 
 /// Adds the subcommand `name` with the options of `formula` and a --json flag; when it is given,
 /// `run` gets their values.
