@@ -15,15 +15,17 @@ namespace cli {
 enum Exit : int {
     kOk = 0,
     kUsage = 2,        ///< unknown subcommand or option, a required option missing, a value not a number
-    kBadValue = 3,     ///< a value the library refuses (NaN, negative, zero, fraction...): names the option
+    kBadValue = 3,     ///< a value the library refuses (NaN, negative, zero, fraction, unknown id): names the option
     kNoSolution = 4,   ///< valid values, but no answer (e.g. no batch is compute bound) or out of range
     kIo = 5,           ///< a file could not be written
     kInternal = 70,    ///< a bug
 };
 
-/// A failure: what to print and the exit code.
+/// A failure: the exit code, what is at fault (an option such as "--model"; empty: the subcommand
+/// as a whole) and why.
 struct Failure {
     int exit_code;
+    std::string where;
     std::string message;
 };
 
@@ -37,22 +39,27 @@ struct Result {
 /// "params_b" -> "--params-b": the option of a formula argument.
 std::string option_name(const std::string& arg);
 
-/// Calls formula `name` with these arguments (all of them, in order). Throws Failure; the message
-/// names the option that carries the bad argument (or, with name_options false, only the argument).
-Result call(const std::string& name, const std::vector<Cell>& args, bool name_options = true);
+/// How failures of a call name what is at fault.
+enum class Blame {
+    kOption,    ///< the option of the argument at fault ("--model: no model 'x' in the catalog")
+    kFormula,   ///< the library's whole message, formula and argument names included (`roofline formula`)
+};
+
+/// Calls formula `name` with these arguments (all of them, in order). Throws Failure.
+Result call(const std::string& name, const std::vector<Cell>& args, Blame blame = Blame::kOption);
 
 /// The values of a subcommand's options, by argument name ("params_b" -> 8, "model" -> "llama-3-8b").
 class Values {
 public:
-    double& operator[](const std::string& arg) { return values_[arg]; }
-    double at(const std::string& arg) const { return values_.at(arg); }
+    double& operator[](const std::string& arg) { return numbers_[arg]; }
+    double at(const std::string& arg) const { return numbers_.at(arg); }
     std::string& text(const std::string& arg) { return texts_[arg]; }
     const std::string& text_at(const std::string& arg) const { return texts_.at(arg); }
     /// Calls `formula` with the values of its arguments, found by name.
     Result call(const std::string& formula) const;
 
 private:
-    std::map<std::string, double> values_;
+    std::map<std::string, double> numbers_;
     std::map<std::string, std::string> texts_;
 };
 

@@ -1,8 +1,11 @@
 """Tests of the roofline command: it prints what the C ABI computes (read here through the Python
 package), the article's figures (seed-cases.json), JSON for programs, distinct exit codes, errors that
 name the option, and an SVG chart."""
+import ctypes
+import itertools
 import json
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -13,6 +16,24 @@ import roofline
 
 CLI = os.environ["ROOFLINE_CLI"]
 SEED = json.loads(Path(os.environ["ROOFLINE_SEED_CASES"]).read_text(encoding="utf-8"))["cases"]
+
+
+# The C ABI itself, for what the Python package does not wrap (the same loaded library).
+ABI = ctypes.CDLL(os.environ["ROOFLINE_LIBRARY"])
+ABI.roofline_errdetail.restype = ctypes.c_char_p
+ABI.roofline_formula_at.restype = ctypes.c_void_p
+ABI.roofline_formula_at.argtypes = [ctypes.c_size_t]
+ABI.roofline_formula_signature.restype = ctypes.c_char_p
+ABI.roofline_formula_signature.argtypes = [ctypes.c_void_p]
+
+
+def reason(formula, *args, **kwargs):
+    """The library's reason (roofline_errdetail) why this call fails."""
+    try:
+        formula(*args, **kwargs)
+    except roofline.RooflineError:
+        return ABI.roofline_errdetail().decode()
+    raise AssertionError(f"{formula.__name__}{args} did not fail")
 
 
 def run(*args):
@@ -66,6 +87,15 @@ class Tables(unittest.TestCase):
         self.assertEqual([t["ctx"] for t in tables], [0, 4096])
         self.assertEqual(tables[1]["rows"][1]["step_ms"], roofline.decode_ms(8, 64, 4096, 3.35))
 
+    def test_columns_are_the_librarys_formulas(self):
+        tables = json.loads(run("tables", "--params-b", "70", "--batches", "1,8,300", "--tflops", "500", "--json").stdout)
+        for table in tables:
+            for row in table["rows"]:
+                with self.subTest(ctx=table["ctx"], batch=row["batch"]):
+                    self.assertEqual(row["compute_ms"], roofline.compute_ms(roofline.decode_flop(70, row["batch"]), 500))
+                    self.assertEqual(row["weights_ms"], roofline.memory_ms(roofline.decode_bytes(70, row["batch"], 0), 3.35))
+                    self.assertEqual(row["step_ms"], roofline.decode_ms(70, row["batch"], table["ctx"], 3.35, 500))
+
 
 class Errors(unittest.TestCase):
     def test_bad_value_names_the_option(self):
@@ -117,6 +147,46 @@ class Errors(unittest.TestCase):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("--help").returncode, 0)
 
+    def test_errors_name_options_and_suggest_ids_never_formulas(self):
+        r = run("step", "--model", "llama3-70b", "--gpu", "h100-sxm", "--batch", "1", "--ctx", "0")
+        self.assertEqual(r.returncode, 3)
+        why = reason(roofline.step_ms, "llama3-70b", "h100-sxm", 1, 0)
+        self.assertIn("did you mean 'llama-3-70b'?", why)
+        self.assertEqual(r.stderr, f"roofline: error: --model: {why} (see `roofline catalog models`)\n")
+        r = run("fit", "--model", "llama-3-8b", "--gpu", "h100-sxn", "--ctx", "4096")
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stderr, f"roofline: error: --gpu: {reason(roofline.fit_batch, 'llama-3-8b', 'h100-sxn', 4096)}"
+                                   " (see `roofline catalog gpus`)\n")
+        # No answer, no argument at fault in the CLI's words: the subcommand or the option, never a formula.
+        for argv in (("fit", "--model", "llama-3-70b", "--gpu", "h100-sxm", "--ctx", "4096"),
+                     ("memory", "--mem-gb", "8", "--params-b", "8", "--ctx", "4096"),
+                     ("decode", "--params-b", "8", "--batch", "-1", "--ctx", "0", "--bw", "3"),
+                     ("ttft", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--prompt-tokens", "0"),
+                     ("step", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--batch", "1", "--ctx", "0", "--kv-dtype", "fp5")):
+            with self.subTest(argv=argv):
+                r = run(*argv)
+                self.assertIn(r.returncode, (3, 4))
+                self.assertRegex(r.stderr, r"^roofline: error: (--[a-z-]+|[a-z]+): ")
+                self.assertNotIn("ROOFLINE_", r.stderr)
+
+    def test_unknown_subcommand_suggests_the_nearest(self):
+        r = run("stpe", "--model", "llama-3-8b")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "roofline: error: unknown subcommand 'stpe', did you mean 'step'?\n")
+        r = run("--catalog", os.environ["ROOFLINE_SEED_CASES"], "tabels")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown subcommand 'tabels', did you mean 'tables'?", r.stderr)
+        r = run("zzzzzzzz")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown subcommand 'zzzzzzzz'", r.stderr)
+        self.assertNotIn("did you mean", r.stderr)
+
+    def test_plurals(self):
+        one = run("ttft", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--prompt-tokens", "1", "--batch", "1")
+        self.assertIn("Prefill of 1 prompt of 1 token;", one.stdout)
+        two = run("ttft", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--prompt-tokens", "2000", "--batch", "2")
+        self.assertIn("Prefill of 2 prompts of 2000 tokens;", two.stdout)
+
     def test_no_solution(self):
         r = run("memory", "--mem-gb", "8", "--params-b", "8", "--ctx", "4096")
         self.assertEqual(r.returncode, 4)
@@ -142,6 +212,27 @@ class ModelAware(unittest.TestCase):
         self.assertEqual([g["id"] for g in gpus], [row[0] for row in roofline.gpus()])
         self.assertIn("llama-3-8b", run("catalog", "models").stdout)
 
+    def test_kv_cache_format_is_stated(self):
+        argv = ("fit", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--ctx", "8192", "--weight-dtype", "q4_k_m")
+        out = json.loads(run(*argv, "--json").stdout)
+        expected = roofline.fit_batch("llama-3-8b", "rtx-4090", 8192, weight_dtype="q4_k_m")
+        self.assertEqual(expected, 15)  # issue 9: a 16-bit KV cache unless told otherwise
+        self.assertEqual(out, {"fit_batch": expected, "kv_dtype": "bf16", "kv_dtype_is_default": True})
+        self.assertIn("KV cache: bf16 (default)", run(*argv).stdout)
+        out = json.loads(run(*argv, "--kv-dtype", "fp8", "--json").stdout)
+        self.assertEqual(out, {"fit_batch": roofline.fit_batch("llama-3-8b", "rtx-4090", 8192, weight_dtype="q4_k_m",
+                                                               kv_dtype="fp8"),
+                               "kv_dtype": "fp8", "kv_dtype_is_default": False})
+        text = run(*argv, "--kv-dtype", "fp8").stdout
+        self.assertIn("KV cache: fp8", text)
+        self.assertNotIn("(default)", text)
+        step = ("step", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--batch", "8", "--ctx", "4096")
+        self.assertIn("KV cache: bf16 (default)", run(*step).stdout)
+        self.assertEqual(json.loads(run(*step, "--kv-dtype", "fp8", "--json").stdout)["kv_dtype"], "fp8")
+        ttft = ("ttft", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--prompt-tokens", "100")
+        self.assertIn("KV cache: bf16", run(*ttft).stdout)
+        self.assertEqual(json.loads(run(*ttft, "--json").stdout)["kv_dtype"], "bf16")
+
     def test_unknown_ids_and_dtypes_name_the_option(self):
         r = run("step", "--model", "no-such-model", "--gpu", "h100-sxm", "--batch", "1", "--ctx", "0")
         self.assertEqual(r.returncode, 3)
@@ -165,13 +256,108 @@ class ModelAware(unittest.TestCase):
             self.assertEqual(run("--hf-config", "mini", "catalog", "gpus").returncode, 2)
 
     def test_plot_operators(self):
+        options = {"--model": "llama-3-70b", "--gpu": "h100-sxm", "--batch": "64", "--ctx": "4096", "--tp": "2",
+                   "--weight-dtype": "fp8", "--kv-dtype": "fp8", "--profile": "typical", "--prompt-tokens": "1000"}
+        # plot --model takes every option step takes.
+        step_options = {"--" + a["name"].replace("_", "-") for f in roofline.formula_table() if f["name"] == "ROOFLINE_STEP_MS"
+                        for a in f["args"]}
+        self.assertLessEqual(step_options, set(options))
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "ops.svg"
-            r = run("plot", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--batch", "64", "--ctx", "4096", "--svg", str(path))
+            r = run("plot", *itertools.chain(*options.items()), "--svg", str(path))
             self.assertEqual(r.returncode, 0, r.stderr)
-            texts = " ".join(t.text or "" for t in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text"))
-            self.assertIn("decode b64 ctx4096: attention", texts)
-            self.assertIn("prefill 2000 tok: mlp", texts)
+            chart = Chart(path)
+        chart.check_layout(self)
+        legend = chart.legend()
+        step = roofline.step_breakdown("llama-3-70b", "h100-sxm", 64, 4096, "fp8", "fp8", 2, "typical")[1:]
+        prefill = roofline.ttft_breakdown("llama-3-70b", "h100-sxm", 1000, 1, "fp8", 2, "typical")[1:]
+        expected = [(f"decode {name}", roofline.ai(flop, nbytes)) for name, flop, nbytes, _, _ in step if flop > 0 and nbytes > 0]
+        expected += [(f"prefill {name}", roofline.ai(flop, nbytes)) for name, flop, nbytes, _, _ in prefill if flop > 0 and nbytes > 0]
+        self.assertIn("prefill attention", [label for label, _ in expected])
+        self.assertEqual([label for _, label, _ in legend], [label for label, _ in expected])
+        for (_, _, ai), (_, want) in zip(legend, expected):
+            self.assertLess(abs(ai - want), 0.006 * want)  # printed to 3 significant digits
+        self.assertEqual([number for number, _, _ in legend], list(range(1, len(expected) + 1)))
+        self.assertIn("KV cache: fp8", chart.texts())
+        # Every point has a marker of its own (shape and colour), in the plot and in the legend.
+        self.assertEqual(len(set(chart.markers)), len(chart.markers))
+        self.assertEqual(len(chart.markers), len(expected))
+
+
+def text_box(element, font_size):
+    """The box (left, top, right, bottom) a text covers, estimated at 0.6 x font size per character."""
+    width, height = 0.6 * font_size * len(element.text or ""), font_size
+    anchor = element.get("text-anchor", "start")
+    transform = element.get("transform")
+    if transform:  # translate(x y) rotate(-90): the text runs upwards from its anchor
+        x, y = map(float, re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(-90\)", transform).groups())
+        low = {"start": y - width, "middle": y - width / 2, "end": y}[anchor]
+        return (x - 0.8 * height, low, x + 0.2 * height, low + width)
+    x, y = float(element.get("x")), float(element.get("y"))
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return (left, y - 0.8 * height, left + width, y + 0.2 * height)
+
+
+class Chart:
+    """An SVG chart written by roofline plot: its canvas, text boxes, shapes and markers."""
+    NS = "{http://www.w3.org/2000/svg}"
+
+    def __init__(self, path):
+        self.root = ET.parse(path).getroot()
+        self.width, self.height = float(self.root.get("width")), float(self.root.get("height"))
+        self.assert_viewbox = self.root.get("viewBox") == f"0 0 {self.root.get('width')} {self.root.get('height')}"
+        default_size = float(self.root.get("font-size", "12"))
+        self.text_elements = list(self.root.iter(f"{self.NS}text"))
+        self.boxes = [(t.text, text_box(t, float(t.get("font-size", default_size)))) for t in self.text_elements]
+        # Markers: hollow shapes with a stroke, the plot's then the legend's, by shape and colour.
+        markers = [(e.tag, e.get("stroke"), self.outline(e)) for e in self.root
+                   if e.get("fill") == "none" and e.tag in (f"{self.NS}circle", f"{self.NS}polygon")]
+        self.markers = markers[: len(markers) // 2]
+        self.legend_markers = markers[len(markers) // 2:]
+
+    @staticmethod
+    def outline(shape):
+        """A shape's outline wherever it is: a circle's radius, a polygon's corners from its first one."""
+        if shape.get("points") is None:
+            return shape.get("r")
+        corners = [tuple(map(float, p.split(","))) for p in shape.get("points").split()]
+        return tuple((round(x - corners[0][0]), round(y - corners[0][1])) for x, y in corners)
+
+    def texts(self):
+        return " ".join(t.text or "" for t in self.text_elements)
+
+    def legend(self):
+        """(number, label, FLOP/byte) of each legend line "N. label: AI, TFLOP/s"."""
+        lines = [re.fullmatch(r"(\d+)\. (.*): ([-\d.e+]+), ([-\d.e+]+)", t.text or "") for t in self.text_elements]
+        return [(int(m[1]), m[2], float(m[3])) for m in lines if m]
+
+    def shape_extents(self):
+        for e in self.root.iter():
+            tag = e.tag.replace(self.NS, "")
+            if tag == "circle":
+                cx, cy, r = (float(e.get(k)) for k in ("cx", "cy", "r"))
+                yield tag, (cx - r, cy - r, cx + r, cy + r)
+            elif tag == "rect":
+                x, y = float(e.get("x", 0)), float(e.get("y", 0))
+                yield tag, (x, y, x + float(e.get("width")), y + float(e.get("height")))
+            elif tag == "line":
+                xs, ys = (float(e.get("x1")), float(e.get("x2"))), (float(e.get("y1")), float(e.get("y2")))
+                yield tag, (min(xs), min(ys), max(xs), max(ys))
+            elif tag in ("polyline", "polygon"):
+                points = [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+                yield tag, (min(p[0] for p in points), min(p[1] for p in points),
+                            max(p[0] for p in points), max(p[1] for p in points))
+
+    def check_layout(self, test):
+        test.assertTrue(self.assert_viewbox)
+        inside = lambda box: box[0] >= 0 and box[1] >= 0 and box[2] <= self.width and box[3] <= self.height
+        for text, box in self.boxes:
+            test.assertTrue(inside(box), f"text {text!r} {box} outside the {self.width} x {self.height} canvas")
+        for tag, box in self.shape_extents():
+            test.assertTrue(inside(box), f"{tag} {box} outside the {self.width} x {self.height} canvas")
+        for (text_a, a), (text_b, b) in itertools.combinations(self.boxes, 2):
+            overlap = a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+            test.assertFalse(overlap, f"{text_a!r} {a} overlaps {text_b!r} {b}")
 
 
 class Formula(unittest.TestCase):
@@ -188,6 +374,23 @@ class Formula(unittest.TestCase):
         listed = json.loads(run("formulas", "--json").stdout)
         self.assertEqual([f["name"].lower() for f in listed], ["roofline_" + n for n in roofline.formulas()])
 
+    def test_formulas_prints_the_librarys_signatures(self):
+        """The text printed is exactly the library's one formatter of signatures and defaults."""
+        signatures = [ABI.roofline_formula_signature(ABI.roofline_formula_at(i)).decode()
+                      for i in range(len(roofline.formulas()))]
+        table = roofline.formula_table()
+        expected = "".join(f"{signature}\n    {f['description_en']}\n" for signature, f in zip(signatures, table))
+        r = run("formulas")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, expected)
+        step = next(line for line in r.stdout.splitlines() if line.startswith("ROOFLINE_STEP_MS("))
+        self.assertIn("[kv_dtype=bf16]", step)
+        self.assertIn("[weight_dtype=bf16]", step)
+        self.assertNotIn("=0]", step)
+        listed = {f["name"]: f for f in json.loads(run("formulas", "--json").stdout)}
+        self.assertEqual([listed[f["name"]]["signature"] for f in table], signatures)
+        self.assertEqual({a["name"]: a["default"] for a in listed["ROOFLINE_STEP_MS"]["args"]}["kv_dtype"], "bf16")
+
 
 class Plot(unittest.TestCase):
     def test_svg(self):
@@ -197,11 +400,12 @@ class Plot(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             svg = ET.parse(path).getroot()
             ns = "{http://www.w3.org/2000/svg}"
-            self.assertEqual(len(svg.findall(f"{ns}circle")), 3)
+            self.assertEqual([number for number, _, _ in Chart(path).legend()], [1, 2, 3])
             self.assertEqual(len(svg.findall(f"{ns}polyline")), 1)
             texts = " ".join(t.text or "" for t in svg.iter(f"{ns}text"))
             self.assertIn("prefill", texts)
             self.assertIn("balance point", texts)
+            Chart(path).check_layout(self)
         r = run("plot", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35", "--svg", "/nonexistent/x.svg")
         self.assertEqual(r.returncode, 5)
 

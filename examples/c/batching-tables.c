@@ -13,6 +13,7 @@ static const double kTflops = 989;      /* H100 SXM, BF16 dense */
 static const double kTbs = 3.35;        /* H100 SXM HBM3 */
 static const double kKvKib = 128;       /* KiB per token, an 8B GQA model */
 static const double kBytesPerParam = 2; /* BF16 */
+static const double kBytesPerGb = 1e9;  /* the library's GB */
 
 /* Exits with the library's message when a call fails. */
 static void check(int status) {
@@ -24,26 +25,28 @@ static void check(int status) {
 
 static void table(const char* title, double ctx) {
     static const double batches[] = {1, 64};
-    double weights_gb, weights_ms, critical;
+    double weights_bytes, weights_ms, critical;
     size_t i;
     int status;
 
-    check(roofline_weights_gb(kParamsB, kBytesPerParam, &weights_gb));
-    check(roofline_memory_ms(weights_gb * 1e9, kTbs, &weights_ms));
+    /* The weights a step reads: the bytes of a step without KV (the same for every batch). */
+    check(roofline_decode_bytes(kParamsB, 1, 0, kKvKib, kBytesPerParam, &weights_bytes));
+    check(roofline_memory_ms(weights_bytes, kTbs, &weights_ms));
 
     printf("%s\n", title);
     printf("| batch | weights read | KV read   | compute  | step bound | system throughput |\n");
     printf("|------:|-------------:|----------:|---------:|-----------:|------------------:|\n");
     for (i = 0; i < sizeof batches / sizeof batches[0]; ++i) {
-        const double b = batches[i];
-        double kv_gb, kv_ms, compute_ms, step_ms, toks;
-        check(roofline_kv_gb(b, ctx, kKvKib, &kv_gb));
-        check(roofline_memory_ms(kv_gb * 1e9, kTbs, &kv_ms));
-        check(roofline_compute_ms(2 * kParamsB * 1e9 * b, kTflops, &compute_ms));
-        check(roofline_decode_ms(kParamsB, b, ctx, kTbs, kTflops, kKvKib, kBytesPerParam, &step_ms));
-        check(roofline_decode_toks(kParamsB, b, ctx, kTbs, kTflops, kKvKib, kBytesPerParam, &toks));
-        printf("| %5.0f | %9.2f ms | %6.2f ms | %5.3f ms | %7.2f ms | %11.0f tok/s |\n", b, weights_ms, kv_ms,
-               compute_ms, step_ms, toks);
+        const double batch = batches[i];
+        double kv_gb, kv_ms, flop, compute_ms, step_ms, tokens_per_s;
+        check(roofline_kv_gb(batch, ctx, kKvKib, &kv_gb));
+        check(roofline_memory_ms(kv_gb * kBytesPerGb, kTbs, &kv_ms));
+        check(roofline_decode_flop(kParamsB, batch, &flop));
+        check(roofline_compute_ms(flop, kTflops, &compute_ms));
+        check(roofline_decode_ms(kParamsB, batch, ctx, kTbs, kTflops, kKvKib, kBytesPerParam, &step_ms));
+        check(roofline_decode_toks(kParamsB, batch, ctx, kTbs, kTflops, kKvKib, kBytesPerParam, &tokens_per_s));
+        printf("| %5.0f | %9.2f ms | %6.2f ms | %5.3f ms | %7.2f ms | %11.0f tok/s |\n", batch, weights_ms, kv_ms,
+               compute_ms, step_ms, tokens_per_s);
     }
     status = roofline_critical_batch(kParamsB, ctx, kTflops, kTbs, kKvKib, kBytesPerParam, &critical);
     if (status == ROOFLINE_OK)

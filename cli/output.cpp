@@ -1,0 +1,85 @@
+#include "output.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "options.hpp"
+
+namespace cli {
+
+void print_lines(const std::vector<Line>& lines, bool json, const std::string& title, const nlohmann::json& also) {
+    if (json) {
+        nlohmann::json object = also;
+        for (const Line& line : lines)
+            object[line.json_key] = line.value ? nlohmann::json(*line.value) : nlohmann::json(nullptr);
+        fmt::print("{}\n", object.dump(2));
+        return;
+    }
+    fmt::print("{}\n", title);
+    size_t width = 0;
+    for (const Line& line : lines) width = std::max(width, line.label.size());
+    for (const Line& line : lines) {
+        if (line.value) fmt::print("  {:<{}}  {:>12.6g} {}\n", line.label, width, *line.value, line.unit);
+        else fmt::print("  {:<{}}  {}\n", line.label, width, line.none);
+    }
+}
+
+std::optional<double> number_or_none(const std::function<Result()>& compute) {
+    try {
+        return compute().number();
+    } catch (const Failure& failure) {
+        if (failure.exit_code != kNoSolution) throw;
+        return std::nullopt;
+    }
+}
+
+std::vector<Operator> operators_of(const Result& breakdown) {
+    std::vector<Operator> operators;
+    for (size_t row = 1; row < breakdown.rows.size(); ++row) {
+        const auto& cells = breakdown.rows[row];
+        operators.push_back({std::get<std::string>(cells[0]), std::get<double>(cells[1]), std::get<double>(cells[2]),
+                             std::get<double>(cells[3]), std::get<std::string>(cells[4])});
+    }
+    return operators;
+}
+
+std::string count_of(double count, const std::string& singular) {
+    return fmt::format("{} {}{}", count, singular, count == 1 ? "" : "s");
+}
+
+std::string dense_model(const Values& values) {
+    return fmt::format("{}B parameters at {} each, {} TFLOP/s, {} TB/s", values.at("params_b"),
+                       count_of(values.at("bytes_per_param"), "byte"), values.at("tflops"), values.at("bw_tbs"));
+}
+
+std::string KvCache::phrase() const {
+    return is_default ? fmt::format("KV cache: {} ({})", dtype, note) : fmt::format("KV cache: {}", dtype);
+}
+
+nlohmann::json KvCache::json() const { return {{"kv_dtype", dtype}, {"kv_dtype_is_default", is_default}}; }
+
+namespace {
+
+std::string default_kv_dtype() { return formula_arg("ROOFLINE_STEP_MS", "kv_dtype").default_text; }
+
+}  // namespace
+
+KvCache kv_cache_of(const Values& values) {
+    const std::string& given = values.text_at("kv_dtype");
+    const std::string fallback = default_kv_dtype();
+    if (given.empty() || given == fallback) return {fallback, true, "default"};
+    return {given, false, ""};
+}
+
+KvCache prefill_kv_cache() { return {default_kv_dtype(), true, "written by the prefill"}; }
+
+std::string deployment(const Values& values, const KvCache& kv_cache) {
+    std::string text = fmt::format("{} on {}, weights {}", values.text_at("model"), values.text_at("gpu"),
+                                   values.text_at("weight_dtype"));
+    if (values.at("tp") > 1) text += fmt::format(", {} in tensor parallel", count_of(values.at("tp"), "GPU"));
+    return text + "; " + kv_cache.phrase();
+}
+
+}  // namespace cli

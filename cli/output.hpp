@@ -1,0 +1,70 @@
+// What the subcommands print: labelled values as an aligned table or JSON, and the phrases their
+// titles share.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calls.hpp"
+
+namespace cli {
+
+/// One printed value: "  step time   15.03 ms" in text, "step_ms": 15.03 in JSON.
+struct Line {
+    std::string label;
+    std::string json_key;
+    std::optional<double> value;  ///< nullopt: no answer (printed with `none`)
+    std::string unit;
+    std::string none = "none";
+};
+
+/// Prints `title` and the lines as an aligned table, or the lines as one JSON object with the
+/// members of `also` (e.g. the KV cache format assumed).
+void print_lines(const std::vector<Line>& lines, bool json, const std::string& title,
+                 const nlohmann::json& also = nlohmann::json::object());
+
+/// The number `compute` returns, or nullopt where the library finds no answer (exit code kNoSolution).
+std::optional<double> number_or_none(const std::function<Result()>& compute);
+
+/// One row of ROOFLINE_STEP_BREAKDOWN or ROOFLINE_TTFT_BREAKDOWN.
+struct Operator {
+    std::string name;
+    double flop = 0, bytes = 0, ms = 0;
+    std::string bound;
+};
+
+/// The operators of a breakdown array (its rows after the header).
+std::vector<Operator> operators_of(const Result& breakdown);
+
+/// "1 prompt", "2 prompts".
+std::string count_of(double count, const std::string& singular);
+
+/// "8B parameters at 2 bytes each, 989 TFLOP/s, 3.35 TB/s": a dense model from its parameter count.
+std::string dense_model(const Values& values);
+
+/// The KV cache format a model-aware result assumed: the --kv-dtype given, else the library's default.
+struct KvCache {
+    std::string dtype;   ///< e.g. "bf16", "fp8"
+    bool is_default;     ///< --kv-dtype not given (or empty): the formula table's default
+    std::string note;    ///< why, when it is the default: "default", "written by the prefill"
+    /// "KV cache: bf16 (default)", "KV cache: fp8".
+    std::string phrase() const;
+    /// {"kv_dtype": "bf16", "kv_dtype_is_default": true}
+    nlohmann::json json() const;
+};
+
+/// The KV cache of a subcommand with a --kv-dtype option.
+KvCache kv_cache_of(const Values& values);
+
+/// The KV cache a prefill writes (ROOFLINE_TTFT_MS has no kv_dtype: its prefill writes the default format).
+KvCache prefill_kv_cache();
+
+/// "llama-3-8b on h100-sxm, weights bf16, 4 GPUs in tensor parallel; KV cache: bf16 (default)": a
+/// catalog model on a catalog GPU.
+std::string deployment(const Values& values, const KvCache& kv_cache);
+
+}  // namespace cli
