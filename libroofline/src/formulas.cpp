@@ -118,9 +118,10 @@ constexpr ArgSpec kGpu = text("gpu", "catalog id",
     "目录中的 GPU 编号，如 h100-sxm（见 ROOFLINE_GPUS()）。");
 constexpr ArgSpec kGpuField = text("field", "field name",
     "A field of the GPU catalog: fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, "
-    "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs.",
+    "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour (an example on-demand price; prices "
+    "date quickly).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
-    "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs。");
+    "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）。");
 constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
