@@ -70,6 +70,12 @@ def main(workdir, oxt, script, library):
     workdir, oxt, script = Path(workdir).resolve(), Path(oxt).resolve(), Path(script).resolve()
     shutil.rmtree(workdir, ignore_errors=True)
     user = unprivileged_user()
+    if user is not None:
+        # The unprivileged user must reach its HOME: the test folders above it may have been made 0700
+        # (a LibreOffice started with a HOME below them creates its folders so).
+        workdir.mkdir(parents=True)
+        for folder in (workdir.parent, workdir):
+            folder.chmod(folder.stat().st_mode | 0o111)
     who = "nobody" if user else "this user"
 
     # ---- For one user, into the default profile of a HOME LibreOffice has never seen ----
