@@ -436,12 +436,6 @@ DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_toke
     return {params_b, bytes_per_param, kv_kib_per_token};
 }
 
-/// "; did you mean '<nearest>'?" when a candidate is close to `word`, else "".
-template <typename Text> std::string suggestion(std::string_view word, const std::vector<Text>& candidates) {
-    const auto i = nearest(word, std::span<const Text>(candidates));
-    return i ? fmt::format("; did you mean '{}'?", candidates[*i]) : std::string();
-}
-
 bool iequals(std::string_view a, std::string_view b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
         auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };

@@ -66,4 +66,21 @@ std::optional<std::size_t> nearest(std::string_view word, std::span<const std::s
     return nearest_of(word, candidates);
 }
 
+namespace {
+
+template <typename Text> std::string suggestion_of(std::string_view word, std::span<const Text> candidates) {
+    const auto i = nearest(word, candidates);
+    return i ? "; did you mean '" + std::string(candidates[*i]) + "'?" : std::string();
+}
+
+}  // namespace
+
+std::string suggestion(std::string_view word, std::span<const std::string_view> candidates) {
+    return suggestion_of(word, candidates);
+}
+
+std::string suggestion(std::string_view word, std::span<const std::string> candidates) {
+    return suggestion_of(word, candidates);
+}
+
 }  // namespace roofline

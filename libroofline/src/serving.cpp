@@ -31,9 +31,7 @@ constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batc
 /// An id that names nothing in `known`: the reason, with the nearest id when one is close.
 [[noreturn]] void unknown(const char* argument, std::string_view what, std::string_view id,
                           const std::vector<std::string>& known) {
-    const auto near = nearest(id, known);
-    fail(Status::unknown_id, argument,
-         fmt::format("no {} '{}'{}", what, id, near ? fmt::format("; did you mean '{}'?", known[*near]) : ""));
+    fail(Status::unknown_id, argument, fmt::format("no {} '{}'{}", what, id, suggestion(id, known)));
 }
 
 void require_whole(const char* argument, double v, double min) {

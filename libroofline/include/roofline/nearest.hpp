@@ -21,4 +21,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string_view> candidates);
 std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string> candidates);
 
+/// The end of an unknown-id message: "; did you mean '<nearest>'?" when a candidate is close to `word`,
+/// else "". Every kind of id in every message uses it.
+std::string suggestion(std::string_view word, std::span<const std::string_view> candidates);
+std::string suggestion(std::string_view word, std::span<const std::string> candidates);
+
 }  // namespace roofline
