@@ -370,6 +370,110 @@ static void test_every_function_every_bad_value(void) {
     }
 }
 
+/* roofline_call_many(): a sweep gives, element by element, what the scalar calls give; a column of one value
+** is broadcast; a column of another length, a formula without a number result and a bad element are refused. */
+static void test_call_many(void) {
+    /* ROOFLINE_DECODE_MS(8; batch; 4096; 3.35) for three batches: by hand, (16e9 B of weights + batch x 4096
+    ** tokens x 128 KiB) / 3.35 TB/s, in ms; 15.0328 ms at batch 64 (the article's figure). */
+    const roofline_value params = {8, NULL}, ctx = {4096, NULL}, bw = {3.35, NULL};
+    const roofline_value batch[3] = {{1, NULL}, {8, NULL}, {64, NULL}};
+    const roofline_value* columns[4] = {&params, batch, &ctx, &bw};
+    const size_t lengths[4] = {1, 3, 1, 1};
+    double ms[3] = {0, 0, 0};
+    int statuses[3] = {-1, -1, -1};
+    size_t at = 99, i;
+    CHECK(roofline_call_many("ROOFLINE_DECODE_MS", columns, lengths, 4, 3, ms, statuses, &at) == ROOFLINE_OK);
+    CHECK(at == 3 && strcmp(roofline_errmsg(), "") == 0);
+    for (i = 0; i < 3; ++i) {
+        double one = 0;
+        const double by_hand = (16e9 + batch[i].number * 4096 * 128 * 1024) / 3.35e12 * 1e3;
+        CHECK(statuses[i] == ROOFLINE_OK && close_to(ms[i], by_hand));
+        CHECK(roofline_decode_ms(8, batch[i].number, 4096, 3.35, 989, 128, 2, &one) == ROOFLINE_OK && ms[i] == one);
+    }
+    CHECK(fabs(ms[2] - 15.0328) < 1e-4);
+
+    {
+        /* Text columns: one model for every element, a GPU per element, a varying batch; statuses NULL. */
+        const roofline_value model = {0, "llama-3-8b"}, c = {4096, NULL};
+        const roofline_value gpus[2] = {{0, "h100-sxm"}, {0, "a100-sxm-80gb"}};
+        const roofline_value batches[2] = {{1, NULL}, {32, NULL}};
+        const roofline_value* cols[4] = {&model, gpus, batches, &c};
+        const size_t lens[4] = {1, 2, 2, 1};
+        double step[2] = {0, 0}, one = 0;
+        CHECK(roofline_call_many("roofline_step_ms", cols, lens, 4, 2, step, NULL, NULL) == ROOFLINE_OK);
+        CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 4096, "bf16", "bf16", 1, "bound", &one) == ROOFLINE_OK &&
+              step[0] == one);
+        CHECK(roofline_step_ms("llama-3-8b", "a100-sxm-80gb", 32, 4096, "bf16", "bf16", 1, "bound", &one) == ROOFLINE_OK &&
+              step[1] == one);
+    }
+    {
+        /* Every column of length 1 and n > 1: the same call n times. n = 0: nothing, and success. */
+        const size_t ones[4] = {1, 1, 1, 1};
+        double r[2] = {0, 0};
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", columns, ones, 4, 2, r, NULL, NULL) == ROOFLINE_OK &&
+              r[0] == ms[0] && r[1] == ms[0]);
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", columns, ones, 4, 0, NULL, NULL, NULL) == ROOFLINE_OK);
+    }
+    {
+        /* A column whose length is neither 1 nor n: the call as a whole fails, naming the argument. */
+        const size_t wrong[4] = {1, 3, 1, 1};
+        double r[2] = {-1, -1};
+        int st[2] = {-1, -1};
+        at = 99;
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", columns, wrong, 4, 2, r, st, &at) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(strcmp(roofline_errarg(), "batch") == 0 && strstr(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'batch'") != NULL);
+        CHECK(at == 2 && r[0] == -1 && st[0] == -1 && st[1] == -1);
+    }
+    {
+        /* A bad element (batch 0.5) between good ones: its status, the first failure's message, the others computed. */
+        const roofline_value bad[3] = {{1, NULL}, {0.5, NULL}, {64, NULL}};
+        const roofline_value* cols[4] = {&params, bad, &ctx, &bw};
+        double r[3] = {-1, -1, -1};
+        int st[3] = {-1, -1, -1};
+        at = 99;
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", cols, lengths, 4, 3, r, st, &at) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(at == 1 && st[0] == ROOFLINE_OK && st[1] == ROOFLINE_ERROR_ARGUMENT && st[2] == ROOFLINE_OK);
+        CHECK(r[0] == ms[0] && r[1] == -1 && r[2] == ms[2]);
+        CHECK(strcmp(roofline_errarg(), "batch") == 0 &&
+              strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'batch': must be a whole number >= 1 (got 0.5)") == 0);
+        /* statuses NULL: it stops at the first failure. */
+        r[2] = -1;
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", cols, lengths, 4, 3, r, NULL, &at) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(at == 1 && r[2] == -1);
+    }
+    {
+        /* A text where a number belongs in one element: that element's status, as roofline_call() gives it. */
+        const roofline_value mixed[2] = {{8, NULL}, {0, "eight"}};
+        const roofline_value* cols[4] = {&params, mixed, &ctx, &bw};
+        const size_t lens[4] = {1, 2, 1, 1};
+        double r[2];
+        int st[2] = {-1, -1};
+        CHECK(roofline_call_many("ROOFLINE_DECODE_MS", cols, lens, 4, 2, r, st, &at) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(strcmp(roofline_errarg(), "batch") == 0 && strstr(roofline_errmsg(), "must be a number") != NULL);
+        CHECK(at == 1 && st[0] == ROOFLINE_OK && st[1] == ROOFLINE_ERROR_ARGUMENT &&
+              r[0] == by_name("ROOFLINE_DECODE_MS", (double[]){8, 8, 4096, 3.35}, 4));
+    }
+    {
+        /* Whole-call errors: an array formula, an unknown name, a wrong arity, NULL pointers. */
+        const roofline_value tflops = {989, NULL}, tbs = {3.35, NULL};
+        const roofline_value* cols[2] = {&tflops, &tbs};
+        const size_t lens[2] = {1, 1};
+        double r[1];
+        CHECK(roofline_call_many("ROOFLINE_ROOF", cols, lens, 2, 1, r, NULL, NULL) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(strcmp(roofline_errarg(), "name") == 0 && strstr(roofline_errmsg(), "ROOFLINE_ROOF") != NULL);
+        CHECK(roofline_call_many("ROOFLINE_BOUND", columns, lengths, 4, 1, r, NULL, NULL) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(roofline_call_many("ROOFLINE_BALANCE", cols, lens, 2, 1, r, NULL, NULL) == ROOFLINE_OK && close_to(r[0], 989 / 3.35));
+        CHECK(roofline_call_many("ROOFLINE_BALANCEX", cols, lens, 2, 1, r, NULL, NULL) == ROOFLINE_ERROR_UNKNOWN_FORMULA);
+        CHECK(strstr(roofline_errmsg(), "ROOFLINE_BALANCE") != NULL);
+        CHECK(roofline_call_many("ROOFLINE_BALANCE", cols, lens, 1, 1, r, NULL, NULL) == ROOFLINE_ERROR_ARITY);
+        CHECK(roofline_call_many(NULL, cols, lens, 2, 1, r, NULL, NULL) == ROOFLINE_ERROR_NULL);
+        CHECK(roofline_call_many("ROOFLINE_BALANCE", NULL, lens, 2, 1, r, NULL, NULL) == ROOFLINE_ERROR_NULL);
+        CHECK(roofline_call_many("ROOFLINE_BALANCE", cols, NULL, 2, 1, r, NULL, NULL) == ROOFLINE_ERROR_NULL);
+        CHECK(roofline_call_many("ROOFLINE_BALANCE", cols, lens, 2, 1, NULL, NULL, NULL) == ROOFLINE_ERROR_NULL);
+        CHECK(strcmp(roofline_errarg(), "results") == 0);
+    }
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
@@ -380,6 +484,7 @@ int main(void) {
     test_formatter();
     test_why();
     test_every_function_every_bad_value();
+    test_call_many();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

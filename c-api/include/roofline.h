@@ -270,6 +270,40 @@ typedef struct roofline_value {
 ROOFLINE_API int roofline_call(const char* name, const roofline_value* args, size_t nargs,
                                roofline_array** result);
 
+/**
+** Calls the formula `name` (case-insensitive) `n` times at once, for sweeps: one C call instead of n.
+** Only formulas whose result is a number (roofline_formula_info.result_type ROOFLINE_TYPE_NUMBER).
+**
+**   columns         `nargs` pointers, one per argument in formula order (trailing optional arguments
+**                   may be left out and take their defaults), each to column_lengths[k] values
+**   column_lengths  `nargs` lengths, each 1 or n: call i takes columns[k][i] when the length is n, and
+**                   columns[k][0] when it is 1 (one value for every call: a broadcast, as in numpy)
+**   results         n doubles (the caller's): results[i] is written only when call i succeeds
+**   statuses        n ints (the caller's), or NULL. Not NULL: every call is made and statuses[i] is the
+**                   status of call i, ROOFLINE_OK or the error roofline_call() gives for those arguments.
+**                   NULL: the calls stop at the first that fails.
+**   failed          NULL, or where the index of the first call that failed is written; n when none did or
+**                   when the call as a whole failed.
+**
+** Returns ROOFLINE_OK when every call succeeded. When a call failed: the status of the first that failed,
+** and roofline_errmsg(), roofline_errarg() and roofline_errdetail() say what roofline_call() says of it
+** (its index is in statuses and *failed). Errors of the call as a whole, before any call (results and
+** statuses are not written): ROOFLINE_ERROR_NULL (name; columns, column_lengths or a column of length > 0
+** when nargs > 0; results when n > 0), ROOFLINE_ERROR_UNKNOWN_FORMULA, ROOFLINE_ERROR_ARITY, and
+** ROOFLINE_ERROR_ARGUMENT when the formula's result is not a number (roofline_errarg() is "name") or a column's
+** length is neither 1 nor n (roofline_errarg() names its argument). n = 0 makes no call and succeeds.
+** The columns are only read; nothing is allocated for the caller. Since 0.3.
+** Example: ROOFLINE_DECODE_MS over three batches at 4096 tokens of context:
+**     roofline_value p = {8, NULL}, b[3] = {{1, NULL}, {8, NULL}, {64, NULL}}, c = {4096, NULL}, bw = {3.35, NULL};
+**     const roofline_value* columns[4] = {&p, b, &c, &bw};
+**     const size_t lengths[4] = {1, 3, 1, 1};
+**     double ms[3];
+**     int rc = roofline_call_many("ROOFLINE_DECODE_MS", columns, lengths, 4, 3, ms, NULL, NULL);
+*/
+ROOFLINE_API int roofline_call_many(const char* name, const roofline_value* const* columns,
+                                    const size_t* column_lengths, size_t nargs, size_t n, double* results,
+                                    int* statuses, size_t* failed);
+
 /* ---- Roofline primitives ---------------------------------------------------------------------- */
 
 /**
