@@ -19,6 +19,8 @@ installed ``libroofline.so.0``.
 import ctypes as _ctypes
 import ctypes.util as _ctypes_util
 import inspect as _inspect
+import itertools as _itertools
+import numbers as _numbers
 import os as _os
 from pathlib import Path as _Path
 
@@ -33,9 +35,10 @@ def _candidates():
     if env:
         yield env
         return
-    here = _Path(__file__).resolve().parent
-    for build in (here.parent.parent / "build" / "c-api", here.parent / "build" / "c-api"):
-        yield str(build / "libroofline.so")
+    # The build tree, when this is the package of a source checkout (python/roofline beside c-api/).
+    checkout = _Path(__file__).resolve().parent.parent.parent
+    if (checkout / "c-api" / "include" / "roofline.h").is_file():
+        yield str(checkout / "build" / "c-api" / "libroofline.so")
     yield "libroofline.so.0"
     found = _ctypes_util.find_library("roofline")
     if found:
@@ -90,6 +93,13 @@ _lib.roofline_formula_at.restype = _ctypes.POINTER(_FormulaInfo)
 _lib.roofline_formula_at.argtypes = [_ctypes.c_size_t]
 _lib.roofline_call.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_Value), _ctypes.c_size_t,
                                _ctypes.POINTER(_ctypes.c_void_p)]
+# A library older than roofline_call_many() still works: sweeps then call it once per element.
+_CALL_MANY = getattr(_lib, "roofline_call_many", None)
+if _CALL_MANY is not None:
+    _CALL_MANY.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.POINTER(_Value)),
+                           _ctypes.POINTER(_ctypes.c_size_t), _ctypes.c_size_t, _ctypes.c_size_t,
+                           _ctypes.POINTER(_ctypes.c_double), _ctypes.POINTER(_ctypes.c_int),
+                           _ctypes.POINTER(_ctypes.c_size_t)]
 _lib.roofline_array_rows.argtypes = [_ctypes.c_void_p]
 _lib.roofline_array_rows.restype = _ctypes.c_size_t
 _lib.roofline_array_cols.argtypes = [_ctypes.c_void_p]
@@ -114,13 +124,15 @@ def library_version():
 class RooflineError(Exception):
     """A formula gave no result. ``status`` is the C status name (e.g. "ROOFLINE_ERROR_ARGUMENT"),
     ``code`` its number, ``argument`` the argument at fault ("" when none is); the message is the
-    library's."""
+    library's. ``index`` is None, except in a sweep: the index of the first element that failed, in the
+    result's shape (an int for one dimension, a tuple for more), also said at the end of the message."""
 
-    def __init__(self, code, message, argument):
+    def __init__(self, code, message, argument, index=None):
         super().__init__(message)
         self.code = code
         self.status = _lib.roofline_status_string(code).decode()
         self.argument = argument
+        self.index = index
 
 
 class ArgumentError(RooflineError, ValueError):
@@ -164,6 +176,197 @@ def _call(name, args):
         _lib.roofline_array_free(out)
 
 
+# ---- Sweeps: sequences and numpy arrays for arguments ------------------------------------------------
+
+def _is_scalar(v):
+    return isinstance(v, (str, bytes, _numbers.Number)) or v is None
+
+
+def _is_numpy_like(v):
+    """A numpy array, or anything numpy turns into one (``__array__``: a pandas Series, ...)."""
+    return not _is_scalar(v) and hasattr(v, "__array__")
+
+
+def _is_array(v):
+    return isinstance(v, (list, tuple, range)) or _is_numpy_like(v)
+
+
+def _fail(code, message, argument, index=None):
+    raise _ERRORS.get(code, RooflineError)(code, message, argument, index)
+
+
+def _list_shape(v, where, name):
+    """The shape of nested sequences, numpy's way: a sequence is an axis, anything else an element."""
+    if not isinstance(v, (list, tuple, range)):
+        return ()
+    shapes = {_list_shape(x, where, name) for x in v}
+    if len(shapes) > 1:
+        _fail(1, f"{where}: argument '{name}': nested sequences of different lengths (ragged); a sweep needs "
+                 "the shape of an array", name)
+    return (len(v),) + (shapes.pop() if shapes else ())
+
+
+def _flatten(v):
+    if isinstance(v, (list, tuple, range)):
+        for x in v:
+            yield from _flatten(x)
+    else:
+        yield v
+
+
+def _size(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _broadcast(where, names, shapes):
+    """The shape of the result, as numpy broadcasts: axes aligned from the right, each of one length or 1."""
+    out = ()
+    for name, shape in zip(names, shapes):
+        a, b = (1,) * (len(shape) - len(out)) + out, (1,) * (len(out) - len(shape)) + shape
+        if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+            _fail(1, f"{where}: argument '{name}': shape {shape} does not broadcast with {out}, the shape of the "
+                     "arguments before it", name)
+        out = tuple(max(x, y) if 0 not in (x, y) else 0 for x, y in zip(a, b))
+    return out
+
+
+def _index(i, shape):
+    """The flat index i of an array of that shape as numpy gives it: an int for one axis, else a tuple."""
+    if len(shape) <= 1:
+        return i
+    index = []
+    for d in reversed(shape):
+        i, r = divmod(i, d)
+        index.append(r)
+    return tuple(reversed(index))
+
+
+def _expand(flat, shape, to):
+    """The elements of a broadcast to `to` of an array of `shape` (elements `flat`), in row-major order."""
+    shape = (1,) * (len(to) - len(shape)) + shape
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step if d != 1 else 0)
+        step *= d
+    strides.reverse()
+    return [flat[sum(i * s for i, s in zip(index, strides))] for index in _itertools.product(*map(range, to))]
+
+
+def _nest(flat, shape):
+    """Nested lists of that shape from row-major elements."""
+    if len(shape) <= 1:
+        return list(flat)
+    step = _size(shape[1:])
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+_NUMPY_VALUE = None
+
+
+def _numpy_value(np):
+    """roofline_value as a numpy structured type: a column of numbers without a Python loop."""
+    global _NUMPY_VALUE
+    if _NUMPY_VALUE is None:
+        _NUMPY_VALUE = np.dtype({"names": ["number", "text"], "formats": [np.float64, np.uintp],
+                                 "offsets": [_Value.number.offset, _Value.text.offset],
+                                 "itemsize": _ctypes.sizeof(_Value)})
+    return _NUMPY_VALUE
+
+
+def _sweep(name, result_type, specs, values):
+    """A formula over arrays of arguments: one call of roofline_call_many() for every element."""
+    names = [n for n, _ in specs] + [f"argument {i + 1}" for i in range(len(specs), len(values))]
+    kinds = [k for _, k in specs] + [NUMBER] * (len(values) - len(specs))
+    if result_type != NUMBER:
+        first = next(n for n, v in zip(names, values) if _is_array(v))
+        _fail(1, f"{name}: argument '{first}': a sequence, but {name} returns "
+                 f"{'a text' if result_type == TEXT else 'an array'}: only formulas of a number take sequences", first)
+    np = None
+    if any(_is_numpy_like(v) for v in values):
+        import numpy as np  # only when an argument is a numpy array: the package works without numpy
+    shapes, elements = [], []
+    for arg, v in zip(names, values):
+        if _is_scalar(v):
+            shapes.append(())
+            elements.append([v])
+        elif np is not None:
+            try:
+                a = np.asarray(v)
+            except ValueError as e:  # ragged
+                _fail(1, f"{name}: argument '{arg}': {e}", arg)
+            shapes.append(a.shape)
+            elements.append(a)
+        else:
+            shapes.append(_list_shape(v, name, arg))
+            elements.append(list(_flatten(v)))
+    shape = _broadcast(name, names, shapes)
+    n = _size(shape)
+    columns, lengths = [], []
+    for arg, kind, s, e in zip(names, kinds, shapes, elements):
+        one = _size(s) == 1
+        if np is not None and not isinstance(e, list):
+            e = e.reshape(-1)[:1] if one else np.broadcast_to(e, shape).reshape(-1)
+            if kind == NUMBER and e.dtype.kind in "iuf":
+                column = np.zeros(len(e), dtype=_numpy_value(np))  # texts NULL: numbers
+                column["number"] = e
+                columns.append(column)
+                lengths.append(len(e))
+                continue
+            e = e.tolist()
+        elif not one and s != shape:
+            e = _expand(e, s, shape)
+        elif one:
+            e = e[:1]
+        column = (_Value * len(e))()
+        for i, x in enumerate(e):
+            if kind == TEXT and isinstance(x, str):
+                column[i].text = x.encode()
+            elif kind != TEXT and isinstance(x, _numbers.Real) and not isinstance(x, bool):
+                column[i].number = float(x)
+            else:
+                at = _index(0 if one else i, shape)
+                _fail(1, f"{name}: argument '{arg}': must be {'a text' if kind == TEXT else 'a number'} "
+                         f"(got {x!r}) (at index {at})", arg, at)
+        columns.append(column)
+        lengths.append(len(e))
+    results = np.empty(n) if np is not None else (_ctypes.c_double * n)()
+    if _CALL_MANY is None:  # an older library: one call per element
+        for i in range(n):
+            try:
+                results[i] = _call(name, [_element(c, 0 if len(c) == 1 else i) for c in columns])
+            except RooflineError as e:
+                at = _index(i, shape)
+                _fail(e.code, f"{e} (at index {at})", e.argument, at)
+    else:
+        pointer = _ctypes.POINTER(_Value)
+        column_pointers = (pointer * max(1, len(columns)))(
+            *[c.ctypes.data_as(pointer) if np is not None and not isinstance(c, _ctypes.Array) else c for c in columns])
+        failed = _ctypes.c_size_t(n)
+        code = _CALL_MANY(name.encode(), column_pointers, (_ctypes.c_size_t * max(1, len(lengths)))(*lengths),
+                          len(columns), n, results.ctypes.data_as(_ctypes.POINTER(_ctypes.c_double))
+                          if np is not None else results, None, _ctypes.byref(failed))
+        if code != 0:
+            message, argument = _lib.roofline_errmsg().decode(), _lib.roofline_errarg().decode()
+            if failed.value < n:  # an element failed: which one
+                at = _index(failed.value, shape)
+                _fail(code, f"{message} (at index {at})", argument, at)
+            _fail(code, message, argument)
+    if np is not None:
+        return results.reshape(shape)
+    return _nest(list(results), shape)
+
+
+def _element(column, i):
+    """Element i of a column (a roofline_value array, ctypes or numpy) as a Python number or text."""
+    v = column[i]
+    if isinstance(v, _Value):
+        return v.text.decode() if v.text is not None else v.number
+    return float(v["number"])
+
+
 def _make(info):
     name = info.name.decode()
     args = [info.args[i].contents for i in range(info.arg_count)]
@@ -184,10 +387,16 @@ def _make(info):
     signature = _inspect.Signature(params)
     result = {NUMBER: "float", TEXT: "str", ARRAY: "list of row tuples"}[info.result_type]
 
+    specs = [(a.name.decode(), a.type) for a in args]
+    _SPECS[name] = (info.result_type, specs)
+
     def formula(*a, **kw):
         bound = signature.bind(*a, **kw)
         bound.apply_defaults()
-        return _call(name, list(bound.args))
+        values = list(bound.args)
+        if any(_is_array(v) for v in values):
+            return _sweep(name, info.result_type, specs, values)
+        return _call(name, values)
 
     formula.__name__ = formula.__qualname__ = name[len("ROOFLINE_"):].lower()
     formula.__signature__ = signature
@@ -236,7 +445,10 @@ def formulas():
 
 def call(formula, *args):
     """Calls a formula by its spreadsheet name (case-insensitive), e.g. ``call("ROOFLINE_BALANCE", 989, 3.35)``;
-    trailing optional arguments may be left out."""
+    trailing optional arguments may be left out. Sequences and numpy arrays sweep, as in the functions."""
+    spec = _SPECS.get(formula.upper()) if isinstance(formula, str) else None
+    if spec is not None and any(_is_array(v) for v in args):
+        return _sweep(formula.upper(), spec[0], spec[1], list(args))
     return _call(formula, list(args))
 
 
@@ -270,6 +482,7 @@ def formula_table():
 
 
 _FUNCTIONS = {}
+_SPECS = {}  # formula name: (result type, [(argument, type), ...])
 for _i in range(_lib.roofline_formula_count()):
     _f = _make(_lib.roofline_formula_at(_i).contents)
     _FUNCTIONS[_f.__name__] = _f
