@@ -177,7 +177,7 @@ def _call(name, args):
     for i, a in enumerate(args):
         if isinstance(a, str):
             values[i].text = a.encode()
-        elif isinstance(a, bool) or not isinstance(a, (int, float)):
+        elif isinstance(a, bool) or not isinstance(a, _numbers.Real):  # (numpy's scalars are Real)
             raise ArgumentError(1, f"{name}: argument {i + 1} must be a number or a text (got {a!r})", "")
         else:
             values[i].number = float(a)

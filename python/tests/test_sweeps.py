@@ -130,6 +130,11 @@ class Numpy(unittest.TestCase):
         self.assertEqual(got.tolist(), roofline.decode_ms(8, [1, 8, 64], 4096, 3.35))
         np.testing.assert_allclose(got, by_hand_decode_ms(batch, 4096), rtol=1e-12)
 
+    def test_numpy_scalars_are_single_values(self):
+        got = roofline.decode_ms(np.float32(8), np.int64(64), 4096, 3.35)
+        self.assertIsInstance(got, float)
+        self.assertEqual(got, roofline.decode_ms(8, 64, 4096, 3.35))
+
     def test_grids_broadcast(self):
         batch, ctx = np.array([1.0, 8, 64])[:, None], np.array([0.0, 1024, 4096])
         got = roofline.step_ms("llama-3-8b", "h100-sxm", batch, ctx)
