@@ -1,6 +1,6 @@
 """The package's version is the library's: ROOFLINE_VERSION_STRING in c-api/include/roofline.h (the one
 place for it), or, when building from an sdist (no header beside it), the version its PKG-INFO records.
-Everything else is in pyproject.toml."""
+It also names the one package. Everything else is in pyproject.toml."""
 import re
 from pathlib import Path
 
@@ -23,4 +23,4 @@ def version():
     raise RuntimeError(f"roofline: no version: neither {header} nor {pkg_info} says it")
 
 
-setup(version=version())
+setup(version=version(), packages=["roofline"])
