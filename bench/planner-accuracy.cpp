@@ -44,10 +44,10 @@ int main(int argc, char** argv) {
         if (!(bound >= published)) ++above;
         errors[r["gpu"]].push_back(std::abs(e_typical));
         all.push_back(std::abs(e_typical));
-        by_kind[r["batch"].empty() ? "under latency limits" : "at a stated batch"].push_back(std::abs(e_typical));
+        by_kind[serving_validation::kind_name(serving_validation::kind(r))].push_back(std::abs(e_typical));
         fmt::print("{:<34} {:<14} {:<12} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
                    r["id"], r["gpu"], r["model"], r["weight_dtype"], r["tp"], r["prompt_tokens"], r["output_tokens"],
-                   r["batch"].empty() ? "SLO" : r["batch"], published, bound, e_bound, typical, e_typical);
+                   r["batch"].empty() ? (r["ttft_ms_limit"].empty() ? "max" : "SLO") : r["batch"], published, bound, e_bound, typical, e_typical);
     }
     fmt::print("\nMedian absolute percentage error of typical, output tokens/s per GPU\n");
     for (const auto& [gpu, v] : errors) fmt::print("  {:<14} {:>2} rows  {:6.1f}%\n", gpu, v.size(), median(v));
