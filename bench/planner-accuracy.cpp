@@ -52,6 +52,7 @@ Family family_style(const std::string& f) {
         {"trt05", {"TensorRT-LLM v0.5, stated batch", "#1f77b4"}},
         {"trt10", {"TensorRT-LLM v1.0, maximum load", "#2ca02c"}},
         {"rocm", {"vLLM on ROCm (MI300X), stated batch", "#9467bd"}},
+        {"mlperf51", {"MLPerf Inference v5.1, latency limits", "#ff7f0e"}},
     };
     const auto it = known.find(f);
     return it != known.end() ? it->second : Family{"other", "#7f7f7f"};
@@ -256,6 +257,8 @@ int main(int argc, char** argv) {
         for (const auto& [fam, v] : by_family) stats[fam] = {v.size(), median(v)};
         std::vector<std::pair<std::string, double>> summary;
         summary.emplace_back(fmt::format("all {} rows", all.size()), median(all));
+        if (const auto it = by_kind.find("under latency limits"); it != by_kind.end())
+            summary.emplace_back(fmt::format("the {} rows under latency limits", it->second.size()), median(it->second));
         std::ofstream out(svg_path);
         out << svg(points, stats, summary);
         if (!out) {

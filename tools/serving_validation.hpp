@@ -4,7 +4,9 @@
 //   - under latency limits (ttft_ms_limit and tpot_ms_limit given): the largest batch within both limits;
 //   - at a stated batch (batch given): that batch, with all the memory allowed (it ran, so it fits);
 //   - at maximum load (neither): every request queued at once, no latency limit: the largest batch that fits
-//     in the default share of memory.
+//     in memory.
+// Rows under limits or at maximum load use the row's `mem_util` (the share of GPU memory the engine was given)
+// when it is stated, else the planner's default 0.9.
 #pragma once
 
 #include <string>
@@ -50,16 +52,18 @@ inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const r
     const serving::Workload w{r.number("prompt_tokens"), r.number("output_tokens")};
     // No limit: a target no batch reaches (a year, in ms), so memory alone bounds the batch.
     constexpr double no_limit_ms = 3.2e10;
+    const auto found = r.field.find("mem_util");
+    const double mem_util = found == r.field.end() || found->second.empty() ? 0.9 : r.number("mem_util");
     try {
         serving::ReplicaState s;
         switch (kind(r)) {
             case Kind::latency_limits:
-                s = serving::replica_rps(d, profile, w, {r.number("ttft_ms_limit"), r.number("tpot_ms_limit")});
+                s = serving::replica_rps(d, profile, w, {r.number("ttft_ms_limit"), r.number("tpot_ms_limit")}, mem_util);
                 break;
             case Kind::stated_batch:
                 s = serving::replica_state(d, profile, w, r.number("batch"), 1.0);  // it ran: memory is not the question
                 break;
-            case Kind::maximum_load: s = serving::replica_rps(d, profile, w, {no_limit_ms, no_limit_ms}); break;
+            case Kind::maximum_load: s = serving::replica_rps(d, profile, w, {no_limit_ms, no_limit_ms}, mem_util); break;
         }
         return s.output_tokens_per_s / d.tp;
     } catch (const Error& e) {
