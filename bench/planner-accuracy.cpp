@@ -1,15 +1,24 @@
 // roofline-planner-accuracy: for every row of tests/data/serving-validation.csv (published serving
-// throughput at a stated batch or under latency limits), the throughput per GPU the serving model predicts
-// under `bound` and `typical`, with errors; then the median absolute percentage error of `typical` per GPU.
-// A row the model finds infeasible within its limits counts as a prediction of 0 (an error of -100%).
+// throughput under latency limits, at a stated batch, or at maximum load), the throughput per GPU the serving
+// model predicts under `bound` and `typical`, with errors; then the median absolute percentage error (MdAPE)
+// of `typical` per GPU, per kind of row and per source family. A row the model finds infeasible within its
+// limits counts as a prediction of 0 (an error of -100%).
 //
-//   build/bench/roofline-planner-accuracy tests/data/serving-validation.csv
+//   build/bench/roofline-planner-accuracy [tests/data/serving-validation.csv] [--svg FILE]
+//
+// --svg FILE also writes the validation figure (docs/images/planner-validation.svg): predicted against
+// published output tokens/s per GPU, log-log, the y = x line and a +-25% band, `typical` as filled markers
+// and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row.
+// Exit status 1 when `bound` is below a published throughput (no engine should beat it), 2 on bad arguments.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "serving_validation.hpp"
@@ -26,33 +35,237 @@ double predict(const measurements::Row& r, const char* profile) {
     return serving_validation::predicted_tokens_per_s_per_gpu(r, *roofline::find_profile(profile));
 }
 
+struct Point {
+    std::string id, family;
+    double published, bound, typical;
+};
+
+struct Family {
+    const char* label;
+    const char* colour;
+};
+
+// Legend label and colour of each source family (the id's prefix); others get a grey "family" label.
+Family family_style(const std::string& f) {
+    static const std::map<std::string, Family> known{
+        {"nim", {"NVIDIA NIM 1.8, latency limits", "#d62728"}},
+        {"trt05", {"TensorRT-LLM v0.5, stated batch", "#1f77b4"}},
+        {"trt10", {"TensorRT-LLM v1.0, maximum load", "#2ca02c"}},
+        {"rocm", {"vLLM on ROCm (MI300X), stated batch", "#9467bd"}},
+        {"mlperf51", {"MLPerf Inference v5.1, latency limits", "#ff7f0e"}},
+    };
+    const auto it = known.find(f);
+    return it != known.end() ? it->second : Family{"other", "#7f7f7f"};
+}
+
+std::string xml_escape(std::string_view s) {
+    std::string out;
+    for (const char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string thousands(double v) {
+    std::string s = fmt::format("{:.0f}", v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+// The validation figure as an SVG document.
+// `stats`: rows and MdAPE of typical per source family; `summary`: further MdAPE lines under the legend.
+std::string svg(const std::vector<Point>& points, const std::map<std::string, std::pair<std::size_t, double>>& stats,
+                const std::vector<std::pair<std::string, double>>& summary) {
+    const double W = 800, H = 620, left = 80, right = 36, top = 56, bottom = 64;
+    const double pw = W - left - right, ph = H - top - bottom;
+    // Whole decades around every positive value.
+    double lo = 1e300, hi = 0;
+    for (const Point& p : points)
+        for (const double v : {p.published, p.bound, p.typical})
+            if (v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+    const double d0 = std::floor(std::log10(lo)), d1 = std::ceil(std::log10(hi));
+    const auto x = [&](double v) { return left + (std::log10(v) - d0) / (d1 - d0) * pw; };
+    const auto y = [&](double v) { return top + ph - (std::log10(v) - d0) / (d1 - d0) * ph; };
+    const double vlo = std::pow(10, d0), vhi = std::pow(10, d1);
+
+    std::string s;
+    s += fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+        "font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"12\">\n"
+        "<title>libroofline planner: predicted against published output tokens/s per GPU</title>\n"
+        "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
+        W, H);
+    s += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Capacity planner against published "
+                     "serving throughput ({} rows)</text>\n",
+                     left, points.size());
+    s += fmt::format("<text x=\"{}\" y=\"42\" fill=\"#444\">output tokens/s per GPU, log-log; filled: typical, open: "
+                     "bound; shaded: within \u00b125%</text>\n",
+                     left);
+    // Grid and decade labels.
+    for (double d = d0; d <= d1; ++d) {
+        const double v = std::pow(10, d);
+        for (int m = 2; m <= 9 && d < d1; ++m) {
+            const double u = m * v;
+            s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>\n", x(u),
+                             top, top + ph);
+            s += fmt::format("<line x1=\"{1}\" y1=\"{0:.1f}\" x2=\"{2}\" y2=\"{0:.1f}\" stroke=\"#f0f0f0\"/>\n", y(u),
+                             left, left + pw);
+        }
+        s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#d0d0d0\"/>\n", x(v), top,
+                         top + ph);
+        s += fmt::format("<line x1=\"{1}\" y1=\"{0:.1f}\" x2=\"{2}\" y2=\"{0:.1f}\" stroke=\"#d0d0d0\"/>\n", y(v), left,
+                         left + pw);
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x(v), top + ph + 18,
+                         thousands(v));
+        s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, y(v) + 4,
+                         thousands(v));
+    }
+    // The +-25% band and y = x, clipped to the plot.
+    s += fmt::format("<clipPath id=\"plot\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n", left,
+                     top, pw, ph);
+    s += fmt::format("<polygon clip-path=\"url(#plot)\" fill=\"#999\" fill-opacity=\"0.18\" points=\"{:.1f},{:.1f} "
+                     "{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\"/>\n",
+                     x(vlo), y(vlo * 1.25), x(vhi), y(vhi * 1.25), x(vhi), y(vhi * 0.75), x(vlo), y(vlo * 0.75));
+    s += fmt::format("<line clip-path=\"url(#plot)\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
+                     "stroke=\"#555\" stroke-dasharray=\"5,4\"/>\n",
+                     x(vlo), y(vlo), x(vhi), y(vhi));
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top,
+                     pw, ph);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">published output tokens/s per GPU</text>\n",
+                     left + pw / 2, H - 22);
+    s += fmt::format("<text transform=\"translate(20,{:.1f}) rotate(-90)\" text-anchor=\"middle\">predicted output "
+                     "tokens/s per GPU</text>\n",
+                     top + ph / 2);
+    // Markers: bound (open) first, typical (filled) above; an infeasible prediction (0) sits on the bottom edge
+    // as a downward triangle.
+    for (const Point& p : points) {
+        const Family f = family_style(p.family);
+        s += fmt::format("<circle class=\"point bound\" data-id=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" "
+                         "fill=\"none\" stroke=\"{}\" stroke-width=\"1.3\"/>\n",
+                         xml_escape(p.id), x(p.published), y(p.bound), f.colour);
+    }
+    for (const Point& p : points) {
+        const Family f = family_style(p.family);
+        if (p.typical > 0) {
+            s += fmt::format("<circle class=\"point typical\" data-id=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" "
+                             "fill=\"{}\" fill-opacity=\"0.85\" stroke=\"white\" stroke-width=\"0.6\"/>\n",
+                             xml_escape(p.id), x(p.published), y(p.typical), f.colour);
+        } else {
+            const double cx = x(p.published), cy = top + ph - 7;
+            s += fmt::format("<polygon class=\"point typical infeasible\" data-id=\"{}\" points=\"{:.1f},{:.1f} "
+                             "{:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"{}\"/>\n",
+                             xml_escape(p.id), cx - 5, cy - 4, cx + 5, cy - 4, cx, cy + 5, f.colour);
+        }
+    }
+    // Legend in the bottom right corner of the plot, where no point lies (no prediction is that far below the
+    // published figure but the infeasible ones, drawn on the bottom edge at the left).
+    std::vector<std::string> families;
+    for (const Point& p : points)
+        if (std::find(families.begin(), families.end(), p.family) == families.end()) families.push_back(p.family);
+    const double lw = 424, lh = 18.0 * static_cast<double>(families.size() + 1 + summary.size()) + 10;
+    const double lx = left + pw - lw + 2;
+    double ly = top + ph - lh + 10;
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" fill-opacity=\"0.92\" "
+                     "stroke=\"#bbb\"/>\n",
+                     lx - 8, ly - 14, lw - 2, lh - 6);
+    for (const std::string& fam : families) {
+        const Family f = family_style(fam);
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"{}\"/>", lx + 4, ly - 4, f.colour);
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\" fill=\"none\" stroke=\"{}\" "
+                         "stroke-width=\"1.3\"/>",
+                         lx + 18, ly - 4, f.colour);
+        const auto st = stats.at(fam);
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}: {} rows, MdAPE {:.1f}%</text>\n", lx + 30, ly,
+                         xml_escape(f.label), st.first, st.second);
+        ly += 18;
+    }
+    s += fmt::format("<polygon points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"#555\"/>", lx - 1, ly - 8,
+                     lx + 9, ly - 8, lx + 4, ly + 1);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">typical finds no batch within the limits (0)</text>\n", lx + 30,
+                     ly);
+    ly += 18;
+    for (const auto& [label, mdape] : summary) {
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-weight=\"bold\">MdAPE of typical, {}: {:.1f}%</text>\n",
+                         lx, ly, xml_escape(label), mdape);
+        ly += 18;
+    }
+    s += "</svg>\n";
+    return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string path = argc > 1 ? argv[1] : "tests/data/serving-validation.csv";
+    std::string path = "tests/data/serving-validation.csv", svg_path;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--svg") {
+            if (i + 1 >= argc) {
+                fmt::print(stderr, "--svg needs a file name\n");
+                return 2;
+            }
+            svg_path = argv[++i];
+        } else if (!a.empty() && a[0] == '-') {
+            fmt::print(stderr, "unknown option '{}'; usage: roofline-planner-accuracy [CSV] [--svg FILE]\n", a);
+            return 2;
+        } else {
+            path = a;
+        }
+    }
     const auto rows = measurements::read(path);
-    std::map<std::string, std::vector<double>> errors;  // gpu -> |%| of typical
-    std::map<std::string, std::vector<double>> by_kind;  // "latency limits" or "stated batch" -> |%| of typical
+    std::map<std::string, std::vector<double>> by_gpu, by_kind, by_family;  // |%| of typical
     std::vector<double> all;
+    std::vector<Point> points;
     int above = 0;
-    fmt::print("{:<34} {:<14} {:<12} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id", "gpu",
+    fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id", "gpu",
                "model", "w", "tp", "in", "out", "batch", "published", "bound", "err", "typical", "err");
     for (const auto& r : rows) {
         const double published = r.number("output_tokens_per_s_per_gpu");
         const double bound = predict(r, "bound"), typical = predict(r, "typical");
         const double e_bound = (bound / published - 1) * 100, e_typical = (typical / published - 1) * 100;
         if (!(bound >= published)) ++above;
-        errors[r["gpu"]].push_back(std::abs(e_typical));
+        const auto kind = serving_validation::kind(r);
+        by_gpu[r["gpu"]].push_back(std::abs(e_typical));
+        by_kind[serving_validation::kind_name(kind)].push_back(std::abs(e_typical));
+        by_family[serving_validation::family(r)].push_back(std::abs(e_typical));
         all.push_back(std::abs(e_typical));
-        by_kind[r["batch"].empty() ? "under latency limits" : "at a stated batch"].push_back(std::abs(e_typical));
-        fmt::print("{:<34} {:<14} {:<12} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
+        points.push_back({r["id"], serving_validation::family(r), published, bound, typical});
+        const std::string batch = kind == serving_validation::Kind::stated_batch     ? r["batch"]
+                                  : kind == serving_validation::Kind::latency_limits ? "SLO"
+                                                                                     : "max";
+        fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
                    r["id"], r["gpu"], r["model"], r["weight_dtype"], r["tp"], r["prompt_tokens"], r["output_tokens"],
-                   r["batch"].empty() ? "SLO" : r["batch"], published, bound, e_bound, typical, e_typical);
+                   batch, published, bound, e_bound, typical, e_typical);
     }
     fmt::print("\nMedian absolute percentage error of typical, output tokens/s per GPU\n");
-    for (const auto& [gpu, v] : errors) fmt::print("  {:<14} {:>2} rows  {:6.1f}%\n", gpu, v.size(), median(v));
-    fmt::print("  {:<14} {:>2} rows  {:6.1f}%\n", "all", all.size(), median(all));
-    for (const auto& [kind, v] : by_kind) fmt::print("  {:<20} {:>2} rows  {:6.1f}%\n", kind, v.size(), median(v));
+    for (const auto& [gpu, v] : by_gpu) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", gpu, v.size(), median(v));
+    for (const auto& [kind, v] : by_kind) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", kind, v.size(), median(v));
+    for (const auto& [fam, v] : by_family)
+        fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "source " + fam, v.size(), median(v));
+    fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "all", all.size(), median(all));
     fmt::print("\nbound below a published throughput: {} of {} rows\n", above, rows.size());
+
+    if (!svg_path.empty()) {
+        std::map<std::string, std::pair<std::size_t, double>> stats;
+        for (const auto& [fam, v] : by_family) stats[fam] = {v.size(), median(v)};
+        std::vector<std::pair<std::string, double>> summary;
+        summary.emplace_back(fmt::format("all {} rows", all.size()), median(all));
+        if (const auto it = by_kind.find("under latency limits"); it != by_kind.end())
+            summary.emplace_back(fmt::format("the {} rows under latency limits", it->second.size()), median(it->second));
+        std::ofstream out(svg_path);
+        out << svg(points, stats, summary);
+        if (!out) {
+            fmt::print(stderr, "cannot write {}\n", svg_path);
+            return 2;
+        }
+        fmt::print("wrote {}\n", svg_path);
+    }
     return above == 0 ? 0 : 1;
 }
