@@ -49,14 +49,16 @@ install(CODE "
     endif()
   endif()" COMPONENT python)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/roofline DESTINATION "\${_roofline_pythondir}" COMPONENT python
-  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  PATTERN "__pycache__" EXCLUDE)
 
 # ---- Debian packages ----
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME roofline)
 set(CPACK_PACKAGE_VENDOR "the libroofline developers")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Each package's Description starts with its own synopsis (CPACK_COMPONENT_<C>_DESCRIPTION below); CPack
+# would put a summary of its own before it unless the summary is CPack's default text.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 set(CPACK_PACKAGE_CONTACT "the libroofline developers <maintainers@users.noreply.a-seed-8fe4dffe.example>"
     CACHE STRING "The Maintainer field of the Debian packages")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
@@ -72,26 +74,32 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # libroofline.so.0 is found in the build tree and named by hand below.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/c-api)
-set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)         # libroofline0's shlibs file, and ldconfig triggers
+# libroofline0's shlibs file (and ldconfig in its postinst and postrm). CPack looks at every package's
+# shared objects for it and warns that the add-in's libroofline_calc.so has no SONAME: a UNO component
+# loaded by path needs none.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+# Without the debug information of the RelWithDebInfo build (18 MB of libroofline0, 50 MB of roofline).
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
 set(CPACK_COMPONENTS_ALL lib dev cli python libreoffice)
 set(_summary "roofline lower bounds for LLM inference on GPUs")
-set(_about " libroofline estimates how fast LLM inference can possibly run on a GPU from the\n roofline model: a step takes at least max(FLOPs / peak compute, bytes moved / memory\n bandwidth), for decode, prefill and named models on named GPUs.")
+# (CPack indents the lines after the synopsis and turns an empty line into " .")
+set(_about "libroofline estimates how fast LLM inference can possibly run on a GPU from the\nroofline model: a step takes at least max(FLOPs / peak compute, bytes moved / memory\nbandwidth), for decode, prefill and named models on named GPUs.\n")
 
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME libroofline0)
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
-set(CPACK_COMPONENT_LIB_DESCRIPTION "${_summary} - shared library\n${_about}\n .\n This package has the shared library with its stable C ABI (roofline.h).")
+set(CPACK_COMPONENT_LIB_DESCRIPTION "${_summary} - shared library\n${_about}\nThis package has the shared library with its stable C ABI (roofline.h).")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libroofline-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libroofline0 (= ${_deb_version})")
-set(CPACK_COMPONENT_DEV_DESCRIPTION "${_summary} - development files\n${_about}\n .\n This package has the C header roofline.h, the CMake package (find_package(roofline))\n and the pkg-config file.")
+set(CPACK_COMPONENT_DEV_DESCRIPTION "${_summary} - development files\n${_about}\nThis package has the C header roofline.h, the CMake package (find_package(roofline))\nand the pkg-config file.")
 
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME roofline)
 set(CPACK_DEBIAN_CLI_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libroofline0 (= ${_deb_version})")
-set(CPACK_COMPONENT_CLI_DESCRIPTION "${_summary} - command line\n${_about}\n .\n This package has the command line program roofline.")
+set(CPACK_COMPONENT_CLI_DESCRIPTION "${_summary} - command line\n${_about}\nThis package has the command line program roofline.")
 
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-roofline)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
@@ -104,7 +112,7 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA
   ${PROJECT_SOURCE_DIR}/cmake/debian/python3-roofline/postinst
   ${PROJECT_SOURCE_DIR}/cmake/debian/python3-roofline/prerm)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-set(CPACK_COMPONENT_PYTHON_DESCRIPTION "${_summary} - Python 3 package\n${_about}\n .\n This package has the Python module roofline (ctypes over libroofline.so.0).")
+set(CPACK_COMPONENT_PYTHON_DESCRIPTION "${_summary} - Python 3 package\n${_about}\nThis package has the Python module roofline (ctypes over libroofline.so.0).")
 
 # The Calc add-in as a bundled extension of the system's LibreOffice: libreoffice-common's dpkg trigger
 # on /usr/lib/libreoffice/share/extensions touches that folder when a package adds or removes files in
@@ -116,6 +124,6 @@ set(CPACK_DEBIAN_LIBREOFFICE_PACKAGE_NAME libreoffice-roofline)
 set(CPACK_DEBIAN_LIBREOFFICE_PACKAGE_SECTION editors)
 set(CPACK_DEBIAN_LIBREOFFICE_PACKAGE_DEPENDS
   "libreoffice-calc (>= ${ROOFLINE_LIBREOFFICE_MIN}) | libreoffice-calc-nogui (>= ${ROOFLINE_LIBREOFFICE_MIN}), libroofline0 (= ${_deb_version})")
-set(CPACK_COMPONENT_LIBREOFFICE_DESCRIPTION "${_summary} - LibreOffice Calc add-in\n${_about}\n .\n This package has the LibreOffice Calc add-in (=ROOFLINE_DECODE_MS(8; 64; 4096; 3.35) and\n every other formula) as an extension bundled with LibreOffice: every user of the machine\n has the formulas, with no step of their own.")
+set(CPACK_COMPONENT_LIBREOFFICE_DESCRIPTION "${_summary} - LibreOffice Calc add-in\n${_about}\nThis package has the LibreOffice Calc add-in (=ROOFLINE_DECODE_MS(8; 64; 4096; 3.35) and\nevery other formula) as an extension bundled with LibreOffice: every user of the machine\nhas the formulas, with no step of their own.")
 
 include(CPack)
