@@ -3,12 +3,12 @@
 1. Its description.xml (<platform value=...>) and its manifest (the components entry's
    `platform=`) both declare PLATFORM, the build's (CMake computes it from CMAKE_SYSTEM_NAME and
    CMAKE_SYSTEM_PROCESSOR), and that platform's CPU is the one its ELF libraries are built for.
-2. With WORKDIR given: a copy of the .oxt that declares another platform (windows_x86_64, or
+2. Unless WORKDIR is --no-office: a copy of the .oxt that declares another platform (windows_x86_64, or
    linux_aarch64 on Windows builds) is refused by `unopkg add` into a private profile with
    LibreOffice's message "The extension '...' does not work on this computer" (exit status 0 in 7.4)
    and is not installed; the real .oxt is accepted there.
 
-usage: test_oxt_platform.py OXT PLATFORM [WORKDIR]
+usage: test_oxt_platform.py WORKDIR|--no-office OXT PLATFORM
 """
 import re
 import shutil
@@ -60,7 +60,7 @@ def with_platform(oxt, platform, out):
     return out
 
 
-def main(oxt, platform, workdir=None):
+def main(workdir, oxt, platform):
     d, m = declared(oxt)
     print(f"{oxt}: description.xml <platform value=\"{d}\"/>, manifest platform={m}; the build's: {platform}")
     check(d is not None and d.lower() == platform.lower(), f"description.xml declares the build's platform {platform} ({d})")
@@ -68,7 +68,7 @@ def main(oxt, platform, workdir=None):
     cpus = elf_cpus(oxt)
     cpu = platform.split("_", 1)[1].lower()
     check(cpus and all(c == cpu for c in cpus.values()), f"its libraries are built for {cpu}: {cpus}")
-    if workdir is None:
+    if workdir == "--no-office":
         return check.exit_code()
 
     workdir = Path(workdir).resolve()
@@ -95,6 +95,6 @@ def main(oxt, platform, workdir=None):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) != 4:
         sys.exit(__doc__)
     sys.exit(main(*sys.argv[1:]))
