@@ -1,5 +1,7 @@
 # ctest: the README names the seed article where it first says "the article", and links the formula
-# contract and the architecture notes; no source comment points to a formulas.md outside docs/.
+# contract and the architecture notes; no source comment points to a formulas.md outside docs/; its
+# "Install" section shows, as lines of a code block, the commands that the package test runs
+# (README_*='...' in tests/packages/test_debs.sh).
 # Usage: cmake -DSOURCE_DIR=... -P check_readme.cmake
 file(READ ${SOURCE_DIR}/README.md readme)
 set(title "GPU 与 Roofline：Decode 为什么打不满算力")
@@ -26,4 +28,21 @@ foreach(f IN LISTS sources)
       message(FATAL_ERROR "${f} cites formulas.md, which is docs/formulas.md: ${line}")
     endif()
   endforeach()
+endforeach()
+
+string(FIND "${readme}" "\n## Install\n" at_install)
+if(at_install EQUAL -1)
+  message(FATAL_ERROR "README.md has no section \"## Install\"")
+endif()
+string(SUBSTRING "${readme}" ${at_install} -1 install_section)
+file(STRINGS ${SOURCE_DIR}/tests/packages/test_debs.sh tested REGEX "^README_[A-Z_]+='.*'$")
+if(NOT tested)
+  message(FATAL_ERROR "tests/packages/test_debs.sh names no README_ command")
+endif()
+foreach(line IN LISTS tested)
+  string(REGEX REPLACE "^README_[A-Z_]+='(.*)'$" "\\1" command "${line}")
+  string(FIND "${install_section}" "\n${command}\n" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "README.md's Install section does not show the line the package test runs: ${command}")
+  endif()
 endforeach()
