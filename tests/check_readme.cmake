@@ -2,6 +2,7 @@
 # contract and the architecture notes; no source comment points to a formulas.md outside docs/; its
 # "Install" section shows, as lines of a code block, the commands that the package test runs
 # (README_*='...' in tests/packages/test_debs.sh).
+# The same for the pip route (python/tests/pip-install-venv.sh).
 # Usage: cmake -DSOURCE_DIR=... -P check_readme.cmake
 file(READ ${SOURCE_DIR}/README.md readme)
 set(title "GPU 与 Roofline：Decode 为什么打不满算力")
@@ -44,5 +45,17 @@ foreach(line IN LISTS tested)
   string(FIND "${install_section}" "\n${command}\n" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "README.md's Install section does not show the line the package test runs: ${command}")
+  endif()
+endforeach()
+# The pip route: the venv and pip lines that python/tests/pip-install-venv.sh runs.
+file(STRINGS ${SOURCE_DIR}/python/tests/pip-install-venv.sh pip_lines REGEX "^(python3 -m venv|\\.venv/bin/pip install) ")
+list(LENGTH pip_lines n_pip)
+if(n_pip LESS 2)
+  message(FATAL_ERROR "python/tests/pip-install-venv.sh no longer runs the venv and pip lines this check expects")
+endif()
+foreach(command IN LISTS pip_lines)
+  string(FIND "${install_section}" "\n${command}\n" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "README.md's Install section does not show the line the pip test runs: ${command}")
   endif()
 endforeach()
