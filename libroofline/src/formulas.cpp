@@ -5,11 +5,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
-#include <map>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 #include "roofline/catalog.hpp"
@@ -157,7 +157,6 @@ constexpr ArgSpec kPrompts = optional(number("batch", "prompts", Check::count,
 constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::fraction,
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
-
 
 // The capacity planner's (docs/serving-model.md).
 constexpr ArgSpec kOutputTokens = number("output_tokens", "tokens", Check::count,
