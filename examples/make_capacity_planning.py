@@ -711,7 +711,7 @@ def planner(book, sheet):
                f"{PLAN_PRINTED})", size=12)
     book.header(sheet, f"A{top - 1}:O{top - 1}",
                 ["GPU", "Tensor parallel (GPUs per replica)", "Weights", "Batch per replica", "Replicas",
-                 "Prefill tp (disaggr.)", "Prefill replicas", "GPUs in total", "TTFT at full load (ms)",
+                 "Prefill tp", "Prefill replicas", "GPUs in total", "TTFT at full load (ms)",
                  "TPOT at full load (ms)", "Output tok/s per GPU", "USD per hour", "USD per million output tokens",
                  "Pareto front", "Front: USD per million"])
     area = f"A{top}:{_col(PLAN_COLS - 1)}{last}"
@@ -794,7 +794,7 @@ def add_cost_chart(book, sheet, first, last):
                FRONT_COLOR, True, 260),
     ))
     chart.HasMainTitle = True
-    chart.Title.String = "Cost per million output tokens against time per output token"
+    chart.Title.String = "USD per million output tokens against TPOT"
     chart.Title.CharHeight = 11
     chart.HasLegend = True
     chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
