@@ -627,8 +627,10 @@ def models(book, sheet, n_models, n_gpus):
     book.note(sheet, f"N{gpu_last + 2}", "they date quickly. The Planner takes your own (its price overrides).")
     book.name("Models_GPUs", "Models", f"N{MODELS_TOP}:R{gpu_last}")
     book.name("Catalog_GPUs", "Models", f"N{gpu_first}:N{gpu_last}", key_table=False)
-    book.widths(sheet, [6.4, 2.4, 2.4, 1.6, 1.6, 1.6, 2.2, 2.0, 2.4, 2.0, 2.4, 8.0, 0.6, 3.4, 1.8, 2.2, 2.2, 2.8])
+    book.widths(sheet, [6.4, 2.4, 2.4, 1.6, 1.6, 1.6, 2.2, 2.0, 2.6, 2.0, 2.4, 8.0, 0.6, 3.4, 1.8, 2.2, 2.2, 2.8])
     book.fit_rows.append(sheet.getCellRangeByName(f"A{first}:L{last}"))
+    sheet.getCellRangeByName(f"A{first}:L{last}").VertJustify = book.uno.Enum("com.sun.star.table.CellVertJustify",
+                                                                             "CENTER")
 
 
 # ---------------------------------------------------------------------------------------------------

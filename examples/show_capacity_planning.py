@@ -149,6 +149,7 @@ def show(doc, pdf_tmp):
 
     problems += error_cells(doc)
     problems += check_planner(doc)
+    problems += check_scenarios(doc)
     problems += check_models(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
@@ -272,6 +273,44 @@ def check_planner(doc):
     array = sheet.getCellRangeByName(f"A{PLAN_TOP}:M{PLAN_TOP + height}").getArrayFormula()
     if "ROOFLINE_PLAN" not in array.upper():
         problems.append("the Planner's table is not the ROOFLINE_PLAN array formula")
+    return problems
+
+
+# Other inputs of the Planner: each must recalculate without an error value anywhere, and say its answer.
+SCENARIOS = [
+    ("a TPOT target of 1 ms, which nothing meets", {"B10": 1.0}, "No configuration: "),
+    ("disaggregated, on h100-sxm only, at a price of our own", {"B11": "h100-sxm", "B15": 1.0, "B16": "h100-sxm=2.49"},
+     "Cheapest: "),
+    ("the bound profile, fp8 weights only", {"B12": "fp8", "B14": "bound"}, "Cheapest: "),
+]
+
+
+def check_scenarios(doc):
+    """Changes the Planner's inputs as a user would, recalculates, and puts them back."""
+    from com.sun.star.sheet.FormulaResult import ERROR  # noqa: PLC0415
+    problems = []
+    sheet = doc.Sheets.getByName("Planner")
+    print("\nThe Planner with other inputs")
+    for what, inputs, starts in SCENARIOS:
+        saved = {ref: sheet.getCellRangeByName(ref).getFormula() for ref in inputs}
+        for ref, value in inputs.items():
+            cell = sheet.getCellRangeByName(ref)
+            if isinstance(value, str):
+                cell.setString(value)
+            else:
+                cell.setValue(value)
+        doc.calculateAll()
+        answer = sheet.getCellRangeByName("A21").getString()
+        found = sheet.queryFormulaCells(ERROR)
+        count = sheet.getCellRangeByName("B20").getValue()
+        print(f"  {what}: {count:g} configurations; {answer}")
+        if found.Count:
+            problems.append(f"Planner with {what}: error values in {found.getRangeAddressesAsString()}")
+        if not answer.startswith(starts):
+            problems.append(f"Planner with {what}: the answer should start {starts!r}: {answer!r}")
+        for ref, formula in saved.items():
+            sheet.getCellRangeByName(ref).setFormula(formula)
+    doc.calculateAll()
     return problems
 
 
