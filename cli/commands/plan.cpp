@@ -53,7 +53,7 @@ struct Plan {
 
 std::string prices_phrase(const Values& values) {
     const std::string& prices = values.text_at("prices");
-    return prices.empty() ? "catalog prices (examples; they date quickly)" : fmt::format("prices: {}", prices);
+    return prices.empty() || prices == "catalog" ? "catalog prices (examples; they date quickly)" : fmt::format("prices: {}", prices);
 }
 
 void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache, bool disaggregated, std::size_t shown) {
