@@ -1,9 +1,14 @@
 """Builds examples/capacity-planning.fods: a capacity-planning workbook made only of ROOFLINE_* formulas.
 
-Three sheets:
+Five sheets:
   Article   the article's two batching tables (8B BF16 model on an H100 SXM), critical batches, prefill;
   Plan      a deployment planner (inputs -> memory, max batch, step time, tokens/s) and what-if grids;
-  Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart.
+  Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart;
+  Planner   the capacity planner: a load and latency targets -> the ROOFLINE_PLAN array (which GPUs, what
+            tensor parallelism and weight format, how many GPUs, what cost), its answer in one line and a
+            chart of cost per million output tokens against time per output token;
+  Models    every catalog model (ROOFLINE_MODELS()) on one GPU: what fits, on how many GPUs in tensor
+            parallel, its decode step and its time to first token; and the catalog's GPUs.
 
 The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
 formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
@@ -44,6 +49,7 @@ class Book:
         self.locale.Language, self.locale.Country = "en", "US"
         self._formats = {}
         self.headers = []
+        self.fit_rows = []
 
     def fmt(self, code):
         if code not in self._formats:
@@ -123,13 +129,15 @@ class Book:
             if w:
                 cols.getByIndex(i).Width = int(w * 1000)
 
-    def name(self, key, sheet_name, ref):
-        """A named range over a key table, e.g. Article_Table1 -> $Article.$A$16:$L$18."""
+    def name(self, key, sheet_name, ref, key_table=True):
+        """A named range over a key table, e.g. Article_Table1 -> $Article.$A$16:$L$18 (key_table=False:
+        a range that is no key table, e.g. a drop-down list's source)."""
         a, b = ref.split(":")
         absolute = f"${sheet_name}.{_abs(a)}:{_abs(b)}"
         pos = self.uno.createUnoStruct("com.sun.star.table.CellAddress")
         self.doc.NamedRanges.addNewByName(key, absolute, pos, 0)
-        KEY_TABLES[key] = absolute
+        if key_table:
+            KEY_TABLES[key] = absolute
 
 
 def _split(ref):
@@ -502,6 +510,325 @@ def add_chart(book, sheet):
             shape.Name = "RooflineChart"
 
 
+# ---------------------------------------------------------------------------------------------------
+# Drop-down lists (cell validation) for the yellow inputs.
+
+FORMATS = '"bf16";"fp16";"fp8";"int8";"int4"'
+PROFILES = '"typical";"bound";"llama.cpp"'
+
+
+def drop_down(book, sheet, ref, source, help_text):
+    """A drop-down list on an input cell: `source` is a range or a named range (e.g. Catalog_Models), or
+    literal texts ("a";"b"). Other values are allowed after a warning: a user's own catalog has more ids."""
+    uno = book.uno
+    cell = sheet.getCellRangeByName(ref)
+    rule = cell.Validation
+    rule.Type = uno.Enum("com.sun.star.sheet.ValidationType", "LIST")
+    rule.setFormula1(source)
+    rule.IgnoreBlankCells = True
+    rule.ShowList = 1  # com.sun.star.sheet.TableValidationVisibility.UNSORTED: in the list's order
+    rule.ShowInputMessage = True
+    rule.InputTitle = "Choose or type"
+    rule.InputMessage = help_text
+    rule.ShowErrorMessage = True
+    rule.ErrorAlertStyle = uno.Enum("com.sun.star.sheet.ValidationAlertStyle", "WARNING")
+    rule.ErrorTitle = "Not in the list"
+    rule.ErrorMessage = "Not in the catalog's list; the formulas will say what they think of it."
+    cell.Validation = rule
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sheet "Models"
+
+MODELS_TOP = 15      # the header row of the models' table; the models from the next row down
+TPS = [1, 2, 4, 8]   # tensor parallelism tried, within one 8-GPU node
+
+
+def models(book, sheet, n_models, n_gpus):
+    """Every catalog model on the chosen GPU. n_models, n_gpus: the catalog's sizes, the array formulas'
+    heights (show_capacity_planning.py checks that they still are)."""
+    G, B, CTX, PROMPT, W, KV, PROF = "$B$5", "$B$6", "$B$7", "$B$8", "$B$9", "$B$10", "$B$11"
+    book.title(sheet, "A1", "Every model of the catalog on one GPU: what fits, the decode step, the first token")
+    book.note(sheet, "A2", "Pick a GPU and a workload (yellow). Each row is a model of the catalog (ROOFLINE_MODELS(), "
+                           "an array formula) on the fewest GPUs in tensor parallel (1, 2, 4 or 8) whose memory holds "
+                           "its weights and the batch's KV cache (ROOFLINE_FIT_BATCH),")
+    book.note(sheet, "A3", "then its decode step (ROOFLINE_STEP_MS) and time to first token (ROOFLINE_TTFT_MS) there. "
+                           "Where nothing fits, ROOFLINE_WHY says why.")
+    book.put(sheet, "A4", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 5, [
+        ("GPU", "h100-sxm", "a GPU of the catalog (drop-down: the list on the right, ROOFLINE_GPUS())", None),
+        ("Batch", 32, "sequences decoding together", "#,##0"),
+        ("Context per sequence", 4096, "tokens (prompt + generated so far)", "#,##0"),
+        ("Prompt tokens of the prefill", 2000, "tokens, one prompt", "#,##0"),
+        ("Weight format", "bf16", "bf16, fp16, fp8, int8 or int4 (drop-down)", None),
+        ("KV cache format", "bf16", "bf16, fp16, fp8, int8 or int4 (drop-down)", None),
+        ("Profile", "typical", "typical: the estimate; bound: the ideal roofline, which no engine beats", None),
+    ])
+    first, last = MODELS_TOP + 1, MODELS_TOP + n_models
+    gpu_first, gpu_last = MODELS_TOP + 1, MODELS_TOP + n_gpus
+    drop_down(book, sheet, "B5", "Catalog_GPUs", "A GPU of the catalog (ROOFLINE_GPUS()).")
+    drop_down(book, sheet, "B9", FORMATS, "The format of the weights.")
+    drop_down(book, sheet, "B10", FORMATS, "The format of the KV cache.")
+    drop_down(book, sheet, "B11", PROFILES, "typical: the estimate; bound: the ideal roofline.")
+
+    book.title(sheet, f"A{MODELS_TOP - 1}", '="Models of the catalog on "&' + G + '&", batch "&' + B +
+               '&" at "&TEXT(' + CTX + ';"#,##0")&" tokens of context, "&' + W + '&" weights"', size=12)
+    book.header(sheet, f"A{MODELS_TOP}:L{MODELS_TOP}",
+                ["Model", "Parameters (billions)", "Sequences that fit, tp 1", "tp 2", "tp 4", "tp 8",
+                 "Tensor parallel (GPUs)", "Decode step (ms)", "Throughput (tok/s)", "Per user (tok/s)",
+                 "Time to first token (ms)", "Why it does not run here"])
+    ids = sheet.getCellRangeByName(f"A{first}:A{last}")
+    ids.setArrayFormula("=ROOFLINE_MODELS()")
+    book.style(ids, bold=True)
+    nothing = '#,##0;-#,##0;"\u2013"'  # 0 sequences fit: a dash
+    for r in range(first, last + 1):
+        m = f"$A{r}"
+        book.put(sheet, f"B{r}", f'=ROOFLINE_MODEL({m};"params_b")', fmt="#,##0.0")
+        for j, tp in enumerate(TPS):
+            book.put(sheet, f"{_col(2 + j)}{r}", f"=IFERROR(ROOFLINE_FIT_BATCH({m};{G};{CTX};{W};{KV};{tp});0)",
+                     fmt=nothing, align="RIGHT")
+        need = f"MAX({B};1)"
+        book.put(sheet, f"G{r}", f'=IF(C{r}>={need};1;IF(D{r}>={need};2;IF(E{r}>={need};4;IF(F{r}>={need};8;"\u2013"))))',
+                 fmt="0", align="CENTER", bold=True)
+        book.put(sheet, f"H{r}", f'=IF(ISNUMBER(G{r});IFERROR(ROOFLINE_STEP_MS({m};{G};{B};{CTX};{W};{KV};G{r};{PROF});"");"")',
+                 fmt="0.00", bold=True)
+        book.put(sheet, f"I{r}", f'=IF(ISNUMBER(H{r});{B}/H{r}*1000;"")', fmt="#,##0")
+        book.put(sheet, f"J{r}", f'=IF(ISNUMBER(H{r});1000/H{r};"")', fmt="#,##0.0")
+        book.put(sheet, f"K{r}", f'=IF(ISNUMBER(G{r});IFERROR(ROOFLINE_TTFT_MS({m};{G};{PROMPT};1;{W};G{r};{PROF});"");"")',
+                 fmt="#,##0.0")
+        why_fit = f'ROOFLINE_WHY("ROOFLINE_FIT_BATCH";{m};{G};{CTX};{W};{KV};8)'
+        why_step = f'ROOFLINE_WHY("ROOFLINE_STEP_MS";{m};{G};{B};{CTX};{W};{KV};G{r};{PROF})'
+        book.put(sheet, f"L{r}", f'=IF(ISNUMBER(G{r});IF(ISNUMBER(H{r});"";{why_step});'
+                                 f'IF(F{r}>0;"only "&TEXT(F{r};"#,##0")&" sequences fit on 8 GPUs";"on 8 GPUs: "&{why_fit}))',
+                 color=NOTE_COLOR)
+    book.style(sheet.getCellRangeByName(f"L{first}:L{last}"), wrap=True)
+    book.note(sheet, f"A{max(last, gpu_last + 2) + 2}", "\u2013: does not run on that many GPUs (see why on 8). Parameters: all of them "
+                                     "(a mixture of experts reads only its active experts' per token). Time to first "
+                                     "token: one prompt's prefill alone, no queue (the Planner adds the queue).")
+    book.name("Models_Inputs", "Models", "A5:B11")
+    book.name("Models_Table", "Models", f"A{MODELS_TOP}:L{last}")
+    book.name("Catalog_Models", "Models", f"A{first}:A{last}", key_table=False)
+
+    # The catalog's GPUs: the drop-down lists' source, and what the planner pays for them.
+    book.title(sheet, f"N{MODELS_TOP - 1}", "The catalog's GPUs", size=12)
+    book.header(sheet, f"N{MODELS_TOP}:R{MODELS_TOP}",
+                ["GPU", "Memory (GB)", "Bandwidth (TB/s)", "BF16 dense (TFLOP/s)", "Example price (USD/GPU-hour)"])
+    gpus = sheet.getCellRangeByName(f"N{gpu_first}:N{gpu_last}")
+    gpus.setArrayFormula("=ROOFLINE_GPUS()")
+    book.style(gpus, bold=True)
+    for r in range(gpu_first, gpu_last + 1):
+        book.put(sheet, f"O{r}", f'=ROOFLINE_GPU($N{r};"hbm_gb")', fmt="#,##0")
+        book.put(sheet, f"P{r}", f'=ROOFLINE_GPU($N{r};"hbm_tbs")', fmt="0.00")
+        book.put(sheet, f"Q{r}", f'=IFERROR(ROOFLINE_GPU($N{r};"bf16_tflops");"\u2013")', fmt="#,##0", align="RIGHT")
+        book.put(sheet, f"R{r}", f'=IFERROR(ROOFLINE_GPU($N{r};"usd_per_gpu_hour");"no price")', fmt="0.00",
+                 align="RIGHT")
+    book.note(sheet, f"N{gpu_last + 1}", "Prices: examples of on-demand list prices per GPU, each with its source and "
+                                         "date in libroofline/catalog/gpus.json;")
+    book.note(sheet, f"N{gpu_last + 2}", "they date quickly. The Planner takes your own (its price overrides).")
+    book.name("Models_GPUs", "Models", f"N{MODELS_TOP}:R{gpu_last}")
+    book.name("Catalog_GPUs", "Models", f"N{gpu_first}:N{gpu_last}", key_table=False)
+    book.widths(sheet, [6.4, 2.4, 2.4, 1.6, 1.6, 1.6, 2.2, 2.0, 2.6, 2.0, 2.4, 8.0, 0.6, 3.4, 1.8, 2.2, 2.2, 2.8])
+    book.fit_rows.append(sheet.getCellRangeByName(f"A{first}:L{last}"))
+    sheet.getCellRangeByName(f"A{first}:L{last}").VertJustify = book.uno.Enum("com.sun.star.table.CellVertJustify",
+                                                                             "CENTER")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sheet "Planner"
+
+PLAN_TOP = 25     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
+PLAN_ROWS = 150   # configurations listed (the array formula's height less its header row)
+PLAN_PRINTED = 40  # configurations printed (the PDF's page)
+PLAN_COLS = 13    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
+                  # output_tok_s_per_gpu, usd_per_hour, usd_per_mtok
+FRONT_COLOR = 0x2CA02C
+ALL_COLOR = 0x7F7F7F
+
+
+def planner_inputs():
+    """The Planner's inputs: (label, default, help, number format), rows 5 ... in ROOFLINE_PLAN's order."""
+    return [
+        ("Model", "llama-3.1-70b", "drop-down: ROOFLINE_MODELS(), on the Models sheet", None),
+        ("Load", 100, "requests/s", "#,##0.##"),
+        ("Prompt tokens", 2000, "tokens per request", "#,##0"),
+        ("Output tokens", 300, "tokens per request", "#,##0"),
+        ("Time to first token, target", 500, "ms (a mean, not a percentile)", "#,##0.#"),
+        ("Time per output token, target", 50, "ms after the first token (a mean)", "#,##0.#"),
+        ("GPU (optional)", None, "empty: every GPU of the catalog", None),
+        ("Weight format (optional)", None, "empty: bf16, fp8, int8 and int4", None),
+        ("KV cache format", "bf16", "bf16, fp16, fp8, int8 or int4", None),
+        ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
+        ("Disaggregated", 0, "1: separate prefill and decode pools", "0"),
+        ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
+        ("Memory for weights and KV", 0.9, "fraction of each GPU's memory", "0.00"),
+    ]
+
+
+def planner(book, sheet):
+    inputs = planner_inputs()
+    # An optional text from an empty cell goes as "" (all GPUs, all formats, no overrides): a reference to
+    # an empty cell is no text for the add-in.
+    refs = [f'$B${5 + i}&""' if label.endswith("(optional)") else f"$B${5 + i}"
+            for i, (label, *_) in enumerate(inputs)]
+    plan_call = f"ROOFLINE_PLAN({';'.join(refs)})"
+    book.title(sheet, "A1", "Capacity planner: which GPUs, how many, at what cost, for a load and latency targets")
+    book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every GPU of the catalog, tensor parallelism "
+                           "1, 2, 4, 8 and the weight formats, and lists each configuration")
+    book.note(sheet, "A3", "that serves the load within both targets, cheapest first (the serving model: "
+                           "docs/serving-model.md). Prices are examples that date quickly: give yours.")
+    book.put(sheet, "A4", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 5, [(label, value, help_text, fmt) for label, value, help_text, fmt in inputs])
+    drop_down(book, sheet, "B5", "Catalog_Models", "A model of the catalog (ROOFLINE_MODELS()).")
+    drop_down(book, sheet, "B11", "Catalog_GPUs", "Empty: every GPU of the catalog.")
+    drop_down(book, sheet, "B12", FORMATS, "Empty: every format the GPU supports.")
+    drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")
+    drop_down(book, sheet, "B14", PROFILES, "typical: the estimate; bound: the ideal roofline.")
+    drop_down(book, sheet, "B15", '"0";"1"', "0: colocated; 1: disaggregated prefill and decode.")
+    book.style(sheet.getCellRangeByName("B5:B17"), align="LEFT")
+
+    # The answer in one line, from the first row of the array.
+    top, first, last = PLAN_TOP, PLAN_TOP + 1, PLAN_TOP + PLAN_ROWS
+    count = "$B$20"
+    book.put(sheet, "A19", "Answer", bold=True, size=12)
+    book.put(sheet, "A20", "Configurations found")
+    book.put(sheet, "B20", f"=IFERROR(ROWS({plan_call})-1;0)", fmt="#,##0", bold=True, align="LEFT")
+    book.put(sheet, "C20", f'=IF({count}>{PLAN_ROWS};"the {PLAN_ROWS} cheapest are listed below";"")',
+             color=NOTE_COLOR)
+    r = first
+    why = f'ROOFLINE_WHY("ROOFLINE_PLAN";{";".join(refs)})'
+    pool = (f'IF(G{r}>0;" for decode, and "&G{r}&IF(G{r}=1;" prefill replica";" prefill replicas")&" of tp "&F{r};"")')
+    price = (f'IF(ISNUMBER(L{r});": $"&TEXT(L{r};"#,##0.00")&" per hour, $"&TEXT(M{r};"0.000")&'
+             f'" per million output tokens";": no price in the catalog (add one in the price overrides)")')
+    summary = (f'=IF({count}=0;"No configuration: "&{why};'
+               f'"Cheapest: "&H{r}&" \u00d7 "&A{r}&" ("&E{r}&IF(E{r}=1;" replica";" replicas")&" of tp "&B{r}&", "&C{r}&'
+               f'" weights, batch "&TEXT(D{r};"0")&{pool}&")"&{price}&'
+               f'"; TTFT "&TEXT(I{r};"0")&" ms, TPOT "&TEXT(J{r};"0.0")&" ms")')
+    book.put(sheet, "A21", summary, bold=True, color=TITLE_COLOR, size=11)
+    book.name("Planner_Answer", "Planner", "A20:B21")
+
+    # The ROOFLINE_PLAN array: its own header row, then the configurations. The array formula spans
+    # more rows than there are configurations; IF leaves the rows beyond them empty, IFERROR the whole
+    # table when nothing is feasible (the answer above then says why), so no cell shows #N/A.
+    book.title(sheet, f"A{top - 2}", f"Every configuration, cheapest first (ROOFLINE_PLAN, an array formula; a printout shows the first "
+               f"{PLAN_PRINTED})", size=12)
+    book.header(sheet, f"A{top - 1}:O{top - 1}",
+                ["GPU", "Tensor parallel (GPUs per replica)", "Weights", "Batch per replica", "Replicas",
+                 "Prefill tp", "Prefill replicas", "GPUs in total", "TTFT at full load (ms)",
+                 "TPOT at full load (ms)", "Output tok/s per GPU", "USD per hour", "USD per million output tokens",
+                 "Pareto front", "Front: USD per million"])
+    area = f"A{top}:{_col(PLAN_COLS - 1)}{last}"
+    cells = sheet.getCellRangeByName(area)
+    cells.setArrayFormula(f'=IFERROR(IF((ROW({area})-ROW($A${top})<={count})*(COLUMN({area})>0);{plan_call};"");"")')
+    names = sheet.getCellRangeByName(f"A{top}:{_col(PLAN_COLS - 1)}{top}")
+    book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
+    names.ShrinkToFit = True
+    for col, fmt in zip("BCDEFGHIJKLM", ["0", None, "#,##0", "#,##0", "0;-0;", "0;-0;", "#,##0", "#,##0",
+                                         "0.0", "#,##0", "#,##0.00", "0.000"]):
+        rng = sheet.getCellRangeByName(f"{col}{first}:{col}{last}")
+        book.style(rng, fmt=fmt, align="CENTER" if col in "BC" else None)
+    book.style(sheet.getCellRangeByName(f"A{first}:A{last}"), bold=True)
+    book.style(sheet.getCellRangeByName(f"M{first}:M{last}"), bold=True)
+    # The Pareto front: no other configuration has a lower TPOT at a cost no higher, or a lower cost at a
+    # TPOT no higher.
+    tpot, cost = f"$J${first}:$J${last}", f"$M${first}:$M${last}"
+    for ref, text in ((f"N{top}", "pareto"), (f"O{top}", "front_usd_per_mtok")):
+        book.put(sheet, ref, text, italic=True, color=NOTE_COLOR, align="CENTER").ShrinkToFit = True
+    for r in range(first, last + 1):
+        book.put(sheet, f"N{r}", f'=IF(ISNUMBER(M{r});IF(COUNTIFS({tpot};"<"&J{r};{cost};"<="&M{r})+'
+                                 f'COUNTIFS({tpot};"<="&J{r};{cost};"<"&M{r})=0;"yes";"");"")', align="CENTER",
+                 color=FRONT_COLOR, bold=True)
+        book.put(sheet, f"O{r}", f'=IF(N{r}="yes";M{r};"")', fmt="0.000")
+    book.note(sheet, f"A{last + 1}", "Rows beyond the configurations stay empty. USD per hour and per million "
+                                     "output tokens are empty where the GPU has no price: give it one in the price "
+                                     "overrides. Pareto front: no other configuration is both cheaper and faster "
+                                     "(a lower TPOT).")
+    book.name("Planner_Inputs", "Planner", f"A5:B{4 + len(inputs)}")
+    book.name("Planner_Table", "Planner", f"A{top}:O{last}")
+    book.widths(sheet, [5.6, 2.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.9, 1.9, 2.0, 2.0, 2.2, 1.9, 2.2])
+    add_cost_chart(book, sheet, first, last)
+
+
+def add_cost_chart(book, sheet, first, last):
+    """XY scatter: USD per million output tokens (y) against TPOT (x), every configuration and the front."""
+    uno = book.uno
+    from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
+    ctx, smgr = book.ctx, book.ctx.ServiceManager
+    at = sheet.getCellRangeByName("I4").Position
+    rect = Rectangle(at.X, at.Y, 14300, 7700)
+    sheet.Charts.addNewByName("CostChart", rect, (sheet.getCellRangeByName(f"M{first}:M{last}").RangeAddress,),
+                              False, False)
+    chart = sheet.Charts.getByName("CostChart").EmbeddedObject
+    chart.lockControllers()
+    chart.Diagram = chart.createInstance("com.sun.star.chart.XYDiagram")
+    chart_type = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0]
+    provider = chart.getDataProvider()
+
+    def sequence(rng, role):
+        seq = provider.createDataSequenceByRangeRepresentation(rng)
+        seq.Role = role
+        return seq
+
+    def labeled(values, label=None):
+        lds = smgr.createInstanceWithContext("com.sun.star.chart2.data.LabeledDataSequence", ctx)
+        lds.setValues(values)
+        if label is not None:
+            lds.setLabel(label)
+        return lds
+
+    def series(x, y, label, color, line, size):
+        s = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
+        s.setData((labeled(sequence(x, "values-x")), labeled(sequence(y, "values-y"), sequence(label, "label"))))
+        symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
+        symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "STANDARD")
+        symbol.StandardSymbol = 1 if line else 8  # diamonds on the front, circles elsewhere
+        symbol.Size = Size(size, size)
+        symbol.FillColor = symbol.BorderColor = color
+        s.Symbol = symbol
+        s.Color = color
+        s.LineStyle = uno.Enum("com.sun.star.drawing.LineStyle", "SOLID" if line else "NONE")
+        s.LineWidth = 50
+        return s
+
+    chart_type.setDataSeries((
+        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$M${first}:$M${last}", f"$Planner.$M${PLAN_TOP - 1}",
+               ALL_COLOR, False, 200),
+        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$O${first}:$O${last}", f"$Planner.$N${PLAN_TOP - 1}",
+               FRONT_COLOR, True, 260),
+    ))
+    chart.HasMainTitle = True
+    chart.Title.String = "USD per million output tokens against TPOT"
+    chart.Title.CharHeight = 11
+    chart.HasLegend = True
+    chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
+    diagram = chart.Diagram
+    diagram.HasXAxisTitle = True
+    diagram.XAxisTitle.String = "TPOT at full load (ms per output token)"
+    diagram.HasYAxisTitle = True
+    diagram.YAxisTitle.String = "USD per million output tokens"
+    diagram.YAxis.Logarithmic = True
+    for axis in (diagram.XAxis, diagram.YAxis):
+        axis.LinkNumberFormatToSource = False
+        axis.NumberFormat = chart.NumberFormats.queryKey("General", book.locale, False)
+    diagram.Wall.FillStyle = uno.Enum("com.sun.star.drawing.FillStyle", "SOLID")
+    diagram.Wall.FillColor = 0xFFFFFF
+    diagram.HasXAxisGrid = True
+    diagram.HasYAxisGrid = True
+    # The front's line runs through its points in the table's order (cheapest first, so slowest first),
+    # over the empty cells of the configurations off the front.
+    diagram.MissingValueTreatment = 2  # com.sun.star.chart.MissingValueTreatment.CONTINUE
+    chart.unlockControllers()
+    _name_chart_shape(sheet, "CostChart")
+
+
+def _name_chart_shape(sheet, name):
+    """The chart's name lives on its shape too, or the saved file forgets it ("Object 1" on reload)."""
+    draw_page = sheet.DrawPage
+    for i in range(draw_page.Count):
+        shape = draw_page.getByIndex(i)
+        if shape.supportsService("com.sun.star.drawing.OLE2Shape") and not shape.Name:
+            shape.Name = name
+
+
 def main(workdir, oxt, output):
     import uno  # noqa: PLC0415, F401 (its import hook makes com.sun.star importable)
     from com.sun.star.beans import PropertyValue  # noqa: PLC0415
@@ -523,22 +850,43 @@ def main(workdir, oxt, output):
     return 0
 
 
+def catalog_sizes(doc, sheet):
+    """How many models and GPUs the add-in's catalog has: the heights of the ROOFLINE_MODELS() and
+    ROOFLINE_GPUS() arrays, asked of Calc itself."""
+    cell = sheet.getCellRangeByName("A1")
+    sizes = []
+    for formula in ("=ROWS(ROOFLINE_MODELS())", "=ROWS(ROOFLINE_GPUS())"):
+        cell.setFormula(formula)
+        doc.calculateAll()
+        if cell.getError():
+            raise RuntimeError(f"{formula} gives {cell.getString()}: is the add-in installed?")
+        sizes.append(int(cell.getValue()))
+    cell.setString("")
+    return sizes
+
+
 def build(ctx, doc, output):
     """Fills the three sheets, stores the workbook; returns the error values found in key tables."""
     import uno  # noqa: PLC0415
     from com.sun.star.beans import PropertyValue  # noqa: PLC0415
     book = Book(ctx, doc)
+    doc.enableAutomaticCalculation(False)  # one calculateAll() at the end, not one per cell written
     sheets = doc.Sheets
     first = sheets.getByIndex(0)
     first.Name = "Article"
     sheets.insertNewByName("Plan", 1)
     sheets.insertNewByName("Roofline", 2)
-    while sheets.Count > 3:
-        sheets.removeByName(sheets.ElementNames[3])
+    sheets.insertNewByName("Planner", 3)
+    sheets.insertNewByName("Models", 4)
+    while sheets.Count > 5:
+        sheets.removeByName(sheets.ElementNames[5])
 
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
     roofline(book, sheets.getByName("Roofline"))
+    n_models, n_gpus = catalog_sizes(doc, sheets.getByName("Models"))
+    models(book, sheets.getByName("Models"), n_models, n_gpus)  # first: the Planner's lists live there
+    planner(book, sheets.getByName("Planner"))
     for cells in book.headers:
         cells.Rows.OptimalHeight = True
 
@@ -549,10 +897,16 @@ def build(ctx, doc, output):
     style.ScaleToPagesX = 1
     style.ScaleToPagesY = 1
     style.CenterHorizontally = False
+    # The Planner prints its inputs, answer, chart and the cheapest configurations; the sheet lists them all.
+    area = doc.Sheets.getByName("Planner").getCellRangeByName(f"A1:O{PLAN_TOP + PLAN_PRINTED}").RangeAddress
+    doc.Sheets.getByName("Planner").setPrintAreas((area,))
     if doc.CurrentController:
         doc.CurrentController.setActiveSheet(sheets.getByName("Article"))
 
     doc.calculateAll()
+    doc.enableAutomaticCalculation(True)
+    for cells in book.fit_rows:  # rows whose wrapped results are known now
+        cells.Rows.OptimalHeight = True
     errors = []
     for key in KEY_TABLES:
         cells = doc.NamedRanges.getByName(key).ReferredCells

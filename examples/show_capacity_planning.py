@@ -2,22 +2,27 @@
 tables as Calc computed them, and exports the workbook to PDF.
 
 One soffice, driven through Python-UNO: load hidden, calculateAll(), read the key tables (the workbook's
-named ranges, each cell as Calc displays it), store as PDF. Exits non-zero if a key cell holds an error
-value, if the roofline chart or array formula is missing, or if no PDF was written.
+named ranges, each cell as Calc displays it), store as PDF. Exits non-zero if any cell of the workbook
+holds an error value, if the roofline chart or array formula is missing, if the Planner's answer is not
+ROOFLINE_PLAN's through the C ABI (the Python package over the libroofline inside the .oxt) or breaks the
+arithmetic of its own columns, if the Models sheet's rows are not the C ABI's, or if the PDF lacks a page
+per sheet.
 
 usage: /usr/bin/python3 examples/show_capacity_planning.py WORKDIR OXT WORKBOOK PDF_OUT
 e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/calc-addin/roofline.oxt \\
            examples/capacity-planning.fods /tmp/capacity-planning.pdf
 """
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "calc-addin" / "tests"))
-from calc import Calc  # noqa: E402
+from calc import Calc, load_roofline  # noqa: E402
 
 # (sheet, title, named range, whether its first row is a header); every cell must compute without error.
+PLANNER_SHOWN = 10  # rows of the Planner's table printed
 TABLES = [
     ("Article", "Inputs", "Article_Inputs", False),
     ("Article", "Table 1: decode without KV cache", "Article_Table1", True),
@@ -31,7 +36,14 @@ TABLES = [
     ("Plan", "What-if: tokens/s per user", "Plan_Grid_User", True),
     ("Roofline", "Workloads on the roofline", "Roofline_Points", True),
     ("Roofline", "The roof, ROOFLINE_ROOF array formula (every 7th of its rows)", "Roofline_Roof", True),
+    ("Planner", "Inputs", "Planner_Inputs", False),
+    ("Planner", "The answer", "Planner_Answer", False),
+    ("Planner", f"The cheapest {PLANNER_SHOWN} configurations (ROOFLINE_PLAN array formula)", "Planner_Table", True),
+    ("Models", "Inputs", "Models_Inputs", False),
+    ("Models", "Every model of the catalog on the chosen GPU", "Models_Table", True),
+    ("Models", "The catalog's GPUs", "Models_GPUs", True),
 ]
+SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models"]
 
 # The article's figures beside what the workbook computes: (what, sheet, cell, seed case id). The
 # figures themselves come from tests/data/seed-cases.json: "printed" is what the article shows, and the
@@ -103,9 +115,20 @@ def show(doc, pdf_tmp):
             if len(body) != 50 or len(numeric) != 50:
                 problems.append(f"the roof has {len(numeric)} numeric rows of {len(body)}, not 50")
             rows = [rows[0]] + body[::7] + ([body[-1]] if (len(body) - 1) % 7 else [])
+        if key == "Planner_Table":  # the machine names of ROOFLINE_PLAN's own header row, then the ranked rows
+            rows = [r[:14] for r in rows[:1 + PLANNER_SHOWN] if any(r)]
+        if key == "Planner_Answer":
+            print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}")
+            continue
+        if key == "Models_Table":
+            rows = [r[:11] for r in rows]  # without the reasons, which follow
         if title:
             print(f"\n{title}")
         print(table_text(rows, header))
+        if key == "Models_Table":
+            for r in names.getByName(key).ReferredCells.DataArray[1:]:
+                if r[11]:
+                    print(f"  {r[0]}: {r[11]}")
 
     roofline = doc.Sheets.getByName("Roofline")
     roof = roofline.getCellRangeByName("J3:K52")
@@ -123,6 +146,11 @@ def show(doc, pdf_tmp):
               f"{'log-log' if log else 'NOT log-log'}, title \"{chart.Title.String}\"")
         if len(series) != 2 or not log:
             problems.append("the chart is not a log-log chart of the roof and the points")
+
+    problems += error_cells(doc)
+    problems += check_planner(doc)
+    problems += check_scenarios(doc)
+    problems += check_models(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -149,6 +177,201 @@ def show(doc, pdf_tmp):
     return problems
 
 
+# ---- The Planner and the Models sheet against the C ABI ----
+
+ROOFLINE = None  # the Python package over the .oxt's own libroofline (main() loads it)
+PLAN_TOP = 25    # the Planner's row of ROOFLINE_PLAN's header row (make_capacity_planning.py)
+MODELS_TOP = 15  # the Models sheet's header row
+
+
+def error_cells(doc):
+    """Every cell of every sheet whose formula gives an error value (none may)."""
+    from com.sun.star.sheet.FormulaResult import ERROR  # noqa: PLC0415
+    problems = []
+    for name in doc.Sheets.ElementNames:
+        found = doc.Sheets.getByName(name).queryFormulaCells(ERROR)
+        if found.Count:
+            problems.append(f"sheet {name}: error values in {found.getRangeAddressesAsString()}")
+    names = list(doc.Sheets.ElementNames)
+    if names != SHEETS:
+        problems.append(f"the sheets are {names}, not {SHEETS}")
+    return problems
+
+
+def _close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def check_planner(doc):
+    """The Planner's first configuration is ROOFLINE_PLAN's through the C ABI for the same inputs, and
+    its columns keep their own arithmetic: GPUs = tp x replicas (+ prefill pool), output tokens/s per
+    GPU = load x output tokens / GPUs, USD per hour = GPUs x the catalog's price, USD per million output
+    tokens = USD per hour / (output tokens/s x 3600) x 1e6; both targets are met; cheapest first."""
+    problems = []
+    sheet = doc.Sheets.getByName("Planner")
+    inputs = [sheet.getCellByPosition(1, r) for r in range(4, 17)]
+    args = [c.getString() if c.getType().value == "TEXT" else ("" if c.getType().value == "EMPTY" else c.getValue())
+            for c in inputs]
+    expected = ROOFLINE.call("ROOFLINE_PLAN", *args)
+    area = doc.NamedRanges.getByName("Planner_Table").ReferredCells.RangeAddress
+    height = area.EndRow - area.StartRow  # configurations the sheet has room for
+    table = sheet.getCellRangeByName(f"A{PLAN_TOP}:M{PLAN_TOP + height}").DataArray
+    shown = [r for r in table if r[0] != ""]
+    count = sheet.getCellRangeByName("B20").getValue()
+    print(f"\nThe Planner against ROOFLINE_PLAN through the C ABI (Python package, {len(expected) - 1} "
+          f"configurations for {args[:6]})")
+    if tuple(table[0]) != tuple(expected[0]):
+        problems.append(f"Planner: the header row is {table[0]}, ROOFLINE_PLAN's {expected[0]}")
+    if count != len(expected) - 1 or len(shown) - 1 != min(height, len(expected) - 1):
+        problems.append(f"Planner: {count:g} configurations counted, {len(shown) - 1} shown; the C ABI has "
+                        f"{len(expected) - 1}")
+    if len(shown) < 2 or len(expected) < 2:
+        return problems + ["Planner: no configuration for the issue's example"]
+    for i in (1, min(len(shown), len(expected)) - 1):  # the first and the last row shown
+        for head, got, want in zip(expected[0], shown[i], expected[i]):
+            same = got == want if isinstance(want, str) else isinstance(got, float) and _close(got, want)
+            if not same:
+                problems.append(f"Planner row {i}, {head}: Calc {got!r}, the C ABI {want!r}")
+    row = dict(zip(expected[0], shown[1]))
+    rps, output, ttft, tpot = args[1], args[3], args[4], args[5]
+    price = ROOFLINE.call("ROOFLINE_GPU", row["gpu"], "usd_per_gpu_hour")
+    checks = [
+        ("GPUs = tp x replicas + prefill_tp x prefill_replicas", row["gpus"],
+         row["tp"] * row["replicas"] + row["prefill_tp"] * row["prefill_replicas"]),
+        ("output tok/s per GPU = load x output tokens / GPUs", row["output_tok_s_per_gpu"], rps * output / row["gpus"]),
+        ("USD per hour = GPUs x the catalog's price", row["usd_per_hour"], row["gpus"] * price),
+        ("USD per million output tokens = USD per hour / (load x output x 3600) x 1e6", row["usd_per_mtok"],
+         row["usd_per_hour"] / (rps * output * 3600) * 1e6),
+    ]
+    for what, got, want in checks:
+        ok = _close(got, want, 1e-9)
+        print(f"  {'ok' if ok else 'DIFFERS'}  {what}: {got:.6g} (by hand {want:.6g})")
+        if not ok:
+            problems.append(f"Planner first row: {what}: {got} against {want}")
+    if not (row["ttft_ms"] <= ttft and row["tpot_ms"] <= tpot):
+        problems.append(f"Planner first row misses a target: TTFT {row['ttft_ms']} ms, TPOT {row['tpot_ms']} ms")
+    costs = [r[12] for r in shown[1:] if isinstance(r[12], float)]
+    if costs != sorted(costs):
+        problems.append("Planner: the configurations are not cheapest first")
+    front = [r for r in sheet.getCellRangeByName(f"J{PLAN_TOP + 1}:N{PLAN_TOP + height}").DataArray if r[4] == "yes"]
+    if not front:
+        problems.append("Planner: the Pareto front is empty")
+    summary = sheet.getCellRangeByName("A21").getString()
+    if not summary.startswith("Cheapest: ") or row["gpu"] not in summary or f"{row['usd_per_hour']:,.2f}" not in summary:
+        problems.append(f"Planner: the one-line answer does not name the first row: {summary!r}")
+    print(f"  Pareto front: {len(front)} configurations; the first row matches the C ABI: "
+          f"{'yes' if not problems else 'NO'}")
+    charts = sheet.Charts
+    if charts.Count == 0:
+        problems.append("the Planner's chart is missing")
+    else:
+        chart = charts.getByName(charts.ElementNames[0]).EmbeddedObject
+        series = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0].getDataSeries()
+        print(f"  Chart: {chart.Diagram.DiagramType}, {len(series)} series, title \"{chart.Title.String}\"")
+        if chart.Diagram.DiagramType != "com.sun.star.chart.XYDiagram" or len(series) != 2:
+            problems.append("the Planner's chart is not an XY chart of the configurations and the front")
+    array = sheet.getCellRangeByName(f"A{PLAN_TOP}:M{PLAN_TOP + height}").getArrayFormula()
+    if "ROOFLINE_PLAN" not in array.upper():
+        problems.append("the Planner's table is not the ROOFLINE_PLAN array formula")
+    return problems
+
+
+# Other inputs of the Planner: each must recalculate without an error value anywhere, and say its answer.
+SCENARIOS = [
+    ("a TPOT target of 1 ms, which nothing meets", {"B10": 1.0}, "No configuration: "),
+    ("disaggregated, on h100-sxm only, at a price of our own", {"B11": "h100-sxm", "B15": 1.0, "B16": "h100-sxm=2.49"},
+     "Cheapest: "),
+    ("the bound profile, fp8 weights only", {"B12": "fp8", "B14": "bound"}, "Cheapest: "),
+]
+
+
+def check_scenarios(doc):
+    """Changes the Planner's inputs as a user would, recalculates, and puts them back."""
+    from com.sun.star.sheet.FormulaResult import ERROR  # noqa: PLC0415
+    problems = []
+    sheet = doc.Sheets.getByName("Planner")
+    print("\nThe Planner with other inputs")
+    for what, inputs, starts in SCENARIOS:
+        saved = {ref: sheet.getCellRangeByName(ref).getFormula() for ref in inputs}
+        for ref, value in inputs.items():
+            cell = sheet.getCellRangeByName(ref)
+            if isinstance(value, str):
+                cell.setString(value)
+            else:
+                cell.setValue(value)
+        doc.calculateAll()
+        answer = sheet.getCellRangeByName("A21").getString()
+        found = sheet.queryFormulaCells(ERROR)
+        count = sheet.getCellRangeByName("B20").getValue()
+        print(f"  {what}: {count:g} configurations; {answer}")
+        if found.Count:
+            problems.append(f"Planner with {what}: error values in {found.getRangeAddressesAsString()}")
+        if not answer.startswith(starts):
+            problems.append(f"Planner with {what}: the answer should start {starts!r}: {answer!r}")
+        for ref, formula in saved.items():
+            sheet.getCellRangeByName(ref).setFormula(formula)
+    doc.calculateAll()
+    return problems
+
+
+def check_models(doc):
+    """One row per catalog model (the C ABI's list, in its order), each on the fewest GPUs in tensor
+    parallel whose memory holds the batch (ROOFLINE_FIT_BATCH), with the C ABI's STEP_MS and TTFT_MS."""
+    problems = []
+    sheet = doc.Sheets.getByName("Models")
+    gpu, batch, ctx, prompt, w, kv, profile = [c[0] for c in sheet.getCellRangeByName("B5:B11").DataArray]
+    ids = _column(ROOFLINE.call("ROOFLINE_MODELS"))
+    gpus = _column(ROOFLINE.call("ROOFLINE_GPUS"))
+    rows = sheet.getCellRangeByName(f"A{MODELS_TOP + 1}:L{MODELS_TOP + len(ids)}").DataArray
+    listed = [r[0] for r in rows]
+    below = sheet.getCellRangeByName(f"A{MODELS_TOP + len(ids) + 1}").getString()
+    if listed != ids or below in ids:
+        problems.append(f"Models: the sheet lists {listed}, the catalog has {ids}: rebuild the workbook "
+                        "(examples/make_capacity_planning.py)")
+    shown_gpus = [r[0] for r in sheet.getCellRangeByName(f"N{MODELS_TOP + 1}:N{MODELS_TOP + len(gpus)}").DataArray]
+    if shown_gpus != gpus:
+        problems.append(f"Models: the GPU list is {shown_gpus}, the catalog's {gpus}")
+    checked = 0
+    for r in rows:
+        model = r[0]
+        tp = None
+        for t in (1, 2, 4, 8):
+            try:
+                if ROOFLINE.call("ROOFLINE_FIT_BATCH", model, gpu, ctx, w, kv, t) >= batch:
+                    tp = t
+                    break
+            except ROOFLINE.RooflineError:
+                pass
+        if tp is None:
+            if isinstance(r[6], float) or not r[11]:
+                problems.append(f"Models {model}: runs on {r[6]!r} GPUs, the C ABI finds no tp that fits {batch:g}")
+            continue
+        step = ROOFLINE.call("ROOFLINE_STEP_MS", model, gpu, batch, ctx, w, kv, tp, profile)
+        ttft = ROOFLINE.call("ROOFLINE_TTFT_MS", model, gpu, prompt, 1, w, tp, profile)
+        if r[6] != tp or not _close(r[7], step) or not _close(r[10], ttft):
+            problems.append(f"Models {model}: tp {r[6]}, step {r[7]}, TTFT {r[10]}; the C ABI: tp {tp}, step {step}, "
+                            f"TTFT {ttft}")
+        checked += 1
+    print(f"\nThe Models sheet against the C ABI: {len(ids)} models listed, {checked} checked for tp, "
+          f"STEP_MS and TTFT_MS, {len(ids) - checked} that do not fit; "
+          f"{'all agree' if not problems else 'DIFFERENCES'}")
+    return problems
+
+
+def _column(result):
+    """A one-column array result of the Python package as a list."""
+    return [r[0] if isinstance(r, tuple) else r for r in (result if isinstance(result, list) else [result])]
+
+
+def load_library(oxt, folder):
+    """The Python package over the libroofline.so.<major> that travels inside the .oxt: the library Calc runs."""
+    import zipfile  # noqa: PLC0415
+    with zipfile.ZipFile(oxt) as z:
+        name = next(n for n in z.namelist() if n.startswith("libroofline.so."))
+        z.extract(name, folder)
+    return load_roofline(Path(folder) / name)
+
+
 def _number(text):
     try:
         return float(text.replace(",", ""))
@@ -161,6 +384,8 @@ def main(workdir, oxt, workbook, pdf_out):
     from com.sun.star.beans import PropertyValue  # noqa: PLC0415
     workbook, pdf_out = Path(workbook).resolve(), Path(pdf_out).resolve()
     calc = Calc(workdir, oxt)
+    global ROOFLINE  # noqa: PLW0603
+    ROOFLINE = load_library(oxt, calc.dir / "lib")
     pdf_tmp = calc.dir / (workbook.stem + ".pdf")
     with calc.uno() as ctx:
         desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
@@ -179,7 +404,10 @@ def main(workdir, oxt, workbook, pdf_out):
     if pdf_tmp.is_file() and pdf_tmp.stat().st_size > 0 and pdf_tmp.read_bytes()[:5] == b"%PDF-":
         pdf_out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(pdf_tmp), pdf_out)
-        print(f"\nwrote {pdf_out}")
+        pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf_out.read_bytes()))
+        print(f"\nwrote {pdf_out} ({pages} pages: one per sheet, {', '.join(SHEETS)})")
+        if pages != len(SHEETS):
+            problems.append(f"the PDF has {pages} pages, not one per sheet ({len(SHEETS)})")
     else:
         problems.append("no PDF was written")
     if problems:

@@ -1,0 +1,229 @@
+"""The capacity planner's formulas in a real headless Calc.
+
+ROOFLINE_PLAN as an array formula: its dimensions (a header row of the 13 agreed column names, then one
+row per configuration: the cells one row below and one column right of it show #N/A, as Calc shows for
+any array smaller than its range), every cell equal to the C ABI's for the same call (typed, and from cell
+references), and the arithmetic its columns must keep (worked by hand below). The planner's other
+formulas against hand-worked values. And the kinds of failure: a bad argument (negative load) shows
+Err:502, a target no configuration can meet (a TPOT below the fastest possible step) #N/A, an unknown
+model #VALUE!, each the C ABI's status for the same call, and ROOFLINE_WHY gives the C ABI's reason,
+which names the argument.
+
+usage: test_calc_planner.py WORKDIR OXT LIBROOFLINE     (run with /usr/bin/python3: it needs Python-UNO)
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import Calc, Checks, close, load_roofline  # noqa: E402
+
+check = Checks()
+
+# The column names agreed for ROOFLINE_PLAN (issue 11), in order.
+HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms",
+          "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok")
+
+# The issue's example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
+# TPOT 50 ms.
+EXAMPLE = ["llama-3.1-70b", 100, 2000, 300, 500, 50]
+# Narrowed: one GPU, one format, disaggregated, a price of our own.
+NARROW = EXAMPLE + ["h100-sxm", "fp8", "bf16", "typical", 1, "h100-sxm=2.49"]
+
+# The add-in's mapping of C ABI statuses (README, "When a formula fails"): text shown and Calc's error code.
+SHOWN = {
+    "ROOFLINE_ERROR_ARGUMENT": ("Err:502", 502),
+    "ROOFLINE_ERROR_UNKNOWN_ID": ("#VALUE!", 519),
+    "ROOFLINE_ERROR_NO_SOLUTION": ("#N/A", 32767),
+}
+
+# (formula, arguments, the C ABI status, the argument at fault)
+FAILING = [
+    ("ROOFLINE_PLAN", ["llama-3.1-70b", -100, 2000, 300, 500, 50], "ROOFLINE_ERROR_ARGUMENT", "rps"),
+    ("ROOFLINE_PLAN", ["llama-3.1-70b", 100, 2000, 300, 500, 0.01], "ROOFLINE_ERROR_NO_SOLUTION", "tpot_ms"),
+    ("ROOFLINE_PLAN", ["llama3.1-70b", 100, 2000, 300, 500, 50], "ROOFLINE_ERROR_UNKNOWN_ID", "model"),
+    ("ROOFLINE_PLAN", EXAMPLE + ["h100-sxm", "", "bf16", "typical", 2], "ROOFLINE_ERROR_ARGUMENT", "disaggregated"),
+    ("ROOFLINE_PLAN", EXAMPLE + ["", "", "bf16", "typical", 0, "h100-sxm=2,49"], "ROOFLINE_ERROR_ARGUMENT", "prices"),
+    ("ROOFLINE_PLAN", EXAMPLE + ["h100-smx"], "ROOFLINE_ERROR_UNKNOWN_ID", "gpu"),
+    ("ROOFLINE_SLO_BATCH", ["llama-3.1-70b", "h100-sxm", 4096, 0.01, "fp8", "bf16", 4], "ROOFLINE_ERROR_NO_SOLUTION",
+     "tpot_ms"),
+    ("ROOFLINE_SLO_BATCH", ["llama-3.1-70b", "h100-sxm", -4096, 50, "fp8", "bf16", 4], "ROOFLINE_ERROR_ARGUMENT", "ctx"),
+    ("ROOFLINE_REPLICA_RPS", ["llama-3.1-70b", "h100-sxm", 2000, 300, 500, 0.01, "fp8", "bf16", 4],
+     "ROOFLINE_ERROR_NO_SOLUTION", "tpot_ms"),
+    ("ROOFLINE_REPLICA_RPS", ["llama-3.1-70b", "h100-sxm", 2000, 300, -500, 50, "fp8", "bf16", 4],
+     "ROOFLINE_ERROR_ARGUMENT", "ttft_ms"),
+    ("ROOFLINE_E2E_MS", ["llama-3.1-70b", "h100-sxm", 2000, 300, -32, "fp8", "bf16", 4], "ROOFLINE_ERROR_ARGUMENT",
+     "batch"),
+    ("ROOFLINE_E2E_MS", ["llama-3.1-70c", "h100-sxm", 2000, 300, 32, "fp8", "bf16", 4], "ROOFLINE_ERROR_UNKNOWN_ID",
+     "model"),
+    ("ROOFLINE_COST_PER_MTOK", [-2.49, 8, 1000], "ROOFLINE_ERROR_ARGUMENT", "usd_per_gpu_hour"),
+    ("ROOFLINE_SPEC_TOKENS", [1.5, 4], "ROOFLINE_ERROR_ARGUMENT", "acceptance"),
+    ("ROOFLINE_SPEC_STEP_MS", ["llama-3.1-70b", "llama-3.1-8c", "h100-sxm", 32, 4096, 4, 0.7],
+     "ROOFLINE_ERROR_UNKNOWN_ID", "draft_model"),
+]
+
+
+def typed(value):
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def call_text(name, args):
+    return f"{name}({'; '.join(typed(a) for a in args)})"
+
+
+def new_sheet(ctx):
+    import uno  # noqa: PLC0415, F401
+    from com.sun.star.beans import PropertyValue  # noqa: PLC0415
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    doc = desktop.loadComponentFromURL("private:factory/scalc", "_blank", 0, (PropertyValue(Name="Hidden", Value=True),))
+    return doc, doc.Sheets.getByIndex(0)
+
+
+def col(index):
+    return chr(65 + index)
+
+
+def same(got, want):
+    if isinstance(want, str):
+        return got == want
+    return isinstance(got, float) and close(got, want, 1e-12)
+
+
+def check_array(sheet, top, rows, expected, what):
+    """The array at `top` (a row number; column A) holds `expected`, and the cells just outside it #N/A."""
+    cells = sheet.getCellRangeByName(f"A{top}:{col(len(HEADER))}{top + rows}")
+    data = cells.DataArray
+    n = len(expected)
+    differ = [(r, c) for r in range(n) for c in range(len(HEADER)) if not same(data[r][c], expected[r][c])]
+    check(not differ, f"{what}: all {n} x {len(HEADER)} cells equal the C ABI's"
+          + (f"; first difference at row {differ[0][0]}: {data[differ[0][0]]} against {expected[differ[0][0]]}"
+             if differ else ""))
+    right = [cells.getCellByPosition(len(HEADER), r) for r in range(n)]
+    below = [cells.getCellByPosition(c, n) for c in range(len(HEADER))] if n <= rows else []
+    outside = right + below
+    check(all(c.getError() == 32767 for c in outside),
+          f"{what}: the array is {n} x {len(HEADER)}: the column right of it and the row below it show #N/A "
+          f"({sum(c.getError() == 32767 for c in outside)} of {len(outside)})")
+
+
+def main(workdir, oxt, library):
+    roofline = load_roofline(library)
+    expected = roofline.call("ROOFLINE_PLAN", *EXAMPLE)
+    narrow = roofline.call("ROOFLINE_PLAN", *NARROW)
+    n = len(expected) - 1
+
+    # ---- What the C ABI gives, by hand: the checks the spreadsheet's answer inherits. ----
+    check(tuple(expected[0]) == HEADER, f"C ABI: ROOFLINE_PLAN's header row is the agreed one: {expected[0]}")
+    check(n >= 2, f"C ABI: the issue's example has {n} configurations")
+    load_tokens_per_s = 100 * 300  # requests/s x output tokens
+    priced = [r for r in expected[1:] if r[11] != ""]
+    check(priced and all(close(r[12], r[11] / (load_tokens_per_s * 3600) * 1e6, 1e-9) for r in priced),
+          f"C ABI: USD per million output tokens = USD per hour / (100 x 300 tokens/s x 3600) x 1e6 in all "
+          f"{len(priced)} priced rows")
+    check(all(r[7] == r[1] * r[4] and r[5] == 0 and r[6] == 0 for r in expected[1:]),
+          "C ABI: colocated, GPUs = tp x replicas and no prefill pool in every row")
+    check(all(close(r[10], load_tokens_per_s / r[7], 1e-9) for r in expected[1:]),
+          "C ABI: output tokens/s per GPU = 30,000 / GPUs in every row")
+    check(all(r[8] <= 500 and r[9] <= 50 for r in expected[1:]), "C ABI: every row meets TTFT 500 ms and TPOT 50 ms")
+    costs = [r[12] for r in priced]
+    check(costs == sorted(costs) and expected[1][12] != "", "C ABI: cheapest first")
+    check(all(r[0] == "h100-sxm" and r[2] == "fp8" for r in narrow[1:]) and len(narrow) > 1,
+          f"C ABI: narrowed to h100-sxm, fp8: {len(narrow) - 1} rows, all of them h100-sxm fp8")
+    check(all(r[5] >= 1 and r[6] >= 1 and r[7] == r[1] * r[4] + r[5] * r[6] and close(r[11], 2.49 * r[7], 1e-12)
+              for r in narrow[1:]),
+          "C ABI: disaggregated rows have a prefill pool, GPUs = decode + prefill, USD per hour = 2.49 x GPUs "
+          "(the price override)")
+
+    # ---- ROOFLINE_PLAN as an array formula in Calc ----
+    calc = Calc(workdir, oxt)
+    with calc.uno() as ctx:
+        doc, sheet = new_sheet(ctx)
+        # Inputs in cells for the call by reference (column Z), the example's.
+        for i, v in enumerate(NARROW):
+            cell = sheet.getCellByPosition(25, i)
+            if isinstance(v, str):
+                cell.setString(v)
+            else:
+                cell.setValue(v)
+        rows = n + 5
+        sheet.getCellRangeByName(f"A1:{col(len(HEADER))}{rows + 1}").setArrayFormula("=" + call_text("ROOFLINE_PLAN", EXAMPLE))
+        top2 = rows + 4
+        rows2 = len(narrow) + 2
+        refs = ";".join(f"$Z${i + 1}" for i in range(len(NARROW)))
+        sheet.getCellRangeByName(f"A{top2}:{col(len(HEADER))}{top2 + rows2}").setArrayFormula(f"=ROOFLINE_PLAN({refs})")
+        # Its size as Calc sees it, and one cell through INDEX.
+        probe = top2 + rows2 + 3
+        sheet.getCellRangeByName(f"A{probe}").setFormula(f"=ROWS({call_text('ROOFLINE_PLAN', EXAMPLE)})")
+        sheet.getCellRangeByName(f"B{probe}").setFormula(f"=COLUMNS({call_text('ROOFLINE_PLAN', EXAMPLE)})")
+        sheet.getCellRangeByName(f"C{probe}").setFormula(f"=INDEX({call_text('ROOFLINE_PLAN', EXAMPLE)}; 2; 13)")
+        # The planner's primitives, against values worked by hand.
+        hand = [
+            ("=ROOFLINE_COST_PER_MTOK(2.49; 8; 1000)", 2.49 * 8 / (1000 * 3600) * 1e6,
+             "USD 2.49 x 8 GPUs per hour over 1,000 tokens/s x 3,600 s, per million"),
+            ("=ROOFLINE_SPEC_TOKENS(0.8; 4)", (1 - 0.8 ** 5) / (1 - 0.8), "(1 - 0.8^5) / (1 - 0.8) = 3.3616"),
+            ("=ROOFLINE_SPEC_TOKENS(1; 4)", 5.0, "every draft accepted: draft_len + 1"),
+        ]
+        same_as_c = [
+            ("ROOFLINE_E2E_MS", ["llama-3.1-70b", "h100-sxm", 2000, 300, 32, "fp8", "bf16", 4]),
+            ("ROOFLINE_SLO_BATCH", ["llama-3.1-8b", "h100-sxm", 4096, 20]),
+            ("ROOFLINE_REPLICA_RPS", ["llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "bf16", 4]),
+            ("ROOFLINE_SPEC_STEP_MS", ["llama-3.1-70b", "llama-3.1-8b", "h100-sxm", 32, 4096, 4, 0.7, "fp8", "bf16", 4]),
+        ]
+        first_free = probe + 2
+        formulas = [f for f, _, _ in hand] + ["=" + call_text(name, args) for name, args in same_as_c]
+        for name, args, _, _ in FAILING:
+            formulas += ["=" + call_text(name, args), f'=ROOFLINE_WHY("{name}"; {"; ".join(typed(a) for a in args)})']
+        for i, f in enumerate(formulas):
+            sheet.getCellRangeByName(f"A{first_free + i}").setFormula(f)
+        doc.calculateAll()
+
+        check_array(sheet, 1, rows, expected, "=ROOFLINE_PLAN(the issue's example) over a larger range")
+        check_array(sheet, top2, rows2, narrow, "=ROOFLINE_PLAN(one GPU, fp8, disaggregated, a price) from cells")
+        header = tuple(sheet.getCellRangeByName("A1:M1").DataArray[0])
+        check(header == HEADER, f"Calc: the array's first row is the header: {header}")
+        size = (sheet.getCellRangeByName(f"A{probe}").getValue(), sheet.getCellRangeByName(f"B{probe}").getValue())
+        check(size == (n + 1, 13), f"Calc: ROWS and COLUMNS of ROOFLINE_PLAN(...) are {size}: {n + 1} x 13")
+        cheapest = sheet.getCellRangeByName(f"C{probe}").getValue()
+        check(close(cheapest, expected[1][12], 1e-12),
+              f"Calc: INDEX(ROOFLINE_PLAN(...); 2; 13), the cheapest USD per million output tokens: {cheapest}")
+
+        row = first_free
+        for formula, want, how in hand:
+            cell = sheet.getCellRangeByName(f"A{row}")
+            check(cell.getError() == 0 and close(cell.getValue(), want, 1e-12),
+                  f"Calc: {formula} = {cell.getString()}, by hand {want:.6g} ({how})")
+            row += 1
+        for name, args in same_as_c:
+            cell = sheet.getCellRangeByName(f"A{row}")
+            want = roofline.call(name, *args)
+            check(cell.getError() == 0 and close(cell.getValue(), want, 1e-12),
+                  f"Calc: ={call_text(name, args)} = {cell.getString()}, the C ABI {want:.10g}")
+            row += 1
+
+        kinds = set()
+        for name, args, status, argument in FAILING:
+            try:
+                roofline.call(name, *args)
+                got_status, got_argument = "ROOFLINE_OK", ""
+            except roofline.RooflineError as e:
+                got_status, got_argument = e.status, e.argument
+            check((got_status, got_argument) == (status, argument),
+                  f"C ABI: {call_text(name, args)} gives {got_status} naming '{got_argument}'")
+            cell = sheet.getCellRangeByName(f"A{row}")
+            shown = (cell.getString(), cell.getError())
+            check(shown == SHOWN[status], f"Calc: ={call_text(name, args)} shows {shown[0]} ({shown[1]}), "
+                                          f"{status} shows {SHOWN[status][0]}")
+            kinds.add(shown)
+            why = sheet.getCellRangeByName(f"A{row + 1}")
+            reason = roofline.call("ROOFLINE_WHY", name, *args)
+            check(why.getError() == 0 and why.getString() == reason and f"'{argument}'" in reason,
+                  f"Calc: ROOFLINE_WHY gives the C ABI's reason, naming '{argument}': {why.getString()!r}")
+            row += 2
+        check(len(kinds) == 3, f"three kinds of failure, three error values: {sorted(kinds)}")
+        doc.close(True)
+    return check.exit_code()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:4]))
