@@ -246,12 +246,18 @@ private:
         return d;
     }
 
-    /// An optional text, in UTF-8: its default when the cell left it out.
+    /// An optional text, in UTF-8: its default when the call left it out, or when it names an empty
+    /// cell. Calc passes an empty cell to an `any` argument as the number 0, which no text argument
+    /// takes; so 0 there means "left out", and a sheet can keep an optional input in a cell that the
+    /// user may leave empty. Any other number is the wrong type (#VALUE!).
     std::string text(const roofline_formula_info& f, size_t index, const css::uno::Any& value) {
-        if (!value.hasValue()) return f.args[index]->default_text ? f.args[index]->default_text : "";
+        const char* fallback = f.args[index]->default_text ? f.args[index]->default_text : "";
+        if (!value.hasValue()) return fallback;
         OUString s;
-        if (!(value >>= s)) wrong_type(f, index, "a text");
-        return utf8(s);
+        if (value >>= s) return utf8(s);
+        double d = 1;
+        if ((value >>= d) && d == 0 && f.args[index]->optional) return fallback;
+        wrong_type(f, index, "a text");
     }
 
     /// Whether a call gave a result. A valid question without an answer (NO_SOLUTION, RANGE) gives

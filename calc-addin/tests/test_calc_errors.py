@@ -117,6 +117,16 @@ def main(workdir, oxt, library):
          ("text", why(roofline, "ROOFLINE_DECODE_MS", [8, 64])), "too few arguments"),
     ]
 
+    # An optional text argument that names an empty cell (Calc passes it as the number 0) is left out;
+    # another number there is the wrong type.
+    step = roofline.call("ROOFLINE_STEP_MS", "llama-3-8b", "h100-sxm", 64, 4096)
+    rows += [
+        ('=ROOFLINE_STEP_MS("llama-3-8b"; "h100-sxm"; 64; 4096; D1; D2)', ("number", step),
+         "empty cells for the optional texts weight_dtype and kv_dtype take their defaults"),
+        ('=ROOFLINE_STEP_MS("llama-3-8b"; "h100-sxm"; 64; 4096; 8)', ("error", "#VALUE!", 519),
+         "a number where an optional text belongs: #VALUE!"),
+    ]
+
     calc = Calc(workdir, oxt)
     with calc.uno() as ctx:
         doc, sheet = sheet_of(ctx)
@@ -132,7 +142,11 @@ def main(workdir, oxt, library):
         for i, (formula, expected, what) in enumerate(rows):
             cell = sheet.getCellByPosition(0, i)
             shown, code = cell.getString(), cell.getError()
-            if expected[0] == "error":
+            if expected[0] == "number":
+                value = cell.getValue()
+                check(code == 0 and abs(value - expected[1]) <= 1e-12 * abs(expected[1]),
+                      f"{formula}: {what}: shows {shown!r} (error {code}), expected {expected[1]!r}")
+            elif expected[0] == "error":
                 check((shown, code) == expected[1:], f"{formula}: {what}: shows {shown!r} (error {code})")
             else:
                 check(code == 0 and shown == expected[1],
