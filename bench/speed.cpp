@@ -22,6 +22,37 @@ static void BM_step_ms_deepseek_v3_tp8(benchmark::State& state) {
 }
 BENCHMARK(BM_step_ms_deepseek_v3_tp8);
 
+// ROOFLINE_STEP_MS by name, every argument given (as a spreadsheet or Python passes them).
+static void BM_call_step_by_name(benchmark::State& state) {
+    const roofline_value args[8] = {{0, "llama-3-8b"}, {0, "h100-sxm"}, {64, nullptr}, {4096, nullptr},
+                                    {0, "bf16"},       {0, ""},         {1, nullptr},  {0, "typical"}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_STEP_MS", args, 8, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_step_by_name);
+
+// The same with the trailing optional arguments left out: the table's defaults filled in.
+static void BM_call_step_by_name_defaults(benchmark::State& state) {
+    const roofline_value args[4] = {{0, "llama-3-8b"}, {0, "h100-sxm"}, {64, nullptr}, {4096, nullptr}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_STEP_MS", args, 4, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_step_by_name_defaults);
+
+// A refused call: the error's message is formatted and kept for roofline_errmsg().
+static void BM_step_ms_unknown_model(benchmark::State& state) {
+    double ms;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms("llama-9", "h100-sxm", 64, 4096, "bf16", "", 1, "typical", &ms));
+}
+BENCHMARK(BM_step_ms_unknown_model);
+
 static void BM_call_by_name(benchmark::State& state) {
     const roofline_value args[4] = {{8, nullptr}, {64, nullptr}, {4096, nullptr}, {3.35, nullptr}};
     for (auto _ : state) {
