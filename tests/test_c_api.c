@@ -152,6 +152,74 @@ static void test_bad_input(void) {
     CHECK(roofline_errdetail()[0] == '\0');
 }
 
+/* The Planner formulas: one good value each, and bad input naming its argument. Since 0.4. */
+static void test_planner(void) {
+    double r = -7, r2 = -7, step = 0, next = 0, ttft = 0;
+    roofline_array* plan = NULL;
+    /* 8 GPUs at 2 USD an hour making 1000 tokens/s: 16 USD / 3.6e6 tokens x 1e6 = 4.444 USD per million. */
+    CHECK(roofline_cost_per_mtok(2, 8, 1000, &r) == ROOFLINE_OK && fabs(r - 16.0 / 3.6) < 1e-12);
+    /* (1 - 0.8^5) / (1 - 0.8) = 1 + 0.8 + 0.64 + 0.512 + 0.4096 */
+    CHECK(roofline_spec_tokens(0.8, 4, &r) == ROOFLINE_OK && fabs(r - 3.3616) < 1e-12);
+    /* SLO_BATCH: the step at that batch meets 20 ms, one more sequence does not. */
+    CHECK(roofline_slo_batch("llama-3.1-8b", "h100-sxm", 4096, 20, "bf16", "", 1, "typical", 0.9, &r) == ROOFLINE_OK);
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", r, 4096, "bf16", "", 1, "typical", &step) == ROOFLINE_OK && step <= 20);
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", r + 1, 4096, "bf16", "", 1, "typical", &next) == ROOFLINE_OK && next > 20);
+    /* E2E under bound: the prefill alone, then 299 iterations each at least a decode step at the prompt's context. */
+    CHECK(roofline_e2e_ms("llama-3.1-8b", "h100-sxm", 2000, 300, 16, "bf16", "", 1, "bound", 0.9, &r) == ROOFLINE_OK);
+    CHECK(roofline_ttft_ms("llama-3.1-8b", "h100-sxm", 2000, 1, "bf16", 1, "bound", &ttft) == ROOFLINE_OK);
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", 16, 2000, "bf16", "", 1, "bound", &step) == ROOFLINE_OK);
+    CHECK(r >= ttft + 299 * step && r < ttft + 299 * 2 * step);
+    CHECK(roofline_replica_rps("llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "", 4, "typical", 0.9, &r) == ROOFLINE_OK);
+    CHECK(roofline_replica_rps("llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "", 4, "bound", 0.9, &r2) == ROOFLINE_OK);
+    CHECK(r > 0 && r <= r2); /* bound sustains at least what typical does */
+    CHECK(roofline_spec_step_ms("llama-3.1-70b", "llama-3.1-8b", "h100-sxm", 8, 2048, 4, 0.7, "fp8", "", 4, "typical", &r) ==
+          ROOFLINE_OK);
+    CHECK(roofline_step_ms("llama-3.1-70b", "h100-sxm", 8, 2048, "fp8", "", 4, "typical", &step) == ROOFLINE_OK && r < step);
+    CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9, &plan) ==
+          ROOFLINE_OK);
+    CHECK(roofline_array_cols(plan) == 13 && roofline_array_rows(plan) >= 2);
+    CHECK(strcmp(roofline_array_text(plan, 0, 0), "gpu") == 0 && strcmp(roofline_array_text(plan, 0, 12), "usd_per_mtok") == 0);
+    CHECK(strcmp(roofline_array_text(plan, 1, 0), "h100-sxm") == 0 && strcmp(roofline_array_text(plan, 1, 2), "fp8") == 0);
+    CHECK(roofline_array_number(plan, 1, 7) == roofline_array_number(plan, 1, 1) * roofline_array_number(plan, 1, 4));
+    CHECK(roofline_array_number(plan, 1, 8) <= 500 && roofline_array_number(plan, 1, 9) <= 50);
+    roofline_array_free(plan);
+    plan = NULL;
+
+    /* Bad input: status, argument, message. */
+    CHECK(roofline_plan("llama-3.1-70b", -1, 2000, 300, 500, 50, "", "", "", "typical", 0, "", 0.9, &plan) ==
+          ROOFLINE_ERROR_ARGUMENT && plan == NULL);
+    CHECK(strcmp(roofline_errarg(), "rps") == 0);
+    CHECK(strcmp(roofline_errmsg(), "ROOFLINE_PLAN: argument 'rps': must be greater than zero (got -1)") == 0);
+    CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 0.001, "", "", "", "typical", 0, "", 0.9, &plan) ==
+          ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strcmp(roofline_errarg(), "tpot_ms") == 0 && strstr(roofline_errmsg(), "tpot_ms = 0.001") != NULL);
+    CHECK(roofline_plan("llama3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 0, "", 0.9, &plan) ==
+          ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errdetail(), "no model 'llama3.1-70b' in the catalog; did you mean 'llama-3.1-70b'?") == 0);
+    CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 0, "h100-sxm=-1", 0.9, &plan) ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "prices") == 0);
+    CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 0, "h100-sxn=2", 0.9, &plan) ==
+          ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "prices") == 0 && strstr(roofline_errdetail(), "did you mean 'h100-sxm'?") != NULL);
+    CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 2, "", 0.9, &plan) ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "disaggregated") == 0);
+    CHECK(roofline_slo_batch("llama-3.1-8b", "h100-sxm", 4096, 0.001, "bf16", "", 1, "typical", 0.9, &r) ==
+          ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strcmp(roofline_errarg(), "tpot_ms") == 0);
+    CHECK(roofline_e2e_ms("llama-3.1-8b", "h100-sxm", 2000, 1, 16, "bf16", "", 1, "typical", 0.9, &r) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "output_tokens") == 0);
+    CHECK(roofline_replica_rps("llama-70", "h100-sxm", 2000, 300, 500, 50, "bf16", "", 1, "typical", 0.9, &r) ==
+          ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "model") == 0);
+    CHECK(roofline_cost_per_mtok(2, 0, 1000, &r) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "gpus") == 0);
+    CHECK(roofline_spec_tokens(1.5, 4, &r) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "acceptance") == 0);
+    CHECK(roofline_spec_step_ms("llama-3.1-70b", "llama-3.1-8bb", "h100-sxm", 8, 2048, 4, 0.7, "fp8", "", 4, "typical", &r) ==
+          ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strcmp(roofline_errarg(), "draft_model") == 0 && strstr(roofline_errdetail(), "did you mean 'llama-3.1-8b'?") != NULL);
+}
+
 static void test_null_pointers(void) {
     roofline_value one = {1, NULL};
     CHECK(roofline_decode_ms(8, 1, 0, 3.35, 989, 128, 2, NULL) == ROOFLINE_ERROR_NULL);
@@ -253,19 +321,34 @@ static const typed_call* typed(const char* name) {
 /* A valid value for a text argument: its default, or an id of the catalog. */
 static const char* valid_text(const roofline_formula_info* f, const roofline_arg_info* a) {
     if (a->optional) return a->default_text;
-    if (strcmp(a->name, "model") == 0) return "llama-3-8b";
+    if (strcmp(a->name, "model") == 0 || strcmp(a->name, "draft_model") == 0) return "llama-3-8b";
     if (strcmp(a->name, "gpu") == 0) return "h100-sxm";
     if (strcmp(a->name, "field") == 0) return strcmp(f->name, "ROOFLINE_GPU") == 0 ? "hbm_tbs" : "layers";
     return "?";
 }
 
-/* A valid call of a formula: defaults, catalog ids, 80 GB of memory and 8 for other required numbers. */
+/* A valid required number: 80 GB of memory, an acceptance of 0.5, latency targets of 500 ms, else 8. */
+static double valid_number(const roofline_arg_info* a) {
+    if (strcmp(a->name, "mem_gb") == 0) return 80;
+    if (strcmp(a->name, "acceptance") == 0) return 0.5;
+    if (strcmp(a->name, "ttft_ms") == 0 || strcmp(a->name, "tpot_ms") == 0) return 500;
+    return 8;
+}
+
+/* A valid call of a formula: defaults, catalog ids and valid_number() for other required numbers. */
 static void valid_args(const roofline_formula_info* f, roofline_value* args) {
     size_t k;
     for (k = 0; k < f->arg_count; ++k) {
         args[k].text = f->args[k]->type == ROOFLINE_TYPE_TEXT ? valid_text(f, f->args[k]) : NULL;
-        args[k].number = f->args[k]->optional ? f->args[k]->default_number : strcmp(f->args[k]->name, "mem_gb") == 0 ? 80 : 8;
+        args[k].number = f->args[k]->optional ? f->args[k]->default_number : valid_number(f->args[k]);
     }
+}
+
+/* "" means the default for kv_dtype (16 bits), and for an optional text whose default is "" or "all"
+** (ROOFLINE_PLAN's gpu, weight_dtype and prices); for every other text argument it is an error. */
+static int empty_is_default(const roofline_arg_info* a) {
+    return strcmp(a->name, "kv_dtype") == 0 ||
+           (a->optional && a->default_text && (a->default_text[0] == '\0' || strcmp(a->default_text, "all") == 0));
 }
 
 typedef union { double number; const char* text; roofline_array* array; } any_result;
@@ -329,8 +412,7 @@ static void test_every_function_every_bad_value(void) {
             }
             if (info->args[j]->type == ROOFLINE_TYPE_TEXT) {
                 for (v = 0; v < sizeof texts / sizeof texts[0]; ++v) {
-                    /* "" is kv_dtype's default (16 bits); for every other text argument it is an error */
-                    const int empty_means_default = texts[v][0] == '\0' && strcmp(info->args[j]->name, "kv_dtype") == 0;
+                    const int empty_means_default = texts[v][0] == '\0' && empty_is_default(info->args[j]);
                     valid_args(info, args);
                     args[j].text = texts[v];
                     if (call_both(info, tc, args) != ROOFLINE_OK || !empty_means_default) {
@@ -374,6 +456,7 @@ int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
     test_bad_input();
+    test_planner();
     test_null_pointers();
     test_status_version_table();
     test_nearest();

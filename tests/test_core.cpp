@@ -23,7 +23,7 @@ Arg valid(const FormulaSpec& f, const ArgSpec& a) {
     if (a.type == Type::text) {
         if (a.optional) return {std::string(a.default_text)};
         const std::string name = a.name;
-        if (name == "model") return {std::string("llama-3-8b")};
+        if (name == "model" || name == "draft_model") return {std::string("llama-3-8b")};
         if (name == "gpu") return {std::string("h100-sxm")};
         return {std::string(std::string(f.name) == "ROOFLINE_GPU" ? "hbm_tbs" : "layers")};
     }
@@ -172,7 +172,9 @@ TEST_CASE("bad input gives an error that names the argument", "[table][errors]")
                 std::vector<Arg> args;
                 for (std::size_t j = 0; j < f.args.size(); ++j) args.push_back(valid(f, f.args[j]));
                 // A text argument gets an unknown name; a number argument the bad number.
-                if (text) args[i] = {std::string("no-such-") + std::to_string(static_cast<int>(bad == bad ? bad : 0))};
+                // (ROOFLINE_PLAN's prices are "gpu=price" entries: an unknown GPU there.)
+                if (text) args[i] = {std::string("no-such-") + std::to_string(static_cast<int>(bad == bad ? bad : 0)) +
+                                     (std::string(f.args[i].name) == "prices" ? "=1" : "")};
                 else args[i] = {bad};
                 INFO(f.name << " argument " << f.args[i].name << " = " << bad);
                 try {
@@ -268,10 +270,10 @@ TEST_CASE("errors say where, which argument and why; unknown ids get the nearest
           "no GPU 'H100SXM' in the catalog; did you mean 'h100-sxm'?");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // hbm_gb or hbm_tbs: too far
           "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
-          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs)");
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour)");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
           "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
-          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs); did you mean 'hbm_gb'?");
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour); did you mean 'hbm_gb'?");
     const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
     CHECK(dtype.argument() == "weight_dtype");
     CHECK(dtype.reason() == "no dtype 'q4km' (fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m); did you mean 'q4_k_m'?");

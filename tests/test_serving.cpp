@@ -366,7 +366,7 @@ TEST_CASE("PLAN rejects bad input with an error naming the argument", "[serving]
     try {
         plan("llama3-70b", 100, w, t);
     } catch (const Error& e) {
-        CHECK(e.reason() == "no model in the catalog named 'llama3-70b'; did you mean 'llama-3-70b'?");
+        CHECK(e.reason() == "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?");
     }
     require_error([&] { plan("llama-3.1-70b", 100, w, {500, 0.01}); }, Status::no_solution, "tpot_ms");
     require_error([&] { plan("llama-3.1-70b", 100, w, {0.01, 50}); }, Status::no_solution, "ttft_ms");

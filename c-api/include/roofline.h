@@ -95,12 +95,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 3
+#define ROOFLINE_VERSION_MINOR 4
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.3.0"
+#define ROOFLINE_VERSION_STRING "0.4.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -501,6 +501,105 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
 ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
                                          const char* weight_dtype, double tp, const char* profile,
                                          roofline_array** result);
+
+/* ---- Planner: serving under load, capacity and cost (docs/serving-model.md) -------------------- */
+/*
+** A replica of `tp` GPUs serves requests with continuous batching and chunked prefill: each request is one
+** prefill of its `prompt_tokens` tokens (which gives the first output token) and `output_tokens` - 1 decode
+** steps at the batch it shares; the prefill of new requests rides in the same iterations as the decode.
+** Targets are means, not percentiles: `ttft_ms` (time to first token) and `tpot_ms` (time per output token
+** after the first). `model`, `gpu`, `weight_dtype`, `kv_dtype` and `tp` are as in the catalog functions above;
+** `profile` defaults to "typical" here (the estimate: fitted efficiencies, the queueing of prefills, memory
+** reserved for the longest context); "bound" is what no engine can beat (ideal roofline, no queue, the mean
+** context in memory). `mem_util` (0 < mem_util <= 1, 0.9 by default) is the fraction of each GPU's memory
+** that weights and KV cache may use. When even one request misses a target the status is
+** ROOFLINE_ERROR_NO_SOLUTION and roofline_errarg() names the target ("tpot_ms" or "ttft_ms"); weights that
+** do not fit name "model". Since 0.4.
+*/
+
+/**
+** ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** [profile=typical]; [mem_util=0.9]): the latency of one request, in ms, on a replica whose decode batch is
+** `batch` (a whole number >= 1 that fits in memory): TTFT + (output_tokens - 1) x TPOT. prompt_tokens: a whole
+** number >= 1; output_tokens: a whole number >= 2. ROOFLINE_ERROR_NO_SOLUTION naming "batch" where that batch
+** does not fit or its prefills arrive faster than the replica serves them. Since 0.4.
+*/
+ROOFLINE_API int roofline_e2e_ms(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
+                                 double batch, const char* weight_dtype, const char* kv_dtype, double tp,
+                                 const char* profile, double mem_util, double* result);
+
+/**
+** ROOFLINE_SLO_BATCH(model; gpu; ctx; tpot_ms; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [profile=typical];
+** [mem_util=0.9]): the largest batch, in sequences, whose decode step at `ctx` tokens of context (>= 0) takes at
+** most `tpot_ms` and whose KV cache fits in memory (decode alone, as in a disaggregated decode pool).
+** ROOFLINE_ERROR_NO_SOLUTION naming "tpot_ms" where even one sequence's step is slower. Since 0.4.
+*/
+ROOFLINE_API int roofline_slo_batch(const char* model, const char* gpu, double ctx, double tpot_ms,
+                                    const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                    double mem_util, double* result);
+
+/**
+** ROOFLINE_REPLICA_RPS(model; gpu; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [weight_dtype=bf16];
+** [kv_dtype=bf16]; [tp=1]; [profile=typical]; [mem_util=0.9]): the requests per second one replica of `tp` GPUs
+** sustains with both targets met, prefill and decode on the same GPUs. Since 0.4.
+*/
+ROOFLINE_API int roofline_replica_rps(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
+                                      double ttft_ms, double tpot_ms, const char* weight_dtype, const char* kv_dtype,
+                                      double tp, const char* profile, double mem_util, double* result);
+
+/**
+** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
+** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices]; [mem_util=0.9]): the capacity plan for `rps`
+** requests per second (> 0) within both targets, as a new array of 13 columns: a header row ("gpu", "tp",
+** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
+** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok"), then one row per feasible configuration, cheapest
+** first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per replica, replicas, the
+** prefill pool's GPUs per replica and replicas (0 and 0 unless disaggregated), GPUs in total, TTFT and TPOT of
+** a replica at full load in ms, output tokens/s per GPU, USD per hour of all the GPUs and USD per million
+** output tokens; the two prices are an empty text "" where the GPU has no price (such rows come last).
+** It searches every GPU of the catalog (or `gpu` alone; "" or "all": every one), tp 1, 2, 4 and 8 within the
+** GPU's node, and the weight formats bf16, fp8 (where the GPU has it), int8 and int4 (or `weight_dtype` alone;
+** "" or "all": those). `disaggregated`: 0 (prefill and decode share each replica) or 1 (separate prefill and
+** decode pools of the same GPU and format, each sized for its own target). `prices`: USD per GPU-hour that
+** replace the catalog's, as a text "h100-sxm=2.49, a100-sxm-80gb=1.29" (entries separated by ',', ';' or a
+** new line, a decimal point; "" for the catalog's example prices); an unknown GPU id in it is
+** ROOFLINE_ERROR_UNKNOWN_ID, a bad or negative number ROOFLINE_ERROR_ARGUMENT, both naming "prices".
+** ROOFLINE_ERROR_NO_SOLUTION where no configuration is feasible, naming the target that rules out most of
+** them. Free with roofline_array_free(). Since 0.4.
+*/
+ROOFLINE_API int roofline_plan(const char* model, double rps, double prompt_tokens, double output_tokens,
+                               double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
+                               const char* kv_dtype, const char* profile, double disaggregated, const char* prices,
+                               double mem_util, roofline_array** result);
+
+/**
+** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,
+** USD: usd_per_gpu_hour (>= 0) x gpus (a whole number >= 1) / (output_tokens_per_s (> 0) x 3600) x 1e6.
+** Example: roofline_cost_per_mtok(2, 8, 1000, &usd) gives 4.444 (8 GPUs at 2 USD an hour making 1000
+** tokens/s). Since 0.4.
+*/
+ROOFLINE_API int roofline_cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s,
+                                        double* result);
+
+/**
+** ROOFLINE_SPEC_TOKENS(acceptance; draft_len): speculative decoding, the expected tokens per target step when
+** the draft proposes `draft_len` tokens (a whole number >= 1), each accepted with probability `acceptance`
+** (0 to 1) independently: (1 - acceptance^(draft_len + 1)) / (1 - acceptance), draft_len + 1 when
+** acceptance is 1. Example: roofline_spec_tokens(0.8, 4, &tokens) gives 3.3616. Since 0.4.
+*/
+ROOFLINE_API int roofline_spec_tokens(double acceptance, double draft_len, double* result);
+
+/**
+** ROOFLINE_SPEC_STEP_MS(model; draft_model; gpu; batch; ctx; draft_len; acceptance; [weight_dtype=bf16];
+** [kv_dtype=bf16]; [tp=1]; [profile=typical]): speculative decoding, the effective ms per output token of
+** `batch` sequences of `ctx` tokens of context: (draft_len decode steps of `draft_model` + one step of `model`
+** that verifies draft_len + 1 tokens per sequence) / roofline_spec_tokens(acceptance, draft_len). The draft
+** runs on the same GPUs, in the same formats and tp; its heads must divide by tp (else ROOFLINE_ERROR_ARGUMENT
+** naming "draft_model"). Since 0.4.
+*/
+ROOFLINE_API int roofline_spec_step_ms(const char* model, const char* draft_model, const char* gpu, double batch,
+                                       double ctx, double draft_len, double acceptance, const char* weight_dtype,
+                                       const char* kv_dtype, double tp, const char* profile, double* result);
 
 /* ---- Why a formula fails ---------------------------------------------------------------------- */
 

@@ -5,6 +5,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/roofline.hpp"
+#include "roofline/serving.hpp"
 #include "roofline/units.hpp"
 
 namespace roofline {
@@ -157,6 +160,61 @@ constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::frac
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
 
+
+// The capacity planner's (docs/serving-model.md).
+constexpr ArgSpec kOutputTokens = number("output_tokens", "tokens", Check::count,
+    "Tokens of each answer, a whole number >= 2: the first comes from the prefill, the rest from decode steps.",
+    "每个回答的 token 数，不小于 2 的整数：第一个来自 Prefill，其余来自逐步 Decode。");
+constexpr ArgSpec kRps = number("rps", "requests/s", Check::positive,
+    "The load to serve: requests per second, above 0.",
+    "要承载的负载：每秒请求数，大于 0。");
+constexpr ArgSpec kTtftMs = number("ttft_ms", "ms", Check::positive,
+    "Target time to first token, ms (a mean, not a percentile).",
+    "首 token 时间的目标，毫秒（均值，不是百分位数）。");
+constexpr ArgSpec kTpotMs = number("tpot_ms", "ms", Check::positive,
+    "Target time per output token after the first, ms (a mean, not a percentile).",
+    "首 token 之后每个输出 token 的时间目标，毫秒（均值，不是百分位数）。");
+constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
+    "typical (the estimate: fitted efficiencies, queueing of prefills, memory reserved for the longest context) or "
+    "bound (the ideal roofline, no queue: what no engine can beat); also llama.cpp.",
+    "typical（估计值：拟合的效率、Prefill 排队、按最长上下文预留显存）或 bound（理想 Roofline、无排队：任何引擎都"
+    "无法超越）；也可用 llama.cpp。"), "typical");
+constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog id",
+    "One GPU of the catalog to plan on, e.g. h100-sxm; empty or all: every GPU of the catalog.",
+    "只在目录中的这一种 GPU 上规划，如 h100-sxm；留空或 all：目录中的全部 GPU。"), "all");
+constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
+    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it, int8 and "
+    "int4.",
+    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8、int8 与 int4。"), "all");
+constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
+    "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
+    "for its own target.",
+    "0：Prefill 与 Decode 共用每个副本（分块 Prefill）；1：Prefill 池与 Decode 池分开，各自按自己的目标配置。"), 0), 1);
+constexpr ArgSpec kPrices = optional_text(text("prices", "USD per GPU-hour",
+    "Prices that replace the catalog's, USD per GPU-hour, as a text: \"h100-sxm=2.49, a100-sxm-80gb=1.29\"; "
+    "empty: the catalog's example prices.",
+    "替换目录价格的 GPU 每小时价格（美元），写成文本：\"h100-sxm=2.49, a100-sxm-80gb=1.29\"；留空：用目录中的示例价格。"),
+    "");
+constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
+    "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
+    "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
+constexpr ArgSpec kGpus = number("gpus", "GPUs", Check::count,
+    "GPUs paid for, a whole number >= 1.",
+    "计费的 GPU 数，不小于 1 的整数。");
+constexpr ArgSpec kOutputTokensPerS = number("output_tokens_per_s", "tokens/s", Check::positive,
+    "Output tokens per second that those GPUs deliver together, above 0.",
+    "这些 GPU 合计每秒输出的 token 数，大于 0。");
+constexpr ArgSpec kAcceptance = with_max(number("acceptance", "probability", Check::non_negative,
+    "Probability that the target model accepts a drafted token, 0 to 1 (each independently).",
+    "目标模型接受一个草稿 token 的概率，0 到 1（相互独立）。"), 1);
+constexpr ArgSpec kDraftLen = number("draft_len", "tokens", Check::count,
+    "Tokens the draft model proposes before each target step, a whole number >= 1.",
+    "每次目标模型验证之前草稿模型提出的 token 数，不小于 1 的整数。");
+constexpr ArgSpec kDraftModel = text("draft_model", "catalog id",
+    "The draft model of the catalog, e.g. llama-3.1-8b: it runs on the same GPUs in the same formats and tp as "
+    "the target.",
+    "目录中的草稿模型，如 llama-3.1-8b：与目标模型在同样的 GPU 上、同样的格式与 tp 下运行。");
+
 constexpr ArgSpec kFormulaName = text("formula", "formula name",
     "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
     "要解释的公式名，如 ROOFLINE_FIT_BATCH。");
@@ -172,6 +230,18 @@ constexpr std::array kArgsModel{kModel, kModelField};
 constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
 constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile};
 constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil};
+
+constexpr std::array kArgsE2e{kModel, kGpu, kPromptTokens, kOutputTokens, kBatch, kWeightDtype, kKvDtype, kTp,
+                              kPlanProfile, kMemUtil};
+constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kKvDtype, kTp, kPlanProfile, kMemUtil};
+constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
+                                     kKvDtype, kTp, kPlanProfile, kMemUtil};
+constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
+                               kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil};
+constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
+constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
+constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
+                                   kKvDtype, kTp, kPlanProfile};
 
 constexpr std::array kArgsCompute{kFlops, kTflops};
 constexpr std::array kArgsMemory{kBytes, kTbs};
@@ -241,6 +311,7 @@ constexpr FormulaSpec formula(const char* name, const char* group, const char* u
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
 constexpr const char* kCatalog = "Catalog and model-aware estimates";
+constexpr const char* kPlanner = "Planner";
 constexpr const char* kDiagnostics = "Why a formula fails";
 
 // ---- The table. --------------------------------------------------------------------------------
@@ -368,6 +439,52 @@ constexpr std::array kFormulas{
         "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
         "（按 tp 中的一块 GPU）。",
         kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::e2e_ms>("ROOFLINE_E2E_MS", kPlanner, "ms",
+        "Latency of one request on a replica decoding batch sequences with chunked prefill: time to first token + "
+        "(output_tokens - 1) x time per output token, ms.",
+        "一个副本以分块 Prefill 方式同时解码 batch 个序列时，一个请求的端到端延迟：首 token 时间 + (output_tokens - 1) × "
+        "每个输出 token 的时间，毫秒。",
+        kArgsE2e, "ROOFLINE_E2E_MS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 32; \"fp8\"; \"\"; 4)"),
+    formula<&formula::slo_batch>("ROOFLINE_SLO_BATCH", kPlanner, "sequences",
+        "The largest batch whose decode step at ctx tokens of context meets tpot_ms and fits in memory; an error "
+        "where even one sequence is slower than tpot_ms.",
+        "在 ctx 个 token 的上下文下，一步 Decode 满足 tpot_ms 且放得进显存的最大批大小；连一个序列都慢于 tpot_ms 时返回"
+        "错误值。",
+        kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)"),
+    formula<&formula::replica_rps>("ROOFLINE_REPLICA_RPS", kPlanner, "requests/s",
+        "Requests per second one replica of tp GPUs sustains within both targets (chunked prefill and decode on "
+        "the same GPUs); an error naming the target that not even one request meets.",
+        "一个由 tp 块 GPU 组成的副本在两个目标之内能承载的每秒请求数（Prefill 与 Decode 在同一组 GPU 上）；连一个请求都"
+        "达不到某个目标时返回错误值并指出该目标。",
+        kArgsReplicaRps,
+        "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)"),
+    formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
+        "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
+        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok",
+        "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, tp "
+        "and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and TPOT at "
+        "full load, output tokens/s per GPU, USD per hour and per million output tokens (\"\" without a price).",
+        "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、tp 与权重格式一行，最便宜的在前："
+        "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、每块 GPU 每秒输出 "
+        "token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)"),
+    formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
+        "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
+        "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",
+        kArgsCostPerMtok, "ROOFLINE_COST_PER_MTOK(2; 8; 1000)"),
+    formula<&formula::spec_tokens>("ROOFLINE_SPEC_TOKENS", kPlanner, "tokens per target step",
+        "Speculative decoding: expected tokens per target step with draft_len drafted tokens each accepted with "
+        "probability acceptance: (1 - acceptance^(draft_len + 1)) / (1 - acceptance).",
+        "投机解码：每次草稿 draft_len 个 token、每个以 acceptance 的概率被接受时，目标模型每步产出的期望 token 数："
+        "(1 - acceptance^(draft_len + 1)) / (1 - acceptance)。",
+        kArgsSpecTokens, "ROOFLINE_SPEC_TOKENS(0.8; 4)"),
+    formula<&formula::spec_step_ms>("ROOFLINE_SPEC_STEP_MS", kPlanner, "ms per output token",
+        "Speculative decoding: ms per output token of draft_len draft steps and one target step that verifies them, "
+        "divided by ROOFLINE_SPEC_TOKENS (batch sequences of ctx tokens of context).",
+        "投机解码：draft_len 步草稿 Decode 加一步验证它们的目标模型前向，除以 ROOFLINE_SPEC_TOKENS，得到每个输出 token "
+        "的毫秒数（batch 个序列、每个上下文 ctx 个 token）。",
+        kArgsSpecStep,
+        "ROOFLINE_SPEC_STEP_MS(\"llama-3.1-70b\"; \"llama-3.1-8b\"; \"h100-sxm\"; 8; 2048; 4; 0.7; \"fp8\"; \"\"; 4)"),
     formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
         "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
         "fault.",
@@ -547,9 +664,10 @@ std::string default_string(const ArgSpec& arg) {
 std::string signature(const FormulaSpec& formula) {
     std::vector<std::string> args;
     for (const ArgSpec& a : formula.args)
-        args.push_back(a.type == Type::rest ? fmt::format("{}...", a.name)
-                       : a.optional       ? fmt::format("[{}={}]", a.name, default_string(a))
-                                          : std::string(a.name));
+        args.push_back(a.type == Type::rest                 ? fmt::format("{}...", a.name)
+                       : a.optional && !default_string(a).empty() ? fmt::format("[{}={}]", a.name, default_string(a))
+                       : a.optional                         ? fmt::format("[{}]", a.name)
+                                                            : std::string(a.name));
     return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
 }
 
@@ -728,26 +846,26 @@ double max_batch(double mem_gb, double params_b, double ctx, double kv_kib_per_t
 
 namespace {
 
-/// An id that names nothing: "<nothing_named>; did you mean '<nearest>'?" (the suggestion only when one is close).
-[[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string_view id, std::string nothing_named,
-                             const std::vector<std::string>& known) {
-    throw Error::of_argument(Status::unknown_id, f.name, arg, nothing_named + suggestion(id, known));
+/// An id that names nothing: the error of the argument, its reason worded by nearest.hpp (suggestion included).
+[[noreturn]] void unknown_id(const FormulaSpec& f, const char* arg, std::string reason) {
+    throw Error::of_argument(Status::unknown_id, f.name, arg, std::move(reason));
 }
 
 /// An id of a short closed list: "no <kind> '<id>' (<a, b, c>); did you mean ...?"
 [[noreturn]] void unknown_choice(const FormulaSpec& f, const char* arg, std::string_view kind, std::string_view id,
                                  const std::vector<std::string>& known) {
-    unknown_id(f, arg, id, fmt::format("no {} '{}' ({})", kind, id, fmt::join(known, ", ")), known);
+    unknown_id(f, arg, roofline::unknown_choice(kind, id, known));
 }
 
-ModelSpec model_of(const FormulaSpec& f, std::string_view id) {
+/// The model `id` of the catalog, for the argument `arg` ("model", "draft_model").
+ModelSpec model_of(const FormulaSpec& f, std::string_view id, const char* arg = "model") {
     if (auto m = find_model(id)) return *m;
-    unknown_id(f, "model", id, fmt::format("no model '{}' in the catalog", id), model_ids());
+    unknown_id(f, arg, unknown_catalog_id("model", id, model_ids()));
 }
 
 GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
     if (auto g = find_gpu(id)) return *g;
-    unknown_id(f, "gpu", id, fmt::format("no GPU '{}' in the catalog", id), gpu_ids());
+    unknown_id(f, "gpu", unknown_catalog_id("GPU", id, gpu_ids()));
 }
 
 DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
@@ -832,8 +950,9 @@ Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec&
 }
 
 /// Where a spreadsheet user finds the ids an argument takes (ROOFLINE_WHY points there).
-constexpr std::pair<std::string_view, std::string_view> kIdListings[] = {{"model", "ROOFLINE_MODELS()"},
-                                                                         {"gpu", "ROOFLINE_GPUS()"}};
+constexpr std::pair<std::string_view, std::string_view> kIdListings[] = {
+    {"model", "ROOFLINE_MODELS()"}, {"draft_model", "ROOFLINE_MODELS()"}, {"gpu", "ROOFLINE_GPUS()"},
+    {"prices", "ROOFLINE_GPUS()"}};
 
 }  // namespace
 
@@ -917,6 +1036,165 @@ Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt
     const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
     auto ops = prefill_operators(d, batch, prompt_tokens);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
+}
+
+// ---- Planner: the serving model (serving.hpp, docs/serving-model.md) through the table. -----------
+
+namespace {
+
+/// Runs the serving model; an error it throws (which names its argument but no formula) is said as the formula's.
+template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
+    try {
+        return compute();
+    } catch (const Error& e) {
+        if (!e.where().empty()) throw;
+        if (e.argument().empty()) throw Error::of_call(e.status(), f.name, "", e.reason());
+        throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+    }
+}
+
+serving::Workload workload(double prompt_tokens, double output_tokens) { return {prompt_tokens, output_tokens}; }
+
+/// An optional text that asks for every choice: empty or "all".
+bool every(std::string_view choice) { return choice.empty() || iequals(choice, "all"); }
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+/// The price overrides of ROOFLINE_PLAN: "h100-sxm=2.49, a100-sxm-80gb=1.29" (',' ';' or a new line between
+/// entries; a decimal point), by the catalog's id of each GPU.
+std::map<std::string, double> prices_of(const FormulaSpec& f, std::string_view text) {
+    std::map<std::string, double> prices;
+    auto bad = [&](std::string reason) { throw Error::of_argument(Status::invalid_argument, f.name, "prices", std::move(reason)); };
+    while (!text.empty()) {
+        const std::size_t end = text.find_first_of(",;\n");
+        const std::string_view raw = text.substr(0, end), entry = trimmed(raw);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (entry.empty()) continue;
+        const std::size_t equals = entry.find('=');
+        if (equals == std::string_view::npos)
+            bad(fmt::format("'{}' is not gpu=price (e.g. \"h100-sxm=2.49, a100-sxm-80gb=1.29\")", raw));
+        const std::string_view id = trimmed(entry.substr(0, equals)), number = trimmed(entry.substr(equals + 1));
+        const GpuSpec gpu = [&] {
+            if (auto g = find_gpu(id)) return *g;
+            unknown_id(f, "prices", unknown_catalog_id("GPU", id, gpu_ids()));
+        }();
+        double usd = 0;
+        const auto [at, error] = std::from_chars(number.data(), number.data() + number.size(), usd);
+        if (number.empty() || error != std::errc() || at != number.data() + number.size() || !std::isfinite(usd))
+            bad(fmt::format("the price of '{}' must be a number of USD per GPU-hour with a decimal point (got '{}')",
+                            id, number));
+        if (usd < 0) bad(fmt::format("the price of '{}' must be zero or more (got {})", id, usd));
+        prices[gpu.id] = usd;
+    }
+    return prices;
+}
+
+/// A price cell of ROOFLINE_PLAN: the number, or "" where the GPU has no price.
+std::variant<double, std::string> price_cell(const FormulaSpec& f, const std::optional<double>& usd) {
+    if (!usd) return std::string();
+    return finite(f, *usd);
+}
+
+}  // namespace
+
+double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
+              std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+              double mem_util) {
+    const auto& f = checked<&e2e_ms>(
+        {model, gpu, prompt_tokens, output_tokens, batch, weight_dtype, kv_dtype, tp, profile, mem_util});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::e2e_ms(d, p, workload(prompt_tokens, output_tokens), batch, mem_util);
+    }));
+}
+
+double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util) {
+    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] { return serving::slo_batch(d, p, ctx, tpot_ms, mem_util); }));
+}
+
+double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
+                   double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
+                   std::string_view profile, double mem_util) {
+    const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
+                                           kv_dtype, tp, profile, mem_util});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::replica_rps(d, p, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, mem_util).rps;
+    }));
+}
+
+Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
+           double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
+           std::string_view profile, double disaggregated, std::string_view prices, double mem_util) {
+    const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
+                                    kv_dtype, profile, disaggregated, prices, mem_util});
+    if (disaggregated != 0 && disaggregated != 1)
+        out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
+    const ModelSpec m = model_of(f, model);
+    serving::PlanOptions o;
+    if (!every(gpu)) o.gpu = gpu_of(f, gpu).id;
+    if (!every(weight_dtype)) o.weights = dtype_of(f, "weight_dtype", weight_dtype);
+    o.kv = dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype);
+    o.profile = profile_of(f, profile).name;
+    o.mem_util = mem_util;
+    o.disaggregated = disaggregated == 1;
+    o.prices = prices_of(f, prices);
+    const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
+        return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
+    });
+    Table t;
+    t.cols = 13;
+    for (const char* h : {"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus",
+                          "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok"})
+        t.cells.emplace_back(std::string(h));
+    t.cells.reserve(t.cols * (rows.size() + 1));
+    for (const serving::PlanRow& r : rows) {
+        t.cells.emplace_back(r.gpu);
+        t.cells.emplace_back(finite(f, r.tp));
+        t.cells.emplace_back(std::string(to_string(r.weights)));
+        for (double v : {r.batch, r.replicas, r.prefill_tp, r.prefill_replicas, r.gpus, r.ttft_ms, r.tpot_ms,
+                         r.output_tokens_per_s_per_gpu})
+            t.cells.emplace_back(finite(f, v));
+        t.cells.push_back(price_cell(f, r.usd_per_hour));
+        t.cells.push_back(price_cell(f, r.usd_per_mtok));
+    }
+    t.rows = rows.size() + 1;
+    return t;
+}
+
+double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s) {
+    const auto& f = checked<&cost_per_mtok>({usd_per_gpu_hour, gpus, output_tokens_per_s});
+    return finite(f, serving_model(f, [&] { return serving::cost_per_mtok(usd_per_gpu_hour, gpus, output_tokens_per_s); }));
+}
+
+double spec_tokens(double acceptance, double draft_len) {
+    const auto& f = checked<&spec_tokens>({acceptance, draft_len});
+    return finite(f, serving_model(f, [&] { return serving::spec_tokens(acceptance, draft_len); }));
+}
+
+double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
+                    double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
+                    double tp, std::string_view profile) {
+    const auto& f = checked<&spec_step_ms>(
+        {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const ModelSpec draft = model_of(f, draft_model, "draft_model");
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::spec_step_ms(d, draft, p, batch, ctx, draft_len, acceptance);
+    }));
 }
 
 // ---- Why a formula fails. ------------------------------------------------------------------------

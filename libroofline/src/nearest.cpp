@@ -83,4 +83,14 @@ std::string suggestion(std::string_view word, std::span<const std::string> candi
     return suggestion_of(word, candidates);
 }
 
+std::string unknown_catalog_id(std::string_view kind, std::string_view id, std::span<const std::string> known) {
+    return "no " + std::string(kind) + " '" + std::string(id) + "' in the catalog" + suggestion(id, known);
+}
+
+std::string unknown_choice(std::string_view kind, std::string_view id, std::span<const std::string> known) {
+    std::string listed;
+    for (const std::string& k : known) listed += (listed.empty() ? "" : ", ") + k;
+    return "no " + std::string(kind) + " '" + std::string(id) + "' (" + listed + ")" + suggestion(id, known);
+}
+
 }  // namespace roofline

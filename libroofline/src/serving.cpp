@@ -28,11 +28,8 @@ constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batc
     throw Error::of_argument(status, "", argument, reason);
 }
 
-/// An id that names nothing in `known`: the reason, with the nearest id when one is close.
-[[noreturn]] void unknown(const char* argument, std::string_view what, std::string_view id,
-                          const std::vector<std::string>& known) {
-    fail(Status::unknown_id, argument, fmt::format("no {} '{}'{}", what, id, suggestion(id, known)));
-}
+/// An id that names nothing: the reason as nearest.hpp words it (the formulas' wording, suggestion included).
+[[noreturn]] void unknown(const char* argument, const std::string& reason) { fail(Status::unknown_id, argument, reason); }
 
 void require_whole(const char* argument, double v, double min) {
     if (!std::isfinite(v) || v < min || v != std::floor(v))
@@ -601,12 +598,12 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     check(t);
     require_fraction("mem_util", o.mem_util);
     const Profile* profile = find_profile(o.profile);
-    if (!profile) unknown("profile", "profile", o.profile, profile_names());
+    if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
     for (double tp : o.tps) require_whole("tp", tp, 1);
     std::vector<GpuSpec> gpus;
     if (o.gpu) {
         const auto g = find_gpu(*o.gpu);
-        if (!g) unknown("gpu", "GPU in the catalog named", *o.gpu, gpu_ids());
+        if (!g) unknown("gpu", unknown_catalog_id("GPU", *o.gpu, gpu_ids()));
         gpus.push_back(*g);
     } else {
         for (const std::string& id : gpu_ids()) gpus.push_back(*find_gpu(id));
@@ -685,7 +682,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
 std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& o) {
     const auto model = find_model(model_id);
-    if (!model) unknown("model", "model in the catalog named", model_id, model_ids());
+    if (!model) unknown("model", unknown_catalog_id("model", model_id, model_ids()));
     return plan(*model, rps, w, t, o);
 }
 

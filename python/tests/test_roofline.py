@@ -28,13 +28,14 @@ def evaluate(formula):
 
 
 def valid_arg(formula, arg):
-    """A valid value for an argument: its default, a catalog id, 80 GB of memory or 8."""
+    """A valid value for an argument: its default, a catalog id, 80 GB of memory, an acceptance of 0.5, latency
+    targets of 500 ms, or 8."""
     if arg["optional"]:
         return arg["default"]
     if arg["type"] == roofline.TEXT:
-        return {"model": "llama-3-8b", "gpu": "h100-sxm"}.get(
+        return {"model": "llama-3-8b", "draft_model": "llama-3-8b", "gpu": "h100-sxm"}.get(
             arg["name"], "hbm_tbs" if formula["name"] == "ROOFLINE_GPU" else "layers")
-    return 80.0 if arg["name"] == "mem_gb" else 8.0
+    return {"mem_gb": 80.0, "acceptance": 0.5, "ttft_ms": 500.0, "tpot_ms": 500.0}.get(arg["name"], 8.0)
 
 
 class SeedCases(unittest.TestCase):
@@ -140,8 +141,8 @@ class Errors(unittest.TestCase):
                 continue  # ROOFLINE_WHY explains bad values instead of refusing them: test_why
             for i, arg in enumerate(f["args"]):
                 for bad in (float("nan"), float("inf"), float("-inf"), "", "x", None):
-                    if bad == "" and arg["name"] == "kv_dtype":
-                        continue  # an empty kv_dtype means the default, bf16
+                    if bad == "" and (arg["name"] == "kv_dtype" or arg["optional"] and arg["default"] in ("", "all")):
+                        continue  # an empty kv_dtype means the default, bf16; ROOFLINE_PLAN's gpu, weight_dtype, prices
                     with self.subTest(formula=f["name"], argument=arg["name"], value=bad):
                         args = list(valid)
                         args[i] = bad

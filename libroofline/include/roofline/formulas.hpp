@@ -75,6 +75,7 @@ std::string c_function_name(std::string_view formula_name);
 std::string default_string(const ArgSpec& arg);
 /// A formula's signature as documentation shows it, optional arguments in brackets with their defaults:
 /// "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
+/// An optional text whose default is empty shows no default: "[prices]".
 std::string signature(const FormulaSpec& formula);
 
 /// An argument of a generic call: a number or a text.
@@ -184,6 +185,24 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
                      std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                      std::string_view weight_dtype, double tp, std::string_view profile);
+
+// Planner (the serving model of docs/serving-model.md)
+double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
+              std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+              double mem_util);
+double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util);
+double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
+                   double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
+                   std::string_view profile, double mem_util);
+Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
+           double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
+           std::string_view profile, double disaggregated, std::string_view prices, double mem_util);
+double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
+double spec_tokens(double acceptance, double draft_len);
+double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
+                    double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
+                    double tp, std::string_view profile);
 
 // Why a formula fails
 std::string why(std::string_view formula, std::span<const Arg> arguments);

@@ -26,4 +26,12 @@ std::optional<std::size_t> nearest(std::string_view word, std::span<const std::s
 std::string suggestion(std::string_view word, std::span<const std::string_view> candidates);
 std::string suggestion(std::string_view word, std::span<const std::string> candidates);
 
+/// The reason an id of a catalog names nothing: "no <kind> '<id>' in the catalog" and its suggestion, e.g.
+/// "no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'?". The one wording of an unknown model or
+/// GPU: the formulas and the serving model both say it so.
+std::string unknown_catalog_id(std::string_view kind, std::string_view id, std::span<const std::string> known);
+/// The reason an id of a short closed list (dtypes, profiles, fields) names nothing: "no <kind> '<id>' (<a, b,
+/// c>)" and its suggestion, e.g. "no profile 'fast' (bound, llama.cpp, typical)".
+std::string unknown_choice(std::string_view kind, std::string_view id, std::span<const std::string> known);
+
 }  // namespace roofline

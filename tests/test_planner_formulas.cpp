@@ -1,0 +1,348 @@
+// The Planner formulas of the table (ROOFLINE_E2E_MS, ROOFLINE_SLO_BATCH, ROOFLINE_REPLICA_RPS, ROOFLINE_PLAN,
+// ROOFLINE_COST_PER_MTOK, ROOFLINE_SPEC_TOKENS, ROOFLINE_SPEC_STEP_MS): each called by name through the formula
+// layer gives the serving model's answer (serving.hpp, docs/serving-model.md), the primitives give hand-computed
+// values, the plan array has its documented header and order, and bad input names its argument.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/error.hpp"
+#include "roofline/formulas.hpp"
+#include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
+
+using namespace roofline;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+Arg text(const char* s) { return {std::string(s)}; }
+Arg num(double v) { return {v}; }
+
+double number(const char* formula, std::vector<Arg> args) { return std::get<double>(call(formula, args).value); }
+Table table(const char* formula, std::vector<Arg> args) { return std::get<Table>(call(formula, args).value); }
+
+const Profile& profile(const char* name) { return *find_profile(name); }
+
+Deployment deploy(const char* model, const char* gpu, DType weights, double tp) {
+    return {*find_model(model), *find_gpu(gpu), weights, DType::bf16, tp};
+}
+
+/// The error of a call by name.
+Error error_of(const char* formula, std::vector<Arg> args) {
+    try {
+        call(formula, args);
+    } catch (const Error& e) {
+        return e;
+    }
+    FAIL(formula << ": no error");
+    return Error::of_call(Status::internal, "", "", "");
+}
+
+/// The call fails with this status, naming this argument in its message, after the formula's name.
+void require_error(const char* formula, std::vector<Arg> args, Status status, const std::string& argument) {
+    const Error e = error_of(formula, std::move(args));
+    INFO(e.what());
+    CHECK(e.status() == status);
+    CHECK(e.argument() == argument);
+    CHECK(e.where() == formula);
+    CHECK_THAT(std::string(e.what()), StartsWith(std::string(formula) + ": ") && Contains(argument));
+}
+
+const std::variant<double, std::string>& cell(const Table& t, std::size_t row, std::size_t col) {
+    return t.cells.at(row * t.cols + col);
+}
+double num_at(const Table& t, std::size_t row, std::size_t col) { return std::get<double>(cell(t, row, col)); }
+const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
+
+enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok };
+
+/// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
+std::vector<Arg> example(std::vector<Arg> optional = {}) {
+    std::vector<Arg> args{text("llama-3.1-70b"), num(100), num(2000), num(300), num(500), num(50)};
+    args.insert(args.end(), optional.begin(), optional.end());
+    return args;
+}
+
+}  // namespace
+
+TEST_CASE("the primitives by hand: cost per million tokens and speculative tokens", "[planner]") {
+    // 8 GPUs at 2 USD an hour = 16 USD/h; 1000 tokens/s = 3.6e6 tokens/h; 16 / 3.6e6 x 1e6 = 4.4444 USD.
+    CHECK(number("ROOFLINE_COST_PER_MTOK", {num(2), num(8), num(1000)}) == Approx(4.444444444444));
+    CHECK(number("ROOFLINE_COST_PER_MTOK", {num(0), num(1), num(1)}) == 0);
+    // (1 - 0.8^5) / (1 - 0.8) = 1 + 0.8 + 0.64 + 0.512 + 0.4096 = 3.3616.
+    CHECK(number("ROOFLINE_SPEC_TOKENS", {num(0.8), num(4)}) == Approx(3.3616).epsilon(1e-12));
+    CHECK(number("ROOFLINE_SPEC_TOKENS", {num(0), num(4)}) == 1);  // nothing accepted: the target's own token
+    CHECK(number("ROOFLINE_SPEC_TOKENS", {num(1), num(4)}) == 5);  // everything accepted: 4 drafted + 1
+    CHECK(number("ROOFLINE_SPEC_TOKENS", {num(0.5), num(1)}) == Approx(1.5));
+}
+
+TEST_CASE("each planner formula is the serving model's function, defaults from the table", "[planner]") {
+    const Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 4);
+    const serving::Workload w{2000, 300};
+    SECTION("E2E_MS = TTFT + (output - 1) x TPOT of the replica at that batch") {
+        for (const char* p : {"typical", "bound"}) {
+            INFO(p);
+            const serving::ReplicaState s = serving::replica_state(d, profile(p), w, 32);
+            const double e2e = number("ROOFLINE_E2E_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300),
+                                                          num(32), text("fp8"), text(""), num(4), text(p)});
+            CHECK(e2e == serving::e2e_ms(d, profile(p), w, 32));
+            CHECK(e2e == Approx(s.ttft_ms + 299 * s.tpot_ms).epsilon(1e-12));
+            CHECK(s.ttft_ms > 0);
+            CHECK(s.tpot_ms > 0);
+        }
+        // The profile left out is typical (the planner's estimate), mem_util 0.9.
+        CHECK(number("ROOFLINE_E2E_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300), num(32), text("fp8"),
+                                         text(""), num(4)}) == serving::e2e_ms(d, profile("typical"), w, 32, 0.9));
+    }
+    SECTION("SLO_BATCH") {
+        const Deployment d8 = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+        const double b = number("ROOFLINE_SLO_BATCH", {text("llama-3.1-8b"), text("h100-sxm"), num(4096), num(20)});
+        CHECK(b == serving::slo_batch(d8, profile("typical"), 4096, 20, 0.9));
+        // The step at that batch meets 20 ms and one more sequence does not (or does not fit).
+        std::vector<Operator> at = decode_operators(d8, b, 4096), above = decode_operators(d8, b + 1, 4096);
+        CHECK(estimate(at, d8.gpu, profile("typical")) <= 20);
+        const double fit = number("ROOFLINE_FIT_BATCH", {text("llama-3.1-8b"), text("h100-sxm"), num(4096)});
+        CHECK((b == fit || estimate(above, d8.gpu, profile("typical")) > 20));
+    }
+    SECTION("REPLICA_RPS") {
+        const double rps = number("ROOFLINE_REPLICA_RPS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300),
+                                                           num(500), num(50), text("fp8"), text(""), num(4)});
+        const serving::ReplicaState s = serving::replica_rps(d, profile("typical"), w, {500, 50});
+        CHECK(rps == s.rps);
+        // Little's law of the documented model: B sequences, each O - 1 iterations of TPOT.
+        CHECK(rps == Approx(s.batch / (299 * s.tpot_ms / 1000)).epsilon(1e-12));
+        // And E2E at that batch is the TTFT and TPOT of that state.
+        CHECK(number("ROOFLINE_E2E_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300), num(s.batch),
+                                         text("fp8"), text(""), num(4)}) == Approx(s.ttft_ms + 299 * s.tpot_ms));
+    }
+    SECTION("SPEC_STEP_MS") {
+        const double ms = number("ROOFLINE_SPEC_STEP_MS", {text("llama-3.1-70b"), text("llama-3.1-8b"), text("h100-sxm"),
+                                                           num(8), num(2048), num(4), num(0.7), text("fp8"), text(""), num(4)});
+        CHECK(ms == serving::spec_step_ms(d, *find_model("llama-3.1-8b"), profile("typical"), 8, 2048, 4, 0.7));
+        // A good draft beats plain decoding at a small batch.
+        CHECK(ms < number("ROOFLINE_STEP_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(8), num(2048), text("fp8"),
+                                               text(""), num(4), text("typical")}));
+    }
+}
+
+TEST_CASE("bound is never more optimistic than typical", "[planner]") {
+    for (const char* gpu : {"h100-sxm", "a100-sxm-80gb", "mi300x"})
+        for (double tp : {4.0, 8.0}) {
+            INFO(gpu << " tp " << tp);
+            auto with = [&](std::vector<Arg> args, const char* p) {
+                args.insert(args.end(), {text("bf16"), text(""), num(tp), text(p)});
+                return args;
+            };
+            const std::vector<Arg> e2e{text("llama-3.1-70b"), text(gpu), num(2000), num(300), num(16)};
+            CHECK(number("ROOFLINE_E2E_MS", with(e2e, "bound")) <= number("ROOFLINE_E2E_MS", with(e2e, "typical")));
+            const std::vector<Arg> rps{text("llama-3.1-70b"), text(gpu), num(2000), num(300), num(1000), num(60)};
+            CHECK(number("ROOFLINE_REPLICA_RPS", with(rps, "bound")) >= number("ROOFLINE_REPLICA_RPS", with(rps, "typical")));
+            const std::vector<Arg> slo{text("llama-3.1-70b"), text(gpu), num(2300), num(40)};
+            CHECK(number("ROOFLINE_SLO_BATCH", with(slo, "bound")) >= number("ROOFLINE_SLO_BATCH", with(slo, "typical")));
+        }
+    // The plan: bound needs no more GPUs for the cheapest configuration than typical.
+    const Table b = table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("bound")}));
+    const Table t = table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical")}));
+    CHECK(num_at(b, 1, kGpus) <= num_at(t, 1, kGpus));
+}
+
+TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[planner]") {
+    const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
+                                          "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
+                                          "usd_per_mtok"};
+    for (double disaggregated : {0.0, 1.0}) {
+        INFO("disaggregated " << disaggregated);
+        const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
+        REQUIRE(t.cols == 13);
+        for (std::size_t c = 0; c < 13; ++c) CHECK(text_at(t, 0, c) == header[c]);
+        serving::PlanOptions o;
+        o.disaggregated = disaggregated == 1;
+        const auto rows = serving::plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o);
+        REQUIRE(t.rows == rows.size() + 1);
+        REQUIRE(t.rows > 10);
+        bool priced = true;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const std::size_t r = i + 1;
+            const serving::PlanRow& want = rows[i];
+            INFO("row " << r << ": " << want.gpu << " tp " << want.tp << " " << to_string(want.weights));
+            CHECK(text_at(t, r, kGpu) == want.gpu);
+            CHECK(num_at(t, r, kTp) == want.tp);
+            CHECK(text_at(t, r, kWeights) == to_string(want.weights));
+            CHECK(num_at(t, r, kBatch) == want.batch);
+            CHECK(num_at(t, r, kReplicas) == want.replicas);
+            CHECK(num_at(t, r, kTtft) == want.ttft_ms);
+            CHECK(num_at(t, r, kTpot) == want.tpot_ms);
+            CHECK(num_at(t, r, kTtft) <= 500);
+            CHECK(num_at(t, r, kTpot) <= 50);
+            // GPUs in total: the decode (or colocated) replicas, plus the prefill pool when disaggregated.
+            CHECK(num_at(t, r, kGpus) == num_at(t, r, kTp) * num_at(t, r, kReplicas) +
+                                             num_at(t, r, kPrefillTp) * num_at(t, r, kPrefillReplicas));
+            if (disaggregated == 1) {
+                CHECK(num_at(t, r, kPrefillTp) >= 1);
+                CHECK(num_at(t, r, kPrefillReplicas) >= 1);
+            } else {
+                CHECK(num_at(t, r, kPrefillTp) == 0);
+                CHECK(num_at(t, r, kPrefillReplicas) == 0);
+            }
+            // The load's output tokens over the GPUs: 100 requests/s x 300 tokens.
+            CHECK(num_at(t, r, kTokS) == Approx(100 * 300 / num_at(t, r, kGpus)));
+            const double usd = find_gpu(want.gpu)->usd_per_gpu_hour;
+            if (usd > 0) {
+                CHECK(priced);  // no priced row after an unpriced one
+                CHECK(num_at(t, r, kUsdHour) == Approx(usd * num_at(t, r, kGpus)));
+                CHECK(num_at(t, r, kUsdMtok) == Approx(usd * num_at(t, r, kGpus) / (100 * 300 * 3600.0) * 1e6));
+                if (r > 1 && priced) CHECK(num_at(t, r - 1, kUsdMtok) <= num_at(t, r, kUsdMtok));
+            } else {
+                priced = false;
+                CHECK(text_at(t, r, kUsdHour).empty());
+                CHECK(text_at(t, r, kUsdMtok).empty());
+            }
+        }
+    }
+}
+
+TEST_CASE("PLAN narrows to one GPU and one format; prices override the catalog's", "[planner]") {
+    const Table catalog = table("ROOFLINE_PLAN", example({text("H100-SXM"), text("fp8")}));
+    const double usd = find_gpu("h100-sxm")->usd_per_gpu_hour;
+    REQUIRE(usd > 0);
+    REQUIRE(catalog.rows >= 2);
+    for (std::size_t r = 1; r < catalog.rows; ++r) {
+        CHECK(text_at(catalog, r, kGpu) == "h100-sxm");
+        CHECK(text_at(catalog, r, kWeights) == "fp8");
+    }
+    // Twice the price: the same configurations, both prices doubled, everything else unchanged.
+    const std::string twice = "h100-sxm=" + std::to_string(2 * usd) + ", a100-sxm-80gb=0.01";
+    const Table doubled = table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"),
+                                                          num(0), text(twice.c_str())}));
+    REQUIRE(doubled.rows == catalog.rows);
+    for (std::size_t r = 1; r < catalog.rows; ++r)
+        for (std::size_t c = 0; c < 13; ++c) {
+            INFO("row " << r << " column " << c);
+            if (c == kUsdHour || c == kUsdMtok) CHECK(num_at(doubled, r, c) == Approx(2 * num_at(catalog, r, c)));
+            else CHECK(cell(doubled, r, c) == cell(catalog, r, c));
+        }
+    // A price for a GPU without one in the catalog gives it prices; separators ';' and new lines work too.
+    const Table priced = table("ROOFLINE_PLAN", example({text("all"), text("all"), text(""), text("typical"), num(0),
+                                                         text(" h100-nvl = 3.5 ;\nh100-sxm=1\n")}));
+    bool nvl = false;
+    for (std::size_t r = 1; r < priced.rows; ++r) {
+        if (text_at(priced, r, kGpu) == "h100-nvl") {
+            nvl = true;
+            CHECK(num_at(priced, r, kUsdHour) == Approx(3.5 * num_at(priced, r, kGpus)));
+        }
+        if (text_at(priced, r, kGpu) == "h100-sxm") CHECK(num_at(priced, r, kUsdHour) == Approx(num_at(priced, r, kGpus)));
+    }
+    CHECK(nvl);
+}
+
+TEST_CASE("PLAN takes a user catalog's price", "[planner]") {
+    add_catalog(R"({"gpus": [{"id": "planner-lab-gpu", "tflops": {"bf16": 400}, "hbm_tbs": 2, "hbm_gb": 96,
+                              "interconnect_tbs": 0.2, "usd_per_gpu_hour": 1.25}]})");
+    CHECK(number("ROOFLINE_GPU", {text("planner-lab-gpu"), text("usd_per_gpu_hour")}) == 1.25);
+    const Table t = table("ROOFLINE_PLAN", {text("llama-3.1-8b"), num(10), num(1000), num(200), num(800), num(40),
+                                            text("planner-lab-gpu")});
+    REQUIRE(t.rows >= 2);
+    CHECK(num_at(t, 1, kUsdHour) == Approx(1.25 * num_at(t, 1, kGpus)));
+    CHECK(num_at(t, 1, kUsdMtok) == Approx(1.25 * num_at(t, 1, kGpus) / (10 * 200 * 3600.0) * 1e6));
+}
+
+TEST_CASE("planner formulas reject bad input with an error naming the argument", "[planner][errors]") {
+    const Status bad = Status::invalid_argument, none = Status::no_solution, unknown = Status::unknown_id;
+    // Load
+    require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(-1), num(2000), num(300), num(500), num(50)}, bad, "rps");
+    require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(0), num(2000), num(300), num(500), num(50)}, bad, "rps");
+    // A TPOT target below the fastest possible step: no answer, naming tpot_ms.
+    require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(500), num(0.001)}, none,
+                  "tpot_ms");
+    require_error("ROOFLINE_SLO_BATCH", {text("llama-3.1-8b"), text("h100-sxm"), num(4096), num(0.001)}, none, "tpot_ms");
+    CHECK_THAT(error_of("ROOFLINE_SLO_BATCH", {text("llama-3.1-8b"), text("h100-sxm"), num(4096), num(0.001)}).reason(),
+               Contains("one sequence alone takes"));
+    require_error("ROOFLINE_REPLICA_RPS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(500), num(0.001)},
+                  none, "tpot_ms");
+    require_error("ROOFLINE_REPLICA_RPS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(0.001), num(50)},
+                  none, "ttft_ms");
+    require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(-5), num(50)}, bad, "ttft_ms");
+    // Unknown ids, with the formula layer's wording and suggestion.
+    const Error model =
+        error_of("ROOFLINE_PLAN", {text("llama3.1-70b"), num(100), num(2000), num(300), num(500), num(50)});
+    CHECK(model.status() == unknown);
+    CHECK(model.argument() == "model");
+    CHECK(model.reason() == "no model 'llama3.1-70b' in the catalog; did you mean 'llama-3.1-70b'?");
+    require_error("ROOFLINE_E2E_MS", {text("llama-70"), text("h100-sxm"), num(2000), num(300), num(8)}, unknown, "model");
+    require_error("ROOFLINE_SPEC_STEP_MS", {text("llama-3.1-70b"), text("llama-3.1-8bb"), text("h100-sxm"), num(8),
+                                            num(2048), num(4), num(0.7)},
+                  unknown, "draft_model");
+    CHECK(error_of("ROOFLINE_SPEC_STEP_MS", {text("llama-3.1-70b"), text("llama-3.1-8bb"), text("h100-sxm"), num(8),
+                                             num(2048), num(4), num(0.7)})
+              .reason() == "no model 'llama-3.1-8bb' in the catalog; did you mean 'llama-3.1-8b'?");
+    require_error("ROOFLINE_PLAN", example({text("h100-sxn")}), unknown, "gpu");
+    CHECK(error_of("ROOFLINE_PLAN", example({text("h100-sxn")})).reason() ==
+          "no GPU 'h100-sxn' in the catalog; did you mean 'h100-sxm'?");
+    require_error("ROOFLINE_PLAN", example({text(""), text("fp9")}), unknown, "weight_dtype");
+    require_error("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("fast")}), unknown, "profile");
+    require_error("ROOFLINE_REPLICA_RPS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(500), num(50),
+                                           text("bf16"), text(""), num(1), text("tipical")},
+                  unknown, "profile");
+    // Options of the plan
+    require_error("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(0.5)}), bad, "disaggregated");
+    require_error("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(2)}), bad, "disaggregated");
+    require_error("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(0), text(""), num(1.5)}),
+                  bad, "mem_util");
+    // Prices: an unknown GPU (with a suggestion), a bad number, a negative one, an entry that is no gpu=price.
+    auto prices = [](const char* p) { return example({text(""), text(""), text(""), text("typical"), num(0), text(p)}); };
+    require_error("ROOFLINE_PLAN", prices("h100-sxn=2.49"), unknown, "prices");
+    CHECK(error_of("ROOFLINE_PLAN", prices("h100-sxm=2, h100-sxn=2.49")).reason() ==
+          "no GPU 'h100-sxn' in the catalog; did you mean 'h100-sxm'?");
+    require_error("ROOFLINE_PLAN", prices("h100-sxm=two"), bad, "prices");
+    CHECK_THAT(error_of("ROOFLINE_PLAN", prices("h100-sxm=two")).reason(), Contains("'two'") && Contains("h100-sxm"));
+    require_error("ROOFLINE_PLAN", prices("h100-sxm=2,49"), bad, "prices");  // a decimal comma: "49" is no gpu=price
+    require_error("ROOFLINE_PLAN", prices("h100-sxm=-1"), bad, "prices");
+    CHECK(error_of("ROOFLINE_PLAN", prices("h100-sxm=-1")).reason() == "the price of 'h100-sxm' must be zero or more (got -1)");
+    require_error("ROOFLINE_PLAN", prices("h100-sxm=nan"), bad, "prices");
+    require_error("ROOFLINE_PLAN", prices("h100-sxm"), bad, "prices");
+    require_error("ROOFLINE_PLAN", prices("=2"), unknown, "prices");
+    // Workload
+    require_error("ROOFLINE_E2E_MS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(1), num(8)}, bad,
+                  "output_tokens");
+    require_error("ROOFLINE_E2E_MS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000.5), num(300), num(8)}, bad,
+                  "prompt_tokens");
+    require_error("ROOFLINE_E2E_MS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(1e7)}, none, "batch");
+    require_error("ROOFLINE_E2E_MS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(8), text("bf16"),
+                                      text(""), num(3)},
+                  bad, "tp");
+    require_error("ROOFLINE_SLO_BATCH", {text("llama-3.1-405b"), text("h100-sxm"), num(4096), num(50)}, none, "model");
+    // Primitives
+    require_error("ROOFLINE_COST_PER_MTOK", {num(-2), num(8), num(1000)}, bad, "usd_per_gpu_hour");
+    require_error("ROOFLINE_COST_PER_MTOK", {num(2), num(0.5), num(1000)}, bad, "gpus");
+    require_error("ROOFLINE_COST_PER_MTOK", {num(2), num(8), num(0)}, bad, "output_tokens_per_s");
+    require_error("ROOFLINE_SPEC_TOKENS", {num(1.5), num(4)}, bad, "acceptance");
+    require_error("ROOFLINE_SPEC_TOKENS", {num(-0.1), num(4)}, bad, "acceptance");
+    require_error("ROOFLINE_SPEC_TOKENS", {num(0.5), num(0)}, bad, "draft_len");
+    require_error("ROOFLINE_SPEC_STEP_MS", {text("qwen2.5-72b"), text("qwen2.5-7b"), text("h100-sxm"), num(8), num(1024),
+                                            num(4), num(0.7), text("fp8"), text(""), num(8)},
+                  bad, "draft_model");
+    // ROOFLINE_WHY points a spreadsheet user to the ids.
+    const std::vector<Arg> why{text("ROOFLINE_PLAN"), text("llama3.1-70b"), num(100), num(2000), num(300), num(500), num(50)};
+    CHECK(std::get<std::string>(call("ROOFLINE_WHY", why).value) ==
+          "argument 'model': no model 'llama3.1-70b' in the catalog; did you mean 'llama-3.1-70b'? (see ROOFLINE_MODELS())");
+}
+
+TEST_CASE("the planner's signatures: optional arguments last, an empty default shown bare", "[planner][format]") {
+    CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
+          "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all]; "
+          "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices]; [mem_util=0.9])");
+    CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
+          "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; "
+          "[profile=typical]; [mem_util=0.9])");
+    CHECK(signature(*find_formula("ROOFLINE_SPEC_STEP_MS")) ==
+          "ROOFLINE_SPEC_STEP_MS(model; draft_model; gpu; batch; ctx; draft_len; acceptance; [weight_dtype=bf16]; "
+          "[kv_dtype=bf16]; [tp=1]; [profile=typical])");
+    CHECK(std::string(find_formula("ROOFLINE_PLAN")->group) == "Planner");
+}
