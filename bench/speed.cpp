@@ -63,6 +63,30 @@ static void BM_call_by_name(benchmark::State& state) {
 }
 BENCHMARK(BM_call_by_name);
 
+// The capacity planner over the whole catalog (the example: Llama 3.1 70B, 100 requests/s, prompts of
+// 2000 tokens, answers of 300, TTFT <= 500 ms, TPOT <= 50 ms), by name as a spreadsheet calls it ...
+static void BM_call_plan_by_name(benchmark::State& state) {
+    const roofline_value args[6] = {{0, "llama-3.1-70b"}, {100, nullptr}, {2000, nullptr},
+                                    {300, nullptr},       {500, nullptr}, {50, nullptr}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_PLAN", args, 6, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_plan_by_name)->Unit(benchmark::kMillisecond);
+
+// ... and through its typed function, disaggregated (a prefill pool and a decode pool).
+static void BM_plan_disaggregated(benchmark::State& state) {
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(
+            roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 1, "", 0.9, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_plan_disaggregated)->Unit(benchmark::kMillisecond);
+
 static void BM_roof_50_points(benchmark::State& state) {
     for (auto _ : state) {
         roofline_array* r = nullptr;

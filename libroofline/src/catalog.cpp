@@ -366,7 +366,8 @@ void add_model_from_hf_config(const std::string& id, std::string_view json_text)
     ModelSpec m = model_from_hf_config(json_text, id, "config_json");
     Added& a = added();
     std::unique_lock lock(a.mutex);
-    a.models[m.id] = std::make_shared<const ModelSpec>(std::move(m));
+    std::string key = m.id;  // read before m is moved (the right side of = goes first)
+    a.models[std::move(key)] = std::make_shared<const ModelSpec>(std::move(m));
     a.any.store(true, std::memory_order_release);
 }
 
@@ -380,8 +381,15 @@ std::size_t add_catalog(std::string_view json_text) {
         for (const json& m : j["models"]) models.push_back(model_from_entry(m, "catalog_json"));
     Added& a = added();
     std::unique_lock lock(a.mutex);
-    for (GpuSpec& g : gpus) a.gpus[g.id] = std::make_shared<const GpuSpec>(std::move(g));
-    for (ModelSpec& m : models) a.models[m.id] = std::make_shared<const ModelSpec>(std::move(m));
+    // The id is read before the entry is moved into its shared copy (the right side of = goes first).
+    for (GpuSpec& g : gpus) {
+        std::string id = g.id;
+        a.gpus[std::move(id)] = std::make_shared<const GpuSpec>(std::move(g));
+    }
+    for (ModelSpec& m : models) {
+        std::string id = m.id;
+        a.models[std::move(id)] = std::make_shared<const ModelSpec>(std::move(m));
+    }
     if (!gpus.empty() || !models.empty()) a.any.store(true, std::memory_order_release);
     return gpus.size() + models.size();
 }
