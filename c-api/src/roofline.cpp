@@ -103,11 +103,16 @@ namespace {
 /// The arguments of a call by name as the core takes them, on the stack when they are few: a call
 /// allocates nothing for them (a text of up to 15 bytes included).
 template <typename Fn> decltype(auto) with_core_args(const roofline_value* args, size_t nargs, Fn&& fn) {
+    // Each argument made where the list keeps it (a conversion's result is not copied, nor its text).
+    struct Converted {
+        const roofline_value& value;
+        operator Arg() const {  // NOLINT: implicit, for ArgList::push_back
+            if (value.text) return Arg{std::variant<double, std::string>(std::in_place_type<std::string>, value.text)};
+            return Arg{value.number};
+        }
+    };
     ArgList in(nargs);
-    for (size_t i = 0; i < nargs; ++i) {
-        if (args[i].text) in.push_back(Arg{std::string(args[i].text)});
-        else in.push_back(Arg{args[i].number});
-    }
+    for (size_t i = 0; i < nargs; ++i) in.push_back(Converted{args[i]});
     return fn(in.view());
 }
 

@@ -596,6 +596,7 @@ DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_toke
 
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
+    if (a == b) return true;  // the common case, compared a word at a time
     auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i] != b[i] && up(a[i]) != up(b[i])) return false;
@@ -701,12 +702,18 @@ Value call(std::string_view name, std::span<const Arg> args) {
     // Every argument given: the formula reads them where they are.
     if (args.size() >= fixed.size()) return f->invoke(args);
     // Trailing optional arguments left out: their defaults from the table.
+    struct Default {  // made where the list keeps it: no copy of its text
+        const ArgSpec& a;
+        operator Arg() const {  // NOLINT: implicit, for ArgList::push_back
+            if (a.type == Type::text)
+                return Arg{std::variant<double, std::string>(std::in_place_type<std::string>, a.default_text)};
+            return Arg{a.default_number};
+        }
+    };
     ArgList full(fixed.size());
     for (std::size_t i = 0; i < fixed.size(); ++i) {
-        const ArgSpec& a = fixed[i];
         if (i < args.size()) full.push_back(args[i]);
-        else if (a.type == Type::text) full.push_back(Arg{std::string(a.default_text)});
-        else full.push_back(Arg{a.default_number});
+        else full.push_back(Default{fixed[i]});
     }
     return f->invoke(full.view());
 }
