@@ -30,7 +30,7 @@ int exit_code_of(int status) {
 /// Where the CLI lists the ids an unknown-id argument may take.
 std::string where_to_look(const std::string& arg) {
     if (arg == "model") return " (see `roofline catalog models`)";
-    if (arg == "gpu") return " (see `roofline catalog gpus`)";
+    if (arg == "gpu" || arg == "prices") return " (see `roofline catalog gpus`)";
     return "";
 }
 

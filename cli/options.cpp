@@ -7,7 +7,8 @@
 namespace cli {
 
 void add_formula_options(CLI::App& cmd, Values& values, const char* formula) {
-    static const std::map<std::string, std::string> short_names = {{"bw_tbs", "--bw"}, {"kv_kib_per_token", "--kv-kib"}};
+    static const std::map<std::string, std::string> short_names = {
+        {"bw_tbs", "--bw"}, {"kv_kib_per_token", "--kv-kib"}, {"prompt_tokens", "--prompt"}, {"output_tokens", "--output"}};
     const roofline_formula_info* info = roofline_formula_find(formula);
     for (size_t i = 0; i < info->arg_count; ++i) {
         const roofline_arg_info& arg = *info->args[i];

@@ -9,7 +9,7 @@
 namespace cli {
 
 /// Adds one option per argument of `formula` (skipping those `cmd` already has): required unless the
-/// table has a default, which becomes the option's default. `--bw` and `--kv-kib` are short names.
+/// table has a default, which becomes the option's default. `--bw`, `--kv-kib`, `--prompt` and `--output` are short names.
 void add_formula_options(CLI::App& cmd, Values& values, const char* formula);
 
 /// The argument `arg` of `formula`, found by name in the formula table.

@@ -19,5 +19,6 @@ void setup_step(CLI::App& app);
 void setup_ttft(CLI::App& app);
 void setup_fit(CLI::App& app);
 void setup_catalog(CLI::App& app);
+void setup_plan(CLI::App& app);
 
 }  // namespace cli

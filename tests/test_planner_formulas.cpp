@@ -222,6 +222,11 @@ TEST_CASE("PLAN narrows to one GPU and one format; prices override the catalog's
     const Table doubled = table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"),
                                                           num(0), text(twice.c_str())}));
     REQUIRE(doubled.rows == catalog.rows);
+    // "" and "catalog" are the catalog's prices.
+    CHECK(table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"), num(0), text("")})) ==
+          catalog);
+    CHECK(table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"), num(0),
+                                          text(" Catalog ")})) == catalog);
     for (std::size_t r = 1; r < catalog.rows; ++r)
         for (std::size_t c = 0; c < 13; ++c) {
             INFO("row " << r << " column " << c);
@@ -334,10 +339,10 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
           "argument 'model': no model 'llama3.1-70b' in the catalog; did you mean 'llama-3.1-70b'? (see ROOFLINE_MODELS())");
 }
 
-TEST_CASE("the planner's signatures: optional arguments last, an empty default shown bare", "[planner][format]") {
+TEST_CASE("the planner's signatures: optional arguments last, each with its default", "[planner][format]") {
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all]; "
-          "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices]; [mem_util=0.9])");
+          "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9])");

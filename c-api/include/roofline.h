@@ -549,8 +549,8 @@ ROOFLINE_API int roofline_replica_rps(const char* model, const char* gpu, double
 
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
-** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices]; [mem_util=0.9]): the capacity plan for `rps`
-** requests per second (> 0) within both targets, as a new array of 13 columns: a header row ("gpu", "tp",
+** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]): the capacity plan
+** for `rps` requests per second (> 0) within both targets, as a new array of 13 columns: a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
 ** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok"), then one row per feasible configuration, cheapest
 ** first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per replica, replicas, the
@@ -562,7 +562,7 @@ ROOFLINE_API int roofline_replica_rps(const char* model, const char* gpu, double
 ** "" or "all": those). `disaggregated`: 0 (prefill and decode share each replica) or 1 (separate prefill and
 ** decode pools of the same GPU and format, each sized for its own target). `prices`: USD per GPU-hour that
 ** replace the catalog's, as a text "h100-sxm=2.49, a100-sxm-80gb=1.29" (entries separated by ',', ';' or a
-** new line, a decimal point; "" for the catalog's example prices); an unknown GPU id in it is
+** new line, a decimal point; "" or "catalog" for the catalog's example prices); an unknown GPU id in it is
 ** ROOFLINE_ERROR_UNKNOWN_ID, a bad or negative number ROOFLINE_ERROR_ARGUMENT, both naming "prices".
 ** ROOFLINE_ERROR_NO_SOLUTION where no configuration is feasible, naming the target that rules out most of
 ** them. Free with roofline_array_free(). Since 0.4.

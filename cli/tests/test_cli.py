@@ -392,6 +392,80 @@ class Formula(unittest.TestCase):
         self.assertEqual({a["name"]: a["default"] for a in listed["ROOFLINE_STEP_MS"]["args"]}["kv_dtype"], "bf16")
 
 
+class Plan(unittest.TestCase):
+    """roofline plan: the ranked table of ROOFLINE_PLAN, computed by the library (issue 11's example)."""
+    EXAMPLE = ("plan", "--model", "llama-3.1-70b", "--rps", "100", "--prompt", "2000", "--output", "300",
+               "--ttft-ms", "500", "--tpot-ms", "50")
+
+    def test_table_ranks_the_librarys_rows(self):
+        r = run(*self.EXAMPLE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50)
+        header, first = rows[0], dict(zip(rows[0], rows[1]))
+        self.assertIn("profile typical; KV cache: bf16 (default)", r.stdout)
+        lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+        self.assertEqual(len(lines), min(20, len(rows) - 1))
+        # "#  gpu  weights  tp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  USD/hour  USD/Mtok"
+        rank, gpu, weights, tp, batch, replicas, gpus, ttft, tpot, per_gpu, usd_hour, usd_mtok = lines[0]
+        self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
+        self.assertEqual([float(x) for x in (tp, batch, replicas, gpus)],
+                         [first["tp"], first["batch"], first["replicas"], first["gpus"]])
+        self.assertEqual(float(ttft), round(first["ttft_ms"], 1))
+        self.assertEqual(float(tpot), round(first["tpot_ms"], 1))
+        self.assertEqual(float(usd_hour), round(first["usd_per_hour"], 2))
+        self.assertEqual(float(usd_mtok), round(first["usd_per_mtok"], 3))
+        self.assertIn(f"and {len(rows) - 1 - 20} more configurations", r.stdout)
+        self.assertEqual(len([l for l in run(*self.EXAMPLE, "--top", "0").stdout.splitlines()
+                              if re.match(r"^\s+\d+\s", l)]), len(rows) - 1)
+        self.assertEqual(header[0], "gpu")
+
+    def test_json_is_the_librarys_rows(self):
+        r = run(*self.EXAMPLE, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50)
+        self.assertEqual(out["configurations"], len(rows) - 1)
+        self.assertEqual(out["rows"], [{k: (None if v == "" else v) for k, v in zip(rows[0], row)} for row in rows[1:]])
+        self.assertEqual((out["profile"], out["kv_dtype"], out["disaggregated"]), ("typical", "bf16", False))
+        # Options reach the library: one GPU, one format, separate pools, a price, the bound profile.
+        argv = (*self.EXAMPLE, "--gpu", "h100-sxm", "--weight-dtype", "fp8", "--disaggregated", "--prices", "h100-sxm=1.5",
+                "--profile", "bound", "--kv-dtype", "fp8", "--json")
+        out = json.loads(run(*argv).stdout)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="h100-sxm", weight_dtype="fp8",
+                             kv_dtype="fp8", profile="bound", disaggregated=1, prices="h100-sxm=1.5")
+        self.assertEqual([list(o.values()) for o in out["rows"]],
+                         [[dict(zip(rows[0], row))[k] for k in out["rows"][0]] for row in rows[1:]])
+        self.assertTrue(all(o["usd_per_hour"] == 1.5 * o["gpus"] and o["prefill_tp"] >= 1 for o in out["rows"]))
+        self.assertEqual(len(json.loads(run(*self.EXAMPLE, "--json", "--top", "2").stdout)["rows"]), 2)
+
+    def test_bad_input_names_the_option(self):
+        def with_(option, value):
+            argv = list(self.EXAMPLE)
+            argv[argv.index(option) + 1] = value
+            return run(*argv)
+        r = with_("--rps", "-1")
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stderr, "roofline: error: --rps: must be greater than zero (got -1)\n")
+        r = with_("--tpot-ms", "0.001")
+        self.assertEqual(r.returncode, 4)
+        self.assertTrue(r.stderr.startswith("roofline: error: --tpot-ms: no configuration of 'llama-3.1-70b'"), r.stderr)
+        r = with_("--model", "llama-70")
+        self.assertEqual(r.returncode, 3)
+        self.assertTrue(r.stderr.startswith("roofline: error: --model: no model 'llama-70' in the catalog"), r.stderr)
+        self.assertIn("(see `roofline catalog models`)", r.stderr)
+        r = with_("--model", "llama3.1-70b")
+        self.assertIn("did you mean 'llama-3.1-70b'?", r.stderr)
+        for option, value in (("--prices", "h100-sxn=2"), ("--prices", "h100-sxm=-1"), ("--gpu", "h100-sxn"),
+                              ("--weight-dtype", "fp9"), ("--profile", "fast"), ("--mem-util", "1.5"),
+                              ("--output", "1")):
+            with self.subTest(option=option, value=value):
+                r = run(*self.EXAMPLE, option, value) if option not in self.EXAMPLE else with_(option, value)
+                self.assertEqual(r.returncode, 3, r.stderr)
+                self.assertTrue(r.stderr.startswith(f"roofline: error: {option if option != '--output' else '--output-tokens'}: "),
+                                r.stderr)
+                self.assertNotIn("ROOFLINE_", r.stderr)
+
+
 class Plot(unittest.TestCase):
     def test_svg(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -5,12 +5,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
-#include <map>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <new>
 #include <utility>
 
@@ -160,7 +160,6 @@ constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::frac
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
 
-
 // The capacity planner's (docs/serving-model.md).
 constexpr ArgSpec kOutputTokens = number("output_tokens", "tokens", Check::count,
     "Tokens of each answer, a whole number >= 2: the first comes from the prefill, the rest from decode steps.",
@@ -192,9 +191,10 @@ constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 
     "0：Prefill 与 Decode 共用每个副本（分块 Prefill）；1：Prefill 池与 Decode 池分开，各自按自己的目标配置。"), 0), 1);
 constexpr ArgSpec kPrices = optional_text(text("prices", "USD per GPU-hour",
     "Prices that replace the catalog's, USD per GPU-hour, as a text: \"h100-sxm=2.49, a100-sxm-80gb=1.29\"; "
-    "empty: the catalog's example prices.",
-    "替换目录价格的 GPU 每小时价格（美元），写成文本：\"h100-sxm=2.49, a100-sxm-80gb=1.29\"；留空：用目录中的示例价格。"),
-    "");
+    "empty or catalog: the catalog's example prices.",
+    "替换目录价格的 GPU 每小时价格（美元），写成文本：\"h100-sxm=2.49, a100-sxm-80gb=1.29\"；留空或 catalog：用目录中的"
+    "示例价格。"),
+    "catalog");
 constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
     "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
     "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
@@ -665,10 +665,9 @@ std::string default_string(const ArgSpec& arg) {
 std::string signature(const FormulaSpec& formula) {
     std::vector<std::string> args;
     for (const ArgSpec& a : formula.args)
-        args.push_back(a.type == Type::rest                 ? fmt::format("{}...", a.name)
-                       : a.optional && !default_string(a).empty() ? fmt::format("[{}={}]", a.name, default_string(a))
-                       : a.optional                         ? fmt::format("[{}]", a.name)
-                                                            : std::string(a.name));
+        args.push_back(a.type == Type::rest ? fmt::format("{}...", a.name)
+                       : a.optional       ? fmt::format("[{}={}]", a.name, default_string(a))
+                                          : std::string(a.name));
     return fmt::format("{}({})", formula.name, fmt::join(args, "; "));
 }
 
@@ -1074,9 +1073,10 @@ std::string_view trimmed(std::string_view s) {
 }
 
 /// The price overrides of ROOFLINE_PLAN: "h100-sxm=2.49, a100-sxm-80gb=1.29" (',' ';' or a new line between
-/// entries; a decimal point), by the catalog's id of each GPU.
+/// entries; a decimal point), by the catalog's id of each GPU; none for "" or "catalog".
 std::map<std::string, double> prices_of(const FormulaSpec& f, std::string_view text) {
     std::map<std::string, double> prices;
+    if (iequals(trimmed(text), "catalog")) return prices;
     auto bad = [&](std::string reason) { throw Error::of_argument(Status::invalid_argument, f.name, "prices", std::move(reason)); };
     while (!text.empty()) {
         const std::size_t end = text.find_first_of(",;\n");

@@ -75,7 +75,6 @@ std::string c_function_name(std::string_view formula_name);
 std::string default_string(const ArgSpec& arg);
 /// A formula's signature as documentation shows it, optional arguments in brackets with their defaults:
 /// "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])".
-/// An optional text whose default is empty shows no default: "[prices]".
 std::string signature(const FormulaSpec& formula);
 
 /// An argument of a generic call: a number or a text.

@@ -1,0 +1,136 @@
+// roofline plan: the capacity plan for a load and latency targets (ROOFLINE_PLAN), ranked by cost.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../options.hpp"
+#include "../output.hpp"
+#include "../subcommands.hpp"
+
+namespace cli {
+namespace {
+
+constexpr const char* kFormula = "ROOFLINE_PLAN";
+
+struct PlanOptions {
+    Values values;
+    bool json = false;
+    bool disaggregated = false;
+    std::size_t top = 20;
+};
+
+/// A cell of the plan array as JSON: a number, a text, or null for the empty text of a missing price.
+nlohmann::json json_of(const Cell& cell) {
+    if (const auto* text = std::get_if<std::string>(&cell)) return text->empty() ? nlohmann::json(nullptr) : nlohmann::json(*text);
+    return std::get<double>(cell);
+}
+
+/// A price cell as the table prints it.
+std::string price(const Cell& cell, const char* format) {
+    if (const auto* number = std::get_if<double>(&cell)) return fmt::format(fmt::runtime(format), *number);
+    return "no price";
+}
+
+/// The plan's rows by their header: the column `name` of row `row`.
+struct Plan {
+    const Result& result;
+    std::size_t column(const std::string& name) const {
+        const auto& header = result.rows.at(0);
+        for (std::size_t c = 0; c < header.size(); ++c)
+            if (std::get<std::string>(header[c]) == name) return c;
+        throw Failure{kInternal, "", fmt::format("{} has no column {}", kFormula, name)};
+    }
+    const Cell& at(std::size_t row, const std::string& name) const { return result.rows.at(row).at(column(name)); }
+    double number(std::size_t row, const std::string& name) const { return std::get<double>(at(row, name)); }
+    const std::string& text(std::size_t row, const std::string& name) const { return std::get<std::string>(at(row, name)); }
+    std::size_t configurations() const { return result.rows.size() - 1; }
+};
+
+std::string prices_phrase(const Values& values) {
+    const std::string& prices = values.text_at("prices");
+    return prices.empty() || prices == "catalog" ? "catalog prices (examples; they date quickly)" : fmt::format("prices: {}", prices);
+}
+
+void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache, bool disaggregated, std::size_t shown) {
+    fmt::print("Capacity plan: {} at {} requests/s, {} in, {} out; TTFT <= {} ms, TPOT <= {} ms\n", values.text_at("model"),
+               values.at("rps"), count_of(values.at("prompt_tokens"), "token"), count_of(values.at("output_tokens"), "token"),
+               values.at("ttft_ms"), values.at("tpot_ms"));
+    fmt::print("profile {}; {}; {}; {}\n", values.text_at("profile"), kv_cache.phrase(),
+               disaggregated ? "separate prefill and decode pools" : "prefill and decode on the same GPUs",
+               prices_phrase(values));
+    std::size_t gpu_width = 3;
+    for (std::size_t r = 1; r <= shown; ++r) gpu_width = std::max(gpu_width, plan.text(r, "gpu").size());
+    // Disaggregated: the prefill pool as replicas x GPUs per replica.
+    const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
+    fmt::print("\n  {:>3}  {:<{}}  {:<7} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>10} {:>9}\n", "#", "gpu", gpu_width,
+               "weights", "tp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms", "TPOT ms", "tok/s/GPU", "USD/hour",
+               "USD/Mtok");
+    for (std::size_t r = 1; r <= shown; ++r) {
+        const std::string prefill =
+            disaggregated
+                ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
+                : "";
+        fmt::print("  {:>3}  {:<{}}  {:<7} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>10} {:>9}\n", r,
+                   plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), plan.number(r, "tp"), plan.number(r, "batch"),
+                   plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), plan.number(r, "ttft_ms"),
+                   plan.number(r, "tpot_ms"), plan.number(r, "output_tok_s_per_gpu"),
+                   price(plan.at(r, "usd_per_hour"), "{:.2f}"), price(plan.at(r, "usd_per_mtok"), "{:.3f}"));
+    }
+    fmt::print("\n  TTFT, TPOT: means at a replica's full load; tok/s/GPU: output tokens per second per GPU; USD/Mtok: per\n"
+               "  million output tokens{}\n",
+               disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica" : "");
+    if (shown < plan.configurations())
+        fmt::print("\n  ... and {} more configuration{} (--top 0 shows all)\n", plan.configurations() - shown,
+                   plan.configurations() - shown == 1 ? "" : "s");
+}
+
+void run_plan(PlanOptions& options, bool top_given) {
+    Values& values = options.values;
+    values["disaggregated"] = options.disaggregated ? 1 : 0;
+    const Result result = values.call(kFormula);
+    const Plan plan{result};
+    const KvCache kv_cache = kv_cache_of(values);
+    // --top 0: every configuration. JSON gives every one unless --top is given.
+    const std::size_t all = plan.configurations();
+    const std::size_t shown = options.top == 0 || (options.json && !top_given) ? all : std::min(options.top, all);
+    if (options.json) {
+        nlohmann::json rows = nlohmann::json::array();
+        const auto& header = result.rows.at(0);
+        for (std::size_t r = 1; r <= shown; ++r) {
+            nlohmann::json row = nlohmann::json::object();
+            for (std::size_t c = 0; c < header.size(); ++c) row[std::get<std::string>(header[c])] = json_of(result.rows[r][c]);
+            rows.push_back(row);
+        }
+        nlohmann::json object = kv_cache.json();
+        object["model"] = values.text_at("model");
+        object["profile"] = values.text_at("profile");
+        object["disaggregated"] = options.disaggregated;
+        object["configurations"] = all;
+        object["rows"] = rows;
+        fmt::print("{}\n", object.dump(2));
+        return;
+    }
+    print_table(plan, values, kv_cache, options.disaggregated, shown);
+}
+
+}  // namespace
+
+void setup_plan(CLI::App& app) {
+    auto options = std::make_shared<PlanOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "plan", "Which GPUs, how many, at what cost: every configuration that serves a load within TTFT and TPOT targets, cheapest first");
+    cmd->add_flag("--disaggregated", options->disaggregated,
+                  "Separate prefill and decode pools, each sized for its own target (default: both on the same GPUs)");
+    add_formula_options(*cmd, options->values, kFormula);
+    CLI::Option* top = cmd->add_option("--top", options->top, "Configurations to print, cheapest first; 0: all (JSON: all unless given)")
+                           ->default_str("20");
+    add_json_flag(*cmd, options->json);
+    cmd->callback([options, top] { run_plan(*options, top->count() > 0); });
+}
+
+}  // namespace cli

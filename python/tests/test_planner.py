@@ -1,0 +1,108 @@
+"""Tests of the capacity planner from Python: roofline.plan() gives the rows of ROOFLINE_PLAN with their
+header, roofline.e2e_ms() and the other Planner functions agree with hand computations from the documented
+model (docs/serving-model.md), and bad input raises with the argument named."""
+import math
+import unittest
+
+import roofline
+
+HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
+          "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok")
+
+# Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
+EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
+
+
+class Plan(unittest.TestCase):
+    def test_rows_with_their_header_cheapest_first(self):
+        rows = roofline.plan(*EXAMPLE)
+        self.assertEqual(rows[0], HEADER)
+        self.assertGreater(len(rows), 10)
+        col = {name: i for i, name in enumerate(HEADER)}
+        priced = [r for r in rows[1:] if r[col["usd_per_mtok"]] != ""]
+        self.assertEqual([r[col["usd_per_mtok"]] for r in priced], sorted(r[col["usd_per_mtok"]] for r in priced))
+        self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
+        for r in rows[1:]:
+            with self.subTest(row=r):
+                self.assertEqual(len(r), 13)
+                self.assertEqual(r[col["gpus"]], r[col["tp"]] * r[col["replicas"]])  # colocated: no prefill pool
+                self.assertEqual((r[col["prefill_tp"]], r[col["prefill_replicas"]]), (0, 0))
+                self.assertLessEqual(r[col["ttft_ms"]], 500)
+                self.assertLessEqual(r[col["tpot_ms"]], 50)
+                self.assertAlmostEqual(r[col["output_tok_s_per_gpu"]], 100 * 300 / r[col["gpus"]])
+                if r[col["usd_per_hour"]] != "":
+                    usd = roofline.gpu(r[col["gpu"]], "usd_per_gpu_hour")
+                    self.assertAlmostEqual(r[col["usd_per_hour"]], usd * r[col["gpus"]])
+                    self.assertAlmostEqual(r[col["usd_per_mtok"]],
+                                           roofline.cost_per_mtok(usd, r[col["gpus"]], 100 * 300))
+
+    def test_disaggregated_pools_and_price_overrides(self):
+        rows = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", disaggregated=1)
+        for r in rows[1:]:
+            gpu, tp, _, _, replicas, prefill_tp, prefill_replicas, gpus = r[:8]
+            self.assertEqual(gpu, "h100-sxm")
+            self.assertGreaterEqual(prefill_tp, 1)
+            self.assertEqual(gpus, tp * replicas + prefill_tp * prefill_replicas)
+        catalog = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8")
+        cheap = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", prices="h100-sxm=1.00")
+        self.assertEqual([r[:11] for r in cheap], [r[:11] for r in catalog])
+        for r in cheap[1:]:
+            self.assertAlmostEqual(r[11], r[7] * 1.00)  # USD per hour = GPUs x 1 USD
+
+    def test_bad_input(self):
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.plan("llama-3.1-70b", -1, 2000, 300, 500, 50)
+        self.assertEqual(e.exception.argument, "rps")
+        self.assertIn("'rps'", str(e.exception))
+        with self.assertRaises(roofline.NoSolutionError) as e:
+            roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 0.001)  # below the fastest possible step
+        self.assertEqual(e.exception.argument, "tpot_ms")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.plan("llama3.1-70b", 100, 2000, 300, 500, 50)
+        self.assertEqual(e.exception.argument, "model")
+        self.assertEqual(e.exception.status, "ROOFLINE_ERROR_UNKNOWN_ID")
+        self.assertIn("did you mean 'llama-3.1-70b'?", str(e.exception))
+        for prices in ("h100-sxm=-1", "h100-sxm=cheap", "h100-sxn=2", "h100-sxm"):
+            with self.subTest(prices=prices):
+                with self.assertRaises(roofline.ArgumentError) as e:
+                    roofline.plan(*EXAMPLE, prices=prices)
+                self.assertEqual(e.exception.argument, "prices")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.plan(*EXAMPLE, disaggregated=0.5)
+        self.assertEqual(e.exception.argument, "disaggregated")
+
+
+class Latency(unittest.TestCase):
+    def test_e2e_is_ttft_plus_the_decode_steps(self):
+        # bound: the prefill alone, then 299 iterations, each at least the decode step at the prompt's context.
+        e2e = roofline.e2e_ms("llama-3.1-8b", "h100-sxm", 2000, 300, 16, profile="bound")
+        ttft = roofline.ttft_ms("llama-3.1-8b", "h100-sxm", 2000, profile="bound")
+        step = roofline.step_ms("llama-3.1-8b", "h100-sxm", 16, 2000, profile="bound")
+        self.assertGreaterEqual(e2e, ttft + 299 * step)
+        self.assertLess(e2e, ttft + 299 * 2 * step)
+        # bound is never more optimistic than typical (the default profile of the Planner).
+        self.assertLessEqual(e2e, roofline.e2e_ms("llama-3.1-8b", "h100-sxm", 2000, 300, 16))
+        self.assertGreaterEqual(roofline.replica_rps("llama-3.1-8b", "h100-sxm", 2000, 300, 500, 50, profile="bound"),
+                                roofline.replica_rps("llama-3.1-8b", "h100-sxm", 2000, 300, 500, 50))
+
+    def test_primitives_by_hand(self):
+        self.assertAlmostEqual(roofline.cost_per_mtok(2, 8, 1000), 16 / 3.6e6 * 1e6)
+        self.assertTrue(math.isclose(roofline.spec_tokens(0.8, 4), 1 + 0.8 + 0.64 + 0.512 + 0.4096))
+
+    def test_bad_input(self):
+        with self.assertRaises(roofline.NoSolutionError) as e:
+            roofline.slo_batch("llama-3.1-8b", "h100-sxm", 4096, 0.001)
+        self.assertEqual(e.exception.argument, "tpot_ms")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.e2e_ms("llama-70", "h100-sxm", 2000, 300, 16)
+        self.assertEqual(e.exception.argument, "model")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.spec_tokens(1.5, 4)
+        self.assertEqual(e.exception.argument, "acceptance")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.spec_step_ms("llama-3.1-70b", "no-such-draft", "h100-sxm", 8, 2048, 4, 0.7)
+        self.assertEqual(e.exception.argument, "draft_model")
+
+
+if __name__ == "__main__":
+    unittest.main()
