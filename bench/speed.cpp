@@ -22,6 +22,37 @@ static void BM_step_ms_deepseek_v3_tp8(benchmark::State& state) {
 }
 BENCHMARK(BM_step_ms_deepseek_v3_tp8);
 
+// ROOFLINE_STEP_MS by name, every argument given (as a spreadsheet or Python passes them).
+static void BM_call_step_by_name(benchmark::State& state) {
+    const roofline_value args[8] = {{0, "llama-3-8b"}, {0, "h100-sxm"}, {64, nullptr}, {4096, nullptr},
+                                    {0, "bf16"},       {0, ""},         {1, nullptr},  {0, "typical"}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_STEP_MS", args, 8, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_step_by_name);
+
+// The same with the trailing optional arguments left out: the table's defaults filled in.
+static void BM_call_step_by_name_defaults(benchmark::State& state) {
+    const roofline_value args[4] = {{0, "llama-3-8b"}, {0, "h100-sxm"}, {64, nullptr}, {4096, nullptr}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_STEP_MS", args, 4, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_step_by_name_defaults);
+
+// A refused call: the error's message is formatted and kept for roofline_errmsg().
+static void BM_step_ms_unknown_model(benchmark::State& state) {
+    double ms;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms("llama-9", "h100-sxm", 64, 4096, "bf16", "", 1, "typical", &ms));
+}
+BENCHMARK(BM_step_ms_unknown_model);
+
 static void BM_call_by_name(benchmark::State& state) {
     const roofline_value args[4] = {{8, nullptr}, {64, nullptr}, {4096, nullptr}, {3.35, nullptr}};
     for (auto _ : state) {
@@ -31,6 +62,30 @@ static void BM_call_by_name(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_call_by_name);
+
+// The capacity planner over the whole catalog (the example: Llama 3.1 70B, 100 requests/s, prompts of
+// 2000 tokens, answers of 300, TTFT <= 500 ms, TPOT <= 50 ms), by name as a spreadsheet calls it ...
+static void BM_call_plan_by_name(benchmark::State& state) {
+    const roofline_value args[6] = {{0, "llama-3.1-70b"}, {100, nullptr}, {2000, nullptr},
+                                    {300, nullptr},       {500, nullptr}, {50, nullptr}};
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(roofline_call("ROOFLINE_PLAN", args, 6, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_call_plan_by_name)->Unit(benchmark::kMillisecond);
+
+// ... and through its typed function, disaggregated (a prefill pool and a decode pool).
+static void BM_plan_disaggregated(benchmark::State& state) {
+    for (auto _ : state) {
+        roofline_array* r = nullptr;
+        benchmark::DoNotOptimize(
+            roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "", "", "", "typical", 1, "", 0.9, &r));
+        roofline_array_free(r);
+    }
+}
+BENCHMARK(BM_plan_disaggregated)->Unit(benchmark::kMillisecond);
 
 static void BM_roof_50_points(benchmark::State& state) {
     for (auto _ : state) {

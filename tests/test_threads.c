@@ -71,6 +71,36 @@ static void* worker(void* arg) {
     return NULL;
 }
 
+/* Two versions of a model and a GPU that a host adds, and replaces. */
+#define LAB_MODEL(layers)                                                                                    \
+    "{\"id\": \"lab-model\", \"config\": {\"hidden_size\": 4096, \"num_hidden_layers\": " #layers                   \
+    ", \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336, \"vocab_size\": 128256}}"
+#define LAB_GPU(tbs) "{\"id\": \"lab-gpu\", \"tflops\": {\"bf16\": 989}, \"hbm_tbs\": " #tbs ", \"hbm_gb\": 80}"
+static const char* const kVersions[2] = {"{\"models\": [" LAB_MODEL(32) "], \"gpus\": [" LAB_GPU(3.35) "]}",
+                                         "{\"models\": [" LAB_MODEL(40) "], \"gpus\": [" LAB_GPU(2) "]}"};
+static const char* const kModels[2] = {"{\"models\": [" LAB_MODEL(32) "]}", "{\"models\": [" LAB_MODEL(40) "]}"};
+static double g_expected[2][2]; /* [model version][GPU version] */
+static int g_stop; /* set once the readers are done (atomically: the replacer reads it meanwhile) */
+
+static void* reader(void* arg) {
+    size_t* mismatches = (size_t*)arg;
+    int i;
+    for (i = 0; i < 2000; ++i) {
+        double ms = 0;
+        if (roofline_step_ms("lab-model", "lab-gpu", 64, 4096, "bf16", "", 1, "typical", &ms) != ROOFLINE_OK ||
+            (ms != g_expected[0][0] && ms != g_expected[0][1] && ms != g_expected[1][0] && ms != g_expected[1][1]))
+            ++*mismatches;
+    }
+    return NULL;
+}
+
+static void* replacer(void* arg) {
+    int i = 0;
+    (void)arg;
+    while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) roofline_catalog_add_json(kVersions[i++ % 2], NULL);
+    return NULL;
+}
+
 int main(void) {
     size_t f, v, j, t, total = 0, n = 0;
     pthread_t threads[THREADS];
@@ -124,7 +154,41 @@ int main(void) {
         }
     }
     printf("%zu cases x %d rounds in each of %d threads\n", ncases, ROUNDS, THREADS);
-    printf("%d passed, %d failed\n", passed, failed);
     free(cases);
+
+    /* A host replaces a model and a GPU it added while 8 threads compute with them: each call sees one
+    ** version of each entry or the other, never a mixture nor a freed one. */
+    for (j = 0; j < 2; ++j) {
+        if (roofline_catalog_add_json(kVersions[j], NULL) != ROOFLINE_OK ||
+            roofline_step_ms("lab-model", "lab-gpu", 64, 4096, "bf16", "", 1, "typical", &g_expected[j][j]) != ROOFLINE_OK)
+            return 1;
+    }
+    /* The mixed versions (the model of one, the GPU of the other), which a call may see between two lookups. */
+    if (roofline_catalog_add_json(kModels[0], NULL) != ROOFLINE_OK ||
+        roofline_step_ms("lab-model", "lab-gpu", 64, 4096, "bf16", "", 1, "typical", &g_expected[0][1]) != ROOFLINE_OK ||
+        roofline_catalog_add_json(kVersions[0], NULL) != ROOFLINE_OK ||
+        roofline_catalog_add_json(kModels[1], NULL) != ROOFLINE_OK ||
+        roofline_step_ms("lab-model", "lab-gpu", 64, 4096, "bf16", "", 1, "typical", &g_expected[1][0]) != ROOFLINE_OK)
+        return 1;
+    {
+        pthread_t writer;
+        size_t replaced_mismatches[THREADS] = {0};
+        for (t = 0; t < THREADS; ++t)
+            if (pthread_create(&threads[t], NULL, reader, &replaced_mismatches[t]) != 0) return 1;
+        if (pthread_create(&writer, NULL, replacer, NULL) != 0) return 1;
+        for (t = 0; t < THREADS; ++t) {
+            pthread_join(threads[t], NULL);
+            if (replaced_mismatches[t] == 0) {
+                ++passed;
+            } else {
+                ++failed;
+                fprintf(stderr, "thread %zu: %zu results of a replaced entry are neither version's\n", t,
+                        replaced_mismatches[t]);
+            }
+        }
+        __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(writer, NULL);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -230,17 +230,18 @@ std::string arguments(const roofline_formula_info& f, const char* ArgSpelling::*
     return last.empty() ? s : fmt::format("{}{}{}", s, s.empty() ? "" : ", ", last);
 }
 
-/// The checks of a typed C function before it computes: no NULL text, no NULL array of a `rest` argument.
+/// The checks of a typed C function before it computes, in argument order: no NULL text, no NULL array
+/// of a `rest` argument (one test each, inline: they run on every call).
 std::string null_checks(const roofline_formula_info& f) {
-    std::string texts, checks;
+    std::string checks;
     for (size_t j = 0; j < f.arg_count; ++j) {
         const roofline_arg_info& a = *f.args[j];
-        if (a.type == ROOFLINE_TYPE_TEXT) texts += fmt::format("{}{{\"{}\", {}}}", texts.empty() ? "" : ", ", a.name, a.name);
+        if (a.type == ROOFLINE_TYPE_TEXT)
+            checks += fmt::format("    if (!{}) return null_argument(\"{}\", \"{}\");\n", a.name, f.name, a.name);
         if (a.type == ROOFLINE_TYPE_REST)
             checks += fmt::format("    if (!args && nargs > 0) return null_argument(\"{}\", \"{}\");\n", f.name, a.name);
     }
-    if (texts.empty()) return checks;
-    return fmt::format("    if (int status = null_text(\"{}\", {{{}}})) return status;\n", f.name, texts) + checks;
+    return checks;
 }
 
 /// libroofline's typed C function of every formula, as roofline.h declares it: it calls the core's

@@ -12,13 +12,17 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "roofline/error.hpp"
 #include "roofline/formulas.hpp"
 
+/// An array result. A formula's number or text is a 1 x 1 array held in `scalar`, without a vector.
 struct roofline_array {
-    roofline::Table table;
+    roofline::Table table;                     ///< when !is_scalar
+    std::variant<double, std::string> scalar;  ///< when is_scalar
+    bool is_scalar = false;
 };
 
 namespace roofline::c_layer {
@@ -63,6 +67,8 @@ std::vector<Arg> core_args(const roofline_value* args, size_t nargs);
 
 /// A new array result that the caller frees with roofline_array_free().
 roofline_array* new_array(Table table);
+/// A formula's result of any type as a new array (a number or a text: 1 x 1).
+roofline_array* new_array(Value value);
 
 // ---- A core function's result as its C function returns it. ----
 inline double c_result(double number) { return number; }

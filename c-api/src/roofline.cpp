@@ -34,11 +34,14 @@ namespace {
 thread_local std::string t_errmsg;
 thread_local std::string t_errarg;
 thread_local std::string t_errdetail;
+// ... whether it holds one (a plain bool: a success reads this alone, not the strings) ...
+thread_local bool t_failed = false;
 // ... and the text its last call computed (roofline_why()).
 thread_local std::string t_computed_text;
 }  // namespace
 
 int fail(Status status, const char* message, const char* argument, const char* reason) noexcept {
+    t_failed = true;
     try {
         t_errmsg = message;
         t_errarg = argument;
@@ -54,9 +57,11 @@ int fail(Status status, const char* message, const char* argument, const char* r
 int fail(const Error& e) noexcept { return fail(e.status(), e.what(), e.argument().c_str(), e.reason().c_str()); }
 
 void clear_error() noexcept {
+    if (!t_failed) return;  // the strings are empty already
     t_errmsg.clear();
     t_errarg.clear();
     t_errdetail.clear();
+    t_failed = false;
 }
 
 int null_argument(const char* where, const char* argument) noexcept {
@@ -83,7 +88,35 @@ std::vector<Arg> core_args(const roofline_value* args, size_t nargs) {
     return in;
 }
 
-roofline_array* new_array(Table table) { return new roofline_array{std::move(table)}; }
+roofline_array* new_array(Table table) { return new roofline_array{std::move(table), 0.0, false}; }
+
+roofline_array* new_array(Value value) {
+    if (auto* t = std::get_if<Table>(&value.value)) return new_array(std::move(*t));
+    auto* a = new roofline_array{{}, 0.0, true};
+    if (auto* d = std::get_if<double>(&value.value)) a->scalar = *d;
+    else a->scalar = std::move(std::get<std::string>(value.value));
+    return a;
+}
+
+namespace {
+
+/// The arguments of a call by name as the core takes them, on the stack when they are few: a call
+/// allocates nothing for them (a text of up to 15 bytes included).
+template <typename Fn> decltype(auto) with_core_args(const roofline_value* args, size_t nargs, Fn&& fn) {
+    // Each argument made where the list keeps it (a conversion's result is not copied, nor its text).
+    struct Converted {
+        const roofline_value& value;
+        operator Arg() const {  // NOLINT: implicit, for ArgList::push_back
+            if (value.text) return Arg{std::variant<double, std::string>(std::in_place_type<std::string>, value.text)};
+            return Arg{value.number};
+        }
+    };
+    ArgList in(nargs);
+    for (size_t i = 0; i < nargs; ++i) in.push_back(Converted{args[i]});
+    return fn(in.view());
+}
+
+}  // namespace
 
 const char* c_result(std::string&& computed_text) {
     t_computed_text = std::move(computed_text);
@@ -96,17 +129,10 @@ using namespace roofline::c_layer;
 
 namespace {
 
-roofline::Table as_table(roofline::Value value) {
-    if (auto* t = std::get_if<roofline::Table>(&value.value)) return std::move(*t);
-    roofline::Table t;
-    t.rows = t.cols = 1;
-    if (auto* d = std::get_if<double>(&value.value)) t.cells.emplace_back(*d);
-    else t.cells.emplace_back(std::move(std::get<std::string>(value.value)));
-    return t;
-}
-
 const std::variant<double, std::string>* cell(const roofline_array* a, size_t row, size_t col) noexcept {
-    if (!a || row >= a->table.rows || col >= a->table.cols) return nullptr;
+    if (!a) return nullptr;
+    if (a->is_scalar) return row == 0 && col == 0 ? &a->scalar : nullptr;
+    if (row >= a->table.rows || col >= a->table.cols) return nullptr;
     return &a->table.cells[row * a->table.cols + col];
 }
 
@@ -200,8 +226,8 @@ long roofline_nearest(const char* word, const char* const* candidates, size_t co
 
 // ---- Arrays ----
 
-size_t roofline_array_rows(const roofline_array* array) { return array ? array->table.rows : 0; }
-size_t roofline_array_cols(const roofline_array* array) { return array ? array->table.cols : 0; }
+size_t roofline_array_rows(const roofline_array* array) { return array ? array->is_scalar ? 1 : array->table.rows : 0; }
+size_t roofline_array_cols(const roofline_array* array) { return array ? array->is_scalar ? 1 : array->table.cols : 0; }
 
 int roofline_array_is_text(const roofline_array* array, size_t row, size_t col) {
     const auto* c = cell(array, row, col);
@@ -259,7 +285,9 @@ const char* roofline_formula_signature(const roofline_formula_info* formula) {
 int roofline_call(const char* name, const roofline_value* args, size_t nargs, roofline_array** result) {
     if (!name) return null_argument("roofline_call", "name");
     if (!args && nargs > 0) return null_argument("roofline_call", "args");
-    return compute(name, result, [&] { return new_array(as_table(roofline::call(name, core_args(args, nargs)))); });
+    return compute(name, result, [&] {
+        return with_core_args(args, nargs, [&](std::span<const roofline::Arg> in) { return new_array(roofline::call(name, in)); });
+    });
 }
 
 // The typed C function of each formula (roofline_compute_ms() ...) is generated from the table by

@@ -5,13 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <cstdint>
 #include <span>
 
+#include "ascii.hpp"
 #include "catalog_data.hpp"
 #include "roofline/error.hpp"
 
@@ -22,7 +24,7 @@ using json = nlohmann::json;
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = ascii::lower(c);
     return out;
 }
 
@@ -90,15 +92,67 @@ ModelSpec model_from_entry(const json& m, const std::string& argument) {
     return s;
 }
 
+/// The places of catalog entries by their ids (in lower case): a lookup of an id in lower case hashes it
+/// and compares it with one entry or two, instead of all (open addressing; the hash reads the length and
+/// three letters, enough to tell the catalog's ids apart, and cheap).
+class IdIndex {
+public:
+    template <typename Spec> explicit IdIndex(const std::vector<Spec>& entries) {
+        std::size_t size = 8;
+        while (size < 2 * entries.size()) size *= 2;
+        slots_.assign(size, kEmpty);
+        // The first entry of an id wins, as a scan in file order would find it.
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            if (!find(entries, entries[i].id)) slots_[free_slot(entries[i].id)] = i;
+    }
+
+    template <typename Spec> const Spec* find(const std::vector<Spec>& entries, std::string_view id) const noexcept {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t h = hash(id);; ++h) {
+            const std::size_t i = slots_[h & mask];
+            if (i == kEmpty) return nullptr;
+            if (entries[i].id == id) return &entries[i];
+        }
+    }
+
+private:
+    static constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
+
+    static std::size_t hash(std::string_view id) noexcept {
+        if (id.empty()) return 0;
+        auto at = [&](std::size_t i) { return static_cast<std::uint64_t>(static_cast<unsigned char>(id[i])); };
+        const std::uint64_t h = (id.size() * 0x9E3779B97F4A7C15ull) ^ (at(0) << 8) ^ (at(id.size() / 2) << 16) ^
+                                (at(id.size() - 1) << 24);
+        return static_cast<std::size_t>((h * 0xBF58476D1CE4E5B9ull) >> 32);
+    }
+    std::size_t free_slot(std::string_view id) const noexcept {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t h = hash(id);
+        while (slots_[h & mask] != kEmpty) ++h;
+        return h & mask;
+    }
+
+    std::vector<std::size_t> slots_;
+};
+
 /// The built-in catalogs, parsed once from the embedded files, then only read.
 struct BuiltIn {
     std::vector<GpuSpec> gpus;
     std::vector<ModelSpec> models;
-    BuiltIn() {
+    IdIndex gpu_index, model_index;
+    BuiltIn() : gpus(parse_gpus()), models(parse_models()), gpu_index(gpus), model_index(models) {}
+
+    static std::vector<GpuSpec> parse_gpus() {
         const json g = json::parse(detail::kGpusJson);
+        std::vector<GpuSpec> out;
+        for (const json& entry : g.at("gpus")) out.push_back(gpu_from_json(entry, "gpus.json"));
+        return out;
+    }
+    static std::vector<ModelSpec> parse_models() {
         const json m = json::parse(detail::kModelsJson);
-        for (const json& entry : g.at("gpus")) gpus.push_back(gpu_from_json(entry, "gpus.json"));
-        for (const json& entry : m.at("models")) models.push_back(model_from_entry(entry, "models.json"));
+        std::vector<ModelSpec> out;
+        for (const json& entry : m.at("models")) out.push_back(model_from_entry(entry, "models.json"));
+        return out;
     }
 };
 
@@ -107,11 +161,14 @@ const BuiltIn& built_in() {
     return catalog;
 }
 
-/// What hosts add at run time: the library's one piece of shared mutable state, behind a lock.
+/// What hosts add at run time: the library's one piece of shared mutable state, behind a lock. An entry
+/// is shared with the lookups that hold it, so that replacing it never pulls it from under one.
 struct Added {
     std::shared_mutex mutex;
-    std::map<std::string, GpuSpec> gpus;
-    std::map<std::string, ModelSpec> models;
+    std::map<std::string, std::shared_ptr<const GpuSpec>, std::less<>> gpus;
+    std::map<std::string, std::shared_ptr<const ModelSpec>, std::less<>> models;
+    /// Whether a host ever added an entry: until then a lookup reads the built-ins alone, with no lock.
+    std::atomic<bool> any{false};
 };
 
 Added& added() {
@@ -244,27 +301,43 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
     return m;
 }
 
-std::optional<GpuSpec> find_gpu(std::string_view id) {
-    const std::string key = lower(id);
-    {
-        Added& a = added();
+namespace {
+
+/// An entry added by a host, else a built-in one (a pointer that owns nothing), else nullptr.
+template <typename Spec>
+std::shared_ptr<const Spec> entry(std::map<std::string, std::shared_ptr<const Spec>, std::less<>> Added::*added_entries,
+                                  const std::vector<Spec>& built_ins, const IdIndex& index, std::string_view id) {
+    // Ids are kept in lower case; one written otherwise is lowered first (allocating only when it is long).
+    std::string lowered;
+    if (std::any_of(id.begin(), id.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) id = lowered = lower(id);
+    Added& a = added();
+    if (a.any.load(std::memory_order_acquire)) {
         std::shared_lock lock(a.mutex);
-        if (auto it = a.gpus.find(key); it != a.gpus.end()) return it->second;
+        const auto& entries = a.*added_entries;
+        if (auto it = entries.find(id); it != entries.end()) return it->second;
     }
-    for (const GpuSpec& g : built_in().gpus)
-        if (g.id == key) return g;
+    if (const Spec* s = index.find(built_ins, id)) return std::shared_ptr<const Spec>(std::shared_ptr<const Spec>(), s);
+    return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<const GpuSpec> gpu_entry(std::string_view id) {
+    const BuiltIn& b = built_in();
+    return entry(&Added::gpus, b.gpus, b.gpu_index, id);
+}
+std::shared_ptr<const ModelSpec> model_entry(std::string_view id) {
+    const BuiltIn& b = built_in();
+    return entry(&Added::models, b.models, b.model_index, id);
+}
+
+std::optional<GpuSpec> find_gpu(std::string_view id) {
+    if (auto g = gpu_entry(id)) return *g;
     return std::nullopt;
 }
 
 std::optional<ModelSpec> find_model(std::string_view id) {
-    const std::string key = lower(id);
-    {
-        Added& a = added();
-        std::shared_lock lock(a.mutex);
-        if (auto it = a.models.find(key); it != a.models.end()) return it->second;
-    }
-    for (const ModelSpec& m : built_in().models)
-        if (m.id == key) return m;
+    if (auto m = model_entry(id)) return *m;
     return std::nullopt;
 }
 
@@ -293,7 +366,9 @@ void add_model_from_hf_config(const std::string& id, std::string_view json_text)
     ModelSpec m = model_from_hf_config(json_text, id, "config_json");
     Added& a = added();
     std::unique_lock lock(a.mutex);
-    a.models[m.id] = std::move(m);
+    std::string key = m.id;  // read before m is moved (the right side of = goes first)
+    a.models[std::move(key)] = std::make_shared<const ModelSpec>(std::move(m));
+    a.any.store(true, std::memory_order_release);
 }
 
 std::size_t add_catalog(std::string_view json_text) {
@@ -306,8 +381,16 @@ std::size_t add_catalog(std::string_view json_text) {
         for (const json& m : j["models"]) models.push_back(model_from_entry(m, "catalog_json"));
     Added& a = added();
     std::unique_lock lock(a.mutex);
-    for (GpuSpec& g : gpus) a.gpus[g.id] = std::move(g);
-    for (ModelSpec& m : models) a.models[m.id] = std::move(m);
+    // The id is read before the entry is moved into its shared copy (the right side of = goes first).
+    for (GpuSpec& g : gpus) {
+        std::string id = g.id;
+        a.gpus[std::move(id)] = std::make_shared<const GpuSpec>(std::move(g));
+    }
+    for (ModelSpec& m : models) {
+        std::string id = m.id;
+        a.models[std::move(id)] = std::make_shared<const ModelSpec>(std::move(m));
+    }
+    if (!gpus.empty() || !models.empty()) a.any.store(true, std::memory_order_release);
     return gpus.size() + models.size();
 }
 
@@ -368,9 +451,8 @@ template <typename Field> std::vector<std::string> names_of(std::span<const Fiel
 
 template <typename Field, typename Spec>
 std::optional<double> read_field(std::span<const Field> fields, const Spec& spec, std::string_view name) {
-    const std::string key = lower(name);
     for (const Field& f : fields)
-        if (f.name == key) return f.read(spec);
+        if (ascii::equals_lowered(f.name, name)) return f.read(spec);
     return std::nullopt;
 }
 

@@ -1,7 +1,8 @@
 #include "roofline/dtype.hpp"
 
 #include <array>
-#include <cctype>
+
+#include "ascii.hpp"
 
 namespace roofline {
 namespace {
@@ -30,13 +31,8 @@ const Info& info(DType d) noexcept { return kDTypes[static_cast<std::size_t>(d)]
 }  // namespace
 
 std::optional<DType> parse_dtype(std::string_view name) noexcept {
-    for (const Info& i : kDTypes) {
-        if (i.name.size() != name.size()) continue;
-        bool same = true;
-        for (std::size_t k = 0; k < name.size() && same; ++k)
-            same = std::tolower(static_cast<unsigned char>(name[k])) == i.name[k];
-        if (same) return i.dtype;
-    }
+    for (const Info& i : kDTypes)
+        if (ascii::equals_lowered(i.name, name)) return i.dtype;
     return std::nullopt;
 }
 

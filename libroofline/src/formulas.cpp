@@ -8,8 +8,10 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
+#include <new>
 #include <utility>
 
 #include "roofline/catalog.hpp"
@@ -493,14 +495,15 @@ constexpr std::array kFormulas{
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------
 
 /// The table's row of the formula function F: a formula's body finds its name, its arguments and their
-/// checks there, so that each is written once, in the table.
+/// checks there, so that each is written once, in the table. Found at compile time.
+template <auto F> consteval std::size_t row_of() {
+    for (std::size_t i = 0; i < kFormulas.size(); ++i)
+        if (kFormulas[i].invoke == &invoke<F>) return i;
+    throw "a formula function without a row in the table";  // not a constant expression: a compile error
+}
 template <auto F> const FormulaSpec& spec_of() {
-    static const FormulaSpec& row = []() -> const FormulaSpec& {
-        for (const FormulaSpec& f : kFormulas)
-            if (f.invoke == &invoke<F>) return f;
-        throw Error::of_call(Status::internal, "", "", "a formula function without a row in the table");
-    }();
-    return row;
+    static constexpr std::size_t row = row_of<F>();
+    return kFormulas[row];
 }
 
 /// A formula's argument by its name.
@@ -516,7 +519,8 @@ const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name) {
                              fmt::format("must be {} (got {})", must_be, value));
 }
 
-void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
+/// Refuses a number that fails its argument's check, saying why.
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_number(const FormulaSpec& f, const ArgSpec& a, double v) {
     if (std::isnan(v)) out_of_domain(f, a, v, "a number");
     if (std::isinf(v)) out_of_domain(f, a, v, "finite");
     switch (a.check) {
@@ -527,25 +531,62 @@ void check_number(const FormulaSpec& f, const ArgSpec& a, double v) {
         case Check::fraction: if (!(v > 0) || v > 1) out_of_domain(f, a, v, "above 0 and at most 1"); break;
     }
     if (v > a.max) out_of_domain(f, a, v, fmt::format("at most {}", a.max));
+    throw Error::of_call(Status::internal, f.name, a.name, "a number refused for no reason");
+}
+
+/// Whether a number passes its argument's check: the test of every call, kept apart from the wording of
+/// a refusal (refuse_number) and equivalent to it.
+[[gnu::always_inline]] constexpr bool passes(const ArgSpec& a, double v) noexcept {
+    if (!(v >= -std::numeric_limits<double>::max() && v <= std::numeric_limits<double>::max())) return false;  // NaN, inf
+    switch (a.check) {
+        case Check::finite: break;
+        case Check::non_negative: if (v < 0) return false; break;
+        case Check::positive: if (!(v > 0)) return false; break;
+        // Whole: at or above 2^53 every double is; below it, the conversion to an integer is exact and defined.
+        case Check::count: if (v < 1 || (v < 0x1p53 && v != static_cast<double>(static_cast<std::int64_t>(v)))) return false; break;
+        case Check::fraction: if (!(v > 0) || v > 1) return false; break;
+    }
+    return v <= a.max;
+}
+
+/// An argument of a formula function as checked() takes it: a number, or a text (checked where it is
+/// looked up). Lighter than a variant: checked() runs on every call.
+struct Given {
+    double number = 0;
+    bool is_number = false;
+    constexpr Given(double v) noexcept : number(v), is_number(true) {}  // NOLINT: implicit, in a braced list
+    template <typename T>
+        requires std::is_convertible_v<const T&, std::string_view>
+    constexpr Given(const T&) noexcept {}  // NOLINT: implicit, in a braced list
+};
+
+/// Checks argument I of the formula of row `Row`: its check and limit read from the table at compile time.
+template <std::size_t Row, std::size_t I> void check_given(const Given& v) {
+    constexpr const ArgSpec& a = kFormulas[Row].args[I];
+    if (v.is_number && !passes(a, v.number)) [[unlikely]] refuse_number(kFormulas[Row], a, v.number);
+}
+
+template <std::size_t Row, std::size_t... I>
+void check_all(std::initializer_list<Given> values, std::index_sequence<I...>) {
+    if (values.size() != sizeof...(I)) [[unlikely]]
+        throw Error::of_call(Status::internal, kFormulas[Row].name, "", "checked with a wrong number of arguments");
+    (check_given<Row, I>(values.begin()[I]), ...);
 }
 
 /// Checks the number arguments of the formula function F, given in its order, against its row of the
 /// table (text ones are checked where they are looked up); returns the row.
-template <auto F>
-const FormulaSpec& checked(std::initializer_list<std::variant<double, std::string_view>> values) {
-    const FormulaSpec& f = spec_of<F>();
-    std::size_t i = 0;
-    for (const auto& v : values) {
-        if (const double* d = std::get_if<double>(&v)) check_number(f, f.args[i], *d);
-        ++i;
-    }
-    return f;
+template <auto F> const FormulaSpec& checked(std::initializer_list<Given> values) {
+    static constexpr std::size_t row = row_of<F>();
+    check_all<row>(values, std::make_index_sequence<kFormulas[row].args.size()>{});
+    return kFormulas[row];
 }
 
 /// A result goes out only if it is a finite number.
-double finite(const FormulaSpec& f, double v) {
-    if (!std::isfinite(v))
-        throw Error::of_call(Status::out_of_range, f.name, "", "the result is too large to represent");
+[[noreturn, gnu::cold, gnu::noinline]] void too_large(const FormulaSpec& f) {
+    throw Error::of_call(Status::out_of_range, f.name, "", "the result is too large to represent");
+}
+inline double finite(const FormulaSpec& f, double v) {
+    if (!std::isfinite(v)) [[unlikely]] too_large(f);
     return v;
 }
 
@@ -554,20 +595,58 @@ DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_toke
 }
 
 bool iequals(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
-        return up(x) == up(y);
-    });
+    if (a.size() != b.size()) return false;
+    if (a == b) return true;  // the common case, compared a word at a time
+    auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i] && up(a[i]) != up(b[i])) return false;
+    return true;
 }
 
 }  // namespace
 
 std::span<const FormulaSpec> formulas() noexcept { return kFormulas; }
 
+namespace {
+
+/// A hash of a formula name that ignores the case of its letters: its length and four letters after
+/// "ROOFLINE_" (cheap, and enough to tell the table's names apart).
+constexpr std::size_t name_hash(std::string_view name) noexcept {
+    if (name.empty()) return 0;
+    auto at = [&](std::size_t i) {
+        const char c = name[std::min(i, name.size() - 1)];
+        return static_cast<std::uint64_t>(static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
+    };
+    const std::uint64_t h = (name.size() * 0x9E3779B97F4A7C15ull) ^ (at(9) << 8) ^ (at(name.size() / 2) << 16) ^
+                            (at(name.size() - 2) << 24) ^ (at(name.size() - 1) << 32);
+    return static_cast<std::size_t>((h * 0xBF58476D1CE4E5B9ull) >> 32);
+}
+
+/// The table's rows by the hash of their names, open addressing, built at compile time.
+constexpr std::size_t kNameSlots = [] {
+    std::size_t n = 16;
+    while (n < 4 * kFormulas.size()) n *= 2;
+    return n;
+}();
+constexpr auto kNameIndex = [] {
+    std::array<std::size_t, kNameSlots> slots{};
+    for (auto& s : slots) s = kFormulas.size();  // empty
+    for (std::size_t i = 0; i < kFormulas.size(); ++i) {
+        std::size_t h = name_hash(kFormulas[i].name);
+        while (slots[h % kNameSlots] != kFormulas.size()) ++h;
+        slots[h % kNameSlots] = i;
+    }
+    return slots;
+}();
+
+}  // namespace
+
 const FormulaSpec* find_formula(std::string_view name) noexcept {
-    for (const FormulaSpec& f : kFormulas)
-        if (iequals(f.name, name)) return &f;
-    return nullptr;
+    for (std::size_t h = name_hash(name);; ++h) {
+        const std::size_t i = kNameIndex[h % kNameSlots];
+        if (i == kFormulas.size()) return nullptr;
+        if (iequals(kFormulas[i].name, name)) return &kFormulas[i];
+    }
 }
 
 std::string c_function_name(std::string_view formula_name) {
@@ -612,24 +691,30 @@ Value call(std::string_view name, std::span<const Arg> args) {
                              : required == fixed.size() ? fmt::format("takes {} arguments (got {})", required, args.size())
                                                          : fmt::format("takes {} to {} arguments (got {})", required,
                                                                        fixed.size(), args.size()));
-    std::vector<Arg> full;
-    full.reserve(std::max(fixed.size(), args.size()));
-    for (std::size_t i = 0; i < fixed.size(); ++i) {
+    for (std::size_t i = 0; i < fixed.size() && i < args.size(); ++i) {
         const ArgSpec& a = fixed[i];
-        if (i >= args.size()) {
-            // A trailing optional argument left out: its default from the table.
-            if (a.type == Type::text) full.push_back({std::string(a.default_text)});
-            else full.push_back({a.default_number});
-            continue;
-        }
         const bool is_text = std::holds_alternative<std::string>(args[i].value);
         if (is_text != (a.type == Type::text))
             throw Error::of_argument(Status::invalid_argument, f->name, a.name,
                                      a.type == Type::text ? "must be a text" : "must be a number");
-        full.push_back(args[i]);
     }
-    for (std::size_t i = fixed.size(); i < args.size(); ++i) full.push_back(args[i]);
-    return f->invoke(full);
+    // Every argument given: the formula reads them where they are.
+    if (args.size() >= fixed.size()) return f->invoke(args);
+    // Trailing optional arguments left out: their defaults from the table.
+    struct Default {  // made where the list keeps it: no copy of its text
+        const ArgSpec& a;
+        operator Arg() const {  // NOLINT: implicit, for ArgList::push_back
+            if (a.type == Type::text)
+                return Arg{std::variant<double, std::string>(std::in_place_type<std::string>, a.default_text)};
+            return Arg{a.default_number};
+        }
+    };
+    ArgList full(fixed.size());
+    for (std::size_t i = 0; i < fixed.size(); ++i) {
+        if (i < args.size()) full.push_back(args[i]);
+        else full.push_back(Default{fixed[i]});
+    }
+    return f->invoke(full.view());
 }
 
 namespace formula {
@@ -799,17 +884,50 @@ const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
     unknown_choice(f, "profile", "profile", name, profile_names());
 }
 
+/// A deployment whose model and GPU are the catalog's entries themselves, held, not copied.
+struct Deployed {
+    std::shared_ptr<const ModelSpec> model;
+    std::shared_ptr<const GpuSpec> gpu;
+    DeploymentRef ref;
+};
+
+/// The catalog's entry of a model or a GPU, not copied; where there is none, model_of() and gpu_of() say why.
+std::shared_ptr<const ModelSpec> model_entry_of(const FormulaSpec& f, std::string_view id) {
+    if (auto m = model_entry(id)) return m;
+    return std::make_shared<const ModelSpec>(model_of(f, id));
+}
+std::shared_ptr<const GpuSpec> gpu_entry_of(const FormulaSpec& f, std::string_view id) {
+    if (auto g = gpu_entry(id)) return g;
+    return std::make_shared<const GpuSpec>(gpu_of(f, id));
+}
+
 /// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
+Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
+                  std::string_view kv_dtype, double tp) {
+    auto m = model_entry_of(f, model);
+    auto g = gpu_entry_of(f, gpu);
+    // An empty kv_dtype is the default: 16 bits, whatever the weights' format.
+    const DType weights = dtype_of(f, "weight_dtype", weight_dtype);
+    const DType kv = dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype);
+    if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)  // fmod(h, 1): h's fraction
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
+    if (tp > 1 && !(g->interconnect_tbs > 0))
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", g->id));
+    const DeploymentRef ref{*m, *g, weights, kv, tp};
+    return {std::move(m), std::move(g), ref};
+}
+
+/// The same as a Deployment of its own (copies of the entries), for what keeps one.
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                       std::string_view kv_dtype, double tp) {
-    // An empty kv_dtype is the default: 16 bits, whatever the weights' format.
-    Deployment d{model_of(f, model), gpu_of(f, gpu), dtype_of(f, "weight_dtype", weight_dtype),
-                 dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype), tp};
-    if (std::fmod(d.model.heads, tp) != 0)
-        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", d.model.heads));
-    if (tp > 1 && !(d.gpu.interconnect_tbs > 0))
-        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", d.gpu.id));
-    return d;
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+    return {d.ref.model, d.ref.gpu, d.ref.weights, d.ref.kv, d.ref.tp};
+}
+
+/// The operator list of the calling thread's formula calls: its memory is reused from call to call.
+std::vector<Operator>& operator_scratch() {
+    thread_local std::vector<Operator> ops;
+    return ops;
 }
 
 Table column(const std::vector<std::string>& ids) {
@@ -870,32 +988,36 @@ double model(std::string_view model, std::string_view field) {
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                std::string_view kv_dtype, double tp, std::string_view profile) {
     const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    auto ops = decode_operators(d, batch, ctx);
-    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto& ops = operator_scratch();
+    decode_operators(d.ref, batch, ctx, ops);
+    return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
 }
 
 double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
                  std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
     const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    auto ops = decode_operators(d, batch, ctx);
-    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, d.gpu, profile_of(f, profile)))));
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+    auto& ops = operator_scratch();
+    decode_operators(d.ref, batch, ctx, ops);
+    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, *d.gpu, profile_of(f, profile)))));
 }
 
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                std::string_view weight_dtype, double tp, std::string_view profile) {
     const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
     // The prefill writes a 16-bit KV cache, whatever the weights' format.
-    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
-    auto ops = prefill_operators(d, batch, prompt_tokens);
-    return finite(f, estimate(ops, d.gpu, profile_of(f, profile)));
+    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    auto& ops = operator_scratch();
+    prefill_operators(d.ref, batch, prompt_tokens, ops);
+    return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
 }
 
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
                  std::string_view kv_dtype, double tp, double mem_util) {
     const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const Deployed deployment = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+    const DeploymentRef& d = deployment.ref;
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)

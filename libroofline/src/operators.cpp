@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ascii.hpp"
 #include "catalog_data.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
@@ -45,7 +46,7 @@ struct Shard {
     double kv_values;  ///< KV values per token per layer on one GPU
 };
 
-Shard shard(const Deployment& d) {
+Shard shard(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
     Shard s{};
     s.tp = d.tp;
@@ -76,22 +77,55 @@ Shard shard(const Deployment& d) {
     return s;
 }
 
-/// A linear layer of `params` weights on `tokens` tokens: 2 FLOP per weight per token; the weights
-/// read once, the activations in and out.
-Operator linear(std::string name, double params, double tokens, double in, double out, double weight_value_bytes,
-                DType compute) {
-    Operator op;
-    op.name = std::move(name);
-    op.flops = 2 * params * tokens;
-    op.bytes = params * weight_value_bytes + tokens * (in + out) * kActivationBytes;
+/// A new operator at the end of `ops` (its name's length known at compile time: no strlen, no memcpy call).
+template <std::size_t N> Operator& add(std::vector<Operator>& ops, const char (&name)[N], DType compute = DType::bf16) {
+    Operator& op = ops.emplace_back();
+    op.name.append(name, N - 1);
     op.compute = compute;
     return op;
 }
 
-Operator scaled(Operator op, double times) {
+/// Writes the operators of a step into `ops` from its start, over the operators a previous step left
+/// there (a formula keeps one list per thread): an operator of the same name keeps its name's memory, so
+/// that a step allocates and copies nothing for names. On destruction, drops what is left past the end.
+class OperatorList {
+public:
+    explicit OperatorList(std::vector<Operator>& ops) : ops_(ops) { ops_.reserve(kMaxOperators); }
+    OperatorList(const OperatorList&) = delete;
+    OperatorList& operator=(const OperatorList&) = delete;
+    ~OperatorList() { ops_.resize(count_); }
+
+    /// The next operator, every field as a new Operator's but its name.
+    template <std::size_t N> Operator& add(const char (&name)[N], DType compute = DType::bf16) {
+        if (count_ == ops_.size()) {
+            ++count_;
+            return roofline::add(ops_, name, compute);
+        }
+        Operator& op = ops_[count_++];
+        // Every field of Operator, so that one added to it is not forgotten here (this does not compile).
+        auto& [op_name, flops, bytes, link_bytes, kernels, op_compute, ms, bound] = op;
+        if (std::string_view(op_name) != std::string_view(name, N - 1)) op_name.assign(name, N - 1);
+        flops = bytes = link_bytes = kernels = ms = 0;
+        op_compute = compute;
+        bound = Resource::memory;
+        return op;
+    }
+
+private:
+    std::vector<Operator>& ops_;
+    std::size_t count_ = 0;
+};
+
+/// A linear layer of `params` weights on `tokens` tokens, `times` over: 2 FLOP per weight per token; the
+/// weights read once, the activations in and out.
+template <std::size_t N>
+void linear(OperatorList& ops, const char (&name)[N], double params, double tokens, double in, double out,
+            double weight_value_bytes, DType compute, double times = 1) {
+    Operator& op = ops.add(name, compute);
+    op.flops = 2 * params * tokens;
+    op.bytes = params * weight_value_bytes + tokens * (in + out) * kActivationBytes;
     op.flops *= times;
     op.bytes *= times;
-    return op;
 }
 
 /// The layers that see at most `window` tokens, and the rest.
@@ -100,60 +134,56 @@ struct Layers {
 };
 Layers layer_split(const ModelSpec& m) { return {m.sliding_layers, m.layers - m.sliding_layers}; }
 
-/// The operators both phases share: projections, MLP or experts, norms, lm_head, all-reduces.
-void common_operators(std::vector<Operator>& ops, const Deployment& d, const Shard& s, double tokens, double lm_tokens) {
+/// The operators both phases share, before attention: the embedding and the QKV projections.
+void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens) {
+    const ModelSpec& m = d.model;
+    const double weight_value_bytes = s.weight_value_bytes;
+    ops.add("embedding").bytes = tokens * m.hidden * weight_value_bytes;
+    linear(ops, "qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, weight_value_bytes, compute_dtype(d.weights),
+           m.layers);
+}
+
+/// The operators both phases share, after attention: the output projection, MLP or experts, norms,
+/// lm_head, all-reduces.
+void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens,
+                               double lm_tokens) {
     const ModelSpec& m = d.model;
     const DType compute = compute_dtype(d.weights);
     const double weight_value_bytes = s.weight_value_bytes;
-    ops.push_back({"embedding", 0, tokens * m.hidden * weight_value_bytes, 0, 0, DType::bf16});
-    ops.push_back(
-        scaled(linear("qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, weight_value_bytes, compute), m.layers));
-    ops.push_back(scaled(linear("o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute), m.layers));
+    linear(ops, "o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute, m.layers);
     const double dense_layers = m.layers - m.moe_layers();
     if (dense_layers > 0)
-        ops.push_back(
-            scaled(linear("mlp", s.dense_mlp, tokens, m.hidden, m.hidden, weight_value_bytes, compute), dense_layers));
+        linear(ops, "mlp", s.dense_mlp, tokens, m.hidden, m.hidden, weight_value_bytes, compute, dense_layers);
     if (m.moe()) {
         const double moe_layers = m.moe_layers();
-        ops.push_back(
-            scaled(linear("router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16), moe_layers));
+        linear(ops, "router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers);
         // Only the experts the tokens pick are read; each token computes with k of them.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, tokens);
-        Operator experts;
-        experts.name = "experts";
+        Operator& experts = ops.add("experts", compute);
         experts.flops = 2 * s.expert * m.experts_per_token * tokens * moe_layers;
         experts.bytes = (touched * s.expert * s.weight_value_bytes +
                          tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) *
                         moe_layers;
-        experts.compute = compute;
-        ops.push_back(experts);
         if (m.shared_experts > 0)
-            ops.push_back(scaled(
-                linear("shared_experts", s.shared, tokens, m.hidden, m.hidden, weight_value_bytes, compute), moe_layers));
+            linear(ops, "shared_experts", s.shared, tokens, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
     }
-    Operator norms;
-    norms.name = "norms";
+    Operator& norms = ops.add("norms");
     norms.flops = 5 * tokens * m.hidden * (2 * m.layers + 1);
     norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * (2 * m.layers + 1);
-    ops.push_back(norms);
-    ops.push_back(linear("lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, weight_value_bytes, compute));
+    linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, weight_value_bytes, compute);
     if (d.tp > 1) {
         // Two all-reduces per layer (after attention, after the MLP), ring: each GPU sends 2(p-1)/p of them.
-        Operator allreduce;
-        allreduce.name = "allreduce";
+        Operator& allreduce = ops.add("allreduce");
         allreduce.count = 2 * m.layers;
         allreduce.link_bytes = allreduce.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
-        ops.push_back(allreduce);
     }
 }
 
 }  // namespace
 
 const Profile* find_profile(std::string_view name) {
-    std::string key(name);
-    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    for (const Profile& p : profiles().all)
-        if (p.name == key) return &p;
+    for (const Profile& p : profiles().all)  // names in lower case
+        if (ascii::equals_lowered(p.name, name)) return &p;
     return nullptr;
 }
 
@@ -176,32 +206,29 @@ double expected_distinct_experts(double experts, double per_token, double tokens
     return experts * (1 - std::pow(1 - per_token / experts, tokens));
 }
 
-std::vector<Operator> decode_operators(const Deployment& d, double batch, double ctx) {
+void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vector<Operator>& list) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    std::vector<Operator> ops;
-    common_operators(ops, d, s, batch, batch);
+    OperatorList ops(list);
+    operators_before_attention(ops, d, s, batch);
     // Attention: every sequence reads its own KV cache (a sliding-window layer at most its window).
     const Layers layers = layer_split(m);
     const double seen = layers.full * ctx + layers.sliding * std::min(ctx, m.sliding_window);
-    Operator attention;
-    attention.name = "attention";
+    Operator& attention = ops.add("attention");
     // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
     const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
     attention.flops = 2 * batch * s.heads * per_position * seen;
     // Read the context, write the new token.
     attention.bytes = batch * s.kv_values * s.kv_value_bytes * (seen + m.layers);
-    attention.compute = DType::bf16;
-    ops.insert(ops.begin() + 2, attention);
-    return ops;
+    operators_after_attention(ops, d, s, batch, batch);
 }
 
-std::vector<Operator> prefill_operators(const Deployment& d, double batch, double tokens) {
+void prefill_operators(const DeploymentRef& d, double batch, double tokens, std::vector<Operator>& list) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     const double all_tokens = batch * tokens;
-    std::vector<Operator> ops;
-    common_operators(ops, d, s, all_tokens, batch);
+    OperatorList ops(list);
+    operators_before_attention(ops, d, s, all_tokens);
     // Causal attention: position i attends to min(i, window) positions.
     auto causal = [&](double window) {
         if (window <= 0 || tokens <= window) return tokens * (tokens + 1) / 2;
@@ -209,44 +236,59 @@ std::vector<Operator> prefill_operators(const Deployment& d, double batch, doubl
     };
     const Layers layers = layer_split(m);
     const double pairs = batch * (layers.full * causal(0) + layers.sliding * causal(m.sliding_window));
-    Operator attention;
-    attention.name = "attention";
+    Operator& attention = ops.add("attention");
     attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs;
     // Fused attention reads Q, K, V once and writes the output and the KV cache.
     attention.bytes = m.layers * all_tokens *
                       (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes);
-    attention.compute = DType::bf16;
-    ops.insert(ops.begin() + 2, attention);
+    operators_after_attention(ops, d, s, all_tokens, batch);
+}
+
+std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx) {
+    std::vector<Operator> ops;
+    decode_operators(d, batch, ctx, ops);
+    return ops;
+}
+
+std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, double tokens) {
+    std::vector<Operator> ops;
+    prefill_operators(d, batch, tokens, ops);
     return ops;
 }
 
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     double total = 0;
+    // The roof of the operators' compute dtype, worked out again only when it changes.
+    DType roof_dtype = DType::bf16;
+    Gpu roof{0, 0};
+    bool have_roof = false;
     for (Operator& op : ops) {
         if (op.link_bytes > 0) {
             op.ms = memory_time_ms(op.link_bytes, gpu.interconnect_tbs * profile.interconnect_efficiency) +
                     op.count * profile.allreduce_latency_us / 1e3;
             op.bound = Resource::interconnect;
         } else {
-            const StepTime time = step_time({op.flops, op.bytes}, {gpu.peak_tflops(op.compute) * profile.compute_efficiency,
-                                                                   gpu.hbm_tbs * profile.bandwidth_efficiency});
+            if (!have_roof || op.compute != roof_dtype) {
+                roof = {gpu.peak_tflops(op.compute) * profile.compute_efficiency, gpu.hbm_tbs * profile.bandwidth_efficiency};
+                roof_dtype = op.compute;
+                have_roof = true;
+            }
+            const StepTime time = step_time({op.flops, op.bytes}, roof);
             op.ms = time.time_ms;
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
         total += op.ms;
     }
     if (profile.step_overhead_ms > 0) {
-        Operator overhead;
-        overhead.name = "overhead";
+        Operator& overhead = add(ops, "overhead");
         overhead.ms = profile.step_overhead_ms;
         overhead.bound = Resource::overhead;
-        ops.push_back(overhead);
         total += overhead.ms;
     }
     return total;
 }
 
-double weight_bytes_per_gpu(const Deployment& d) {
+double weight_bytes_per_gpu(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     const double dense_layers = m.layers - m.moe_layers();
@@ -256,7 +298,7 @@ double weight_bytes_per_gpu(const Deployment& d) {
     return params * s.weight_value_bytes + s.norms * kActivationBytes;
 }
 
-double kv_bytes_per_sequence_per_gpu(const Deployment& d, double ctx) {
+double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     const Layers layers = layer_split(m);

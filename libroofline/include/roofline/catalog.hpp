@@ -4,6 +4,7 @@
 // as text (the library does no I/O).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +75,10 @@ ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
 std::optional<GpuSpec> find_gpu(std::string_view id);
 std::optional<ModelSpec> find_model(std::string_view id);
+/// The same entry without a copy (nullptr when none): it stays valid while the pointer is held, even if a
+/// host replaces the entry meanwhile. A built-in entry costs no reference count; nothing is allocated.
+std::shared_ptr<const GpuSpec> gpu_entry(std::string_view id);
+std::shared_ptr<const ModelSpec> model_entry(std::string_view id);
 std::vector<std::string> gpu_ids();
 std::vector<std::string> model_ids();
 

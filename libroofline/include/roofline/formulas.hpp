@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -78,6 +80,41 @@ std::string signature(const FormulaSpec& formula);
 /// An argument of a generic call: a number or a text.
 struct Arg {
     std::variant<double, std::string> value;
+};
+
+/// The arguments of a call, built one by one: a few on the stack, more on the heap (a call by name of a
+/// formula allocates nothing for them).
+class ArgList {
+public:
+    explicit ArgList(std::size_t capacity) {
+        if (capacity > kInline) heap_.reserve(capacity);
+    }
+    ArgList(const ArgList&) = delete;
+    ArgList& operator=(const ArgList&) = delete;
+    ~ArgList() {
+        for (std::size_t i = 0; i < size_; ++i) inline_data()[i].~Arg();
+    }
+    /// Adds an argument; at most `capacity` of them.
+    template <typename T> void push_back(T&& arg) {
+        if (heap_.capacity() > 0) {
+            heap_.push_back(std::forward<T>(arg));
+        } else {
+            ::new (static_cast<void*>(inline_data() + size_)) Arg(std::forward<T>(arg));
+            ++size_;
+        }
+    }
+    std::span<const Arg> view() const noexcept {
+        return heap_.capacity() > 0 ? std::span<const Arg>(heap_) : std::span<const Arg>(inline_data(), size_);
+    }
+
+private:
+    static constexpr std::size_t kInline = 16;
+    Arg* inline_data() noexcept { return std::launder(reinterpret_cast<Arg*>(storage_)); }
+    const Arg* inline_data() const noexcept { return std::launder(reinterpret_cast<const Arg*>(storage_)); }
+
+    alignas(Arg) unsigned char storage_[kInline * sizeof(Arg)];
+    std::size_t size_ = 0;  ///< constructed in storage_
+    std::vector<Arg> heap_;
 };
 
 /// An array result: rows x cols cells, row-major, each a number or a text.

@@ -6,6 +6,7 @@
 // all-reduce. The step takes the sum of its operators plus the profile's fixed overhead.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,32 @@ struct Deployment {
     double tp = 1;
 };
 
+/// A deployment as the operator model reads it: the model and the GPU by reference (catalog entries are
+/// not copied on every formula call). A Deployment converts to one; it must outlive the call.
+struct DeploymentRef {
+    const ModelSpec& model;
+    const GpuSpec& gpu;
+    DType weights = DType::bf16;
+    DType kv = DType::bf16;
+    double tp = 1;
+
+    DeploymentRef(const ModelSpec& m, const GpuSpec& g, DType w, DType k, double t) noexcept
+        : model(m), gpu(g), weights(w), kv(k), tp(t) {}
+    DeploymentRef(const Deployment& d) noexcept  // NOLINT: implicit, for every caller that holds a Deployment
+        : model(d.model), gpu(d.gpu), weights(d.weights), kv(d.kv), tp(d.tp) {}
+};
+
+/// The most operators a step has (estimate() included): the capacity to reserve.
+inline constexpr std::size_t kMaxOperators = 12;
+
 /// The operators of one decode step: `batch` sequences, one new token each, `ctx` tokens of context.
-std::vector<Operator> decode_operators(const Deployment& d, double batch, double ctx);
+std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx);
 /// The operators of a prefill of `batch` prompts of `tokens` tokens (causal attention; the lm_head only
 /// for the last token of each prompt).
-std::vector<Operator> prefill_operators(const Deployment& d, double batch, double tokens);
+std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, double tokens);
+/// The same into `ops`, which they clear first: a caller that keeps `ops` reuses its memory.
+void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vector<Operator>& ops);
+void prefill_operators(const DeploymentRef& d, double batch, double tokens, std::vector<Operator>& ops);
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
@@ -67,7 +89,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
 double expected_distinct_experts(double experts, double per_token, double tokens) noexcept;
 
 /// Bytes of the weights on one GPU, and of the KV cache of one sequence of `ctx` tokens on one GPU.
-double weight_bytes_per_gpu(const Deployment& d);
-double kv_bytes_per_sequence_per_gpu(const Deployment& d, double ctx);
+double weight_bytes_per_gpu(const DeploymentRef& d);
+double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx);
 
 }  // namespace roofline

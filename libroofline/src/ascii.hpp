@@ -1,0 +1,28 @@
+// Case-insensitive comparison of ids and names (ASCII letters only, whatever the locale), without
+// allocating: catalog ids, dtypes, profiles, fields and formula names are looked up on every call.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace roofline::ascii {
+
+constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Whether `a` and `b` are equal but for the case of their ASCII letters.
+constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+/// Whether `id` equals `lowered` (already in lower case) but for the case of its ASCII letters.
+constexpr bool equals_lowered(std::string_view lowered, std::string_view id) noexcept {
+    if (lowered.size() != id.size()) return false;
+    for (std::size_t i = 0; i < id.size(); ++i)
+        if (lowered[i] != id[i] && lowered[i] != lower(id[i])) return false;
+    return true;
+}
+
+}  // namespace roofline::ascii
