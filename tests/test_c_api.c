@@ -346,10 +346,9 @@ static void valid_args(const roofline_formula_info* f, roofline_value* args) {
 
 /* "" means the default for kv_dtype (16 bits), and for an optional text whose default is "all" or "catalog"
 ** (ROOFLINE_PLAN's gpu, weight_dtype and prices); for every other text argument it is an error. */
+/* An empty text given for an optional text argument means its default, as if it were left out. */
 static int empty_is_default(const roofline_arg_info* a) {
-    return strcmp(a->name, "kv_dtype") == 0 ||
-           (a->optional && a->default_text &&
-            (strcmp(a->default_text, "all") == 0 || strcmp(a->default_text, "catalog") == 0));
+    return a->optional && a->default_text != NULL;
 }
 
 typedef union { double number; const char* text; roofline_array* array; } any_result;

@@ -874,12 +874,21 @@ GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
     unknown_id(f, "gpu", unknown_catalog_id("GPU", id, gpu_ids()));
 }
 
+/// An optional text argument: empty means its default from the table (every host's "left out").
+std::string_view or_default(const FormulaSpec& f, const char* arg, std::string_view text) {
+    if (!text.empty()) return text;
+    const ArgSpec& a = arg_named(f, arg);
+    return a.optional && a.default_text ? std::string_view(a.default_text) : text;
+}
+
 DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
+    name = or_default(f, arg, name);
     if (auto d = parse_dtype(name)) return *d;
     unknown_choice(f, arg, "dtype", name, dtype_names());
 }
 
 const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
+    name = or_default(f, "profile", name);
     if (const Profile* p = find_profile(name)) return *p;
     unknown_choice(f, "profile", "profile", name, profile_names());
 }
@@ -906,9 +915,9 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
                   std::string_view kv_dtype, double tp) {
     auto m = model_entry_of(f, model);
     auto g = gpu_entry_of(f, gpu);
-    // An empty kv_dtype is the default: 16 bits, whatever the weights' format.
+    // An empty format is the argument's default (or_default): kv_dtype 16 bits, whatever the weights' format.
     const DType weights = dtype_of(f, "weight_dtype", weight_dtype);
-    const DType kv = dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype);
+    const DType kv = dtype_of(f, "kv_dtype", kv_dtype);
     if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)  // fmod(h, 1): h's fraction
         out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
     if (tp > 1 && !(g->interconnect_tbs > 0))
@@ -1153,7 +1162,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     serving::PlanOptions o;
     if (!every(gpu)) o.gpu = gpu_of(f, gpu).id;
     if (!every(weight_dtype)) o.weights = dtype_of(f, "weight_dtype", weight_dtype);
-    o.kv = dtype_of(f, "kv_dtype", kv_dtype.empty() ? defaults::kv_dtype : kv_dtype);
+    o.kv = dtype_of(f, "kv_dtype", kv_dtype);
     o.profile = profile_of(f, profile).name;
     o.mem_util = mem_util;
     o.disaggregated = disaggregated == 1;

@@ -141,8 +141,10 @@ class Errors(unittest.TestCase):
                 continue  # ROOFLINE_WHY explains bad values instead of refusing them: test_why
             for i, arg in enumerate(f["args"]):
                 for bad in (float("nan"), float("inf"), float("-inf"), "", "x", None):
-                    if bad == "" and (arg["name"] == "kv_dtype" or arg["optional"] and arg["default"] in ("all", "catalog")):
-                        continue  # an empty kv_dtype means the default, bf16; ROOFLINE_PLAN's gpu, weight_dtype, prices
+                    if bad == "" and arg["type"] == roofline.TEXT and arg["optional"]:
+                        self.assertEqual(fn(*valid[:i], "", *valid[i + 1:]),
+                                         fn(*valid[:i], arg["default"], *valid[i + 1:]))
+                        continue  # an empty optional text means its default (test_empty_text_is_default)
                     with self.subTest(formula=f["name"], argument=arg["name"], value=bad):
                         args = list(valid)
                         args[i] = bad
