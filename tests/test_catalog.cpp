@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,30 @@ TEST_CASE("every GPU number is the catalog file's, and every entry cites its sou
     }
     // The dense figure, never the sparsity one: the article's H100 SXM, 989 TFLOP/s.
     CHECK(gpu("h100-sxm", "bf16_tflops") == Approx(989).epsilon(0.001));
+}
+
+TEST_CASE("every GPU's price says where it is from and when it was read, or why there is none", "[catalog]") {
+    const json gpus = catalog("gpus.json");
+    const std::regex date(R"(20[0-9]{2}-[01][0-9]-[0-3][0-9])");
+    std::size_t priced = 0;
+    for (const json& g : gpus["gpus"]) {
+        const std::string id = g["id"];
+        INFO(id);
+        REQUIRE(g["sources"].contains("price"));
+        const std::string source = g["sources"]["price"];
+        CHECK(std::regex_search(source, date));
+        if (g["usd_per_gpu_hour"].is_null()) {
+            double v;
+            CHECK(roofline_gpu(id.c_str(), "usd_per_gpu_hour", &v) == ROOFLINE_ERROR_NO_SOLUTION);  // never a made-up 0
+            CHECK(source.find("No public on-demand offer found") != std::string::npos);
+        } else {
+            ++priced;
+            CHECK(g["usd_per_gpu_hour"].get<double>() > 0);
+            CHECK(gpu(id, "usd_per_gpu_hour") == g["usd_per_gpu_hour"].get<double>());
+            CHECK(source.find("http") != std::string::npos);
+        }
+    }
+    CHECK(priced >= 16);  // issue #11: all but the RTX 3090 Ti and the MI250X, for which no public offer was found
 }
 
 TEST_CASE("every model adds up to its published parameter count and cites its config.json", "[catalog]") {

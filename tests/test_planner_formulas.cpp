@@ -235,16 +235,17 @@ TEST_CASE("PLAN narrows to one GPU and one format; prices override the catalog's
         }
     // A price for a GPU without one in the catalog gives it prices; separators ';' and new lines work too.
     const Table priced = table("ROOFLINE_PLAN", example({text("all"), text("all"), text(""), text("typical"), num(0),
-                                                         text(" h100-nvl = 3.5 ;\nh100-sxm=1\n")}));
-    bool nvl = false;
+                                                         text(" mi250x = 3.5 ;\nh100-sxm=1\n")}));
+    REQUIRE(find_gpu("mi250x")->usd_per_gpu_hour == 0);  // no catalog price: the override is its only one
+    bool mi250x = false;
     for (std::size_t r = 1; r < priced.rows; ++r) {
-        if (text_at(priced, r, kGpu) == "h100-nvl") {
-            nvl = true;
+        if (text_at(priced, r, kGpu) == "mi250x") {
+            mi250x = true;
             CHECK(num_at(priced, r, kUsdHour) == Approx(3.5 * num_at(priced, r, kGpus)));
         }
         if (text_at(priced, r, kGpu) == "h100-sxm") CHECK(num_at(priced, r, kUsdHour) == Approx(num_at(priced, r, kGpus)));
     }
-    CHECK(nvl);
+    CHECK(mi250x);
 }
 
 TEST_CASE("PLAN takes a user catalog's price", "[planner]") {

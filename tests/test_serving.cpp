@@ -392,7 +392,8 @@ TEST_CASE("catalog prices: every price is a number >= 0, and the data-center GPU
         INFO(id);
         CHECK(find_gpu(id)->usd_per_gpu_hour >= 0);
     }
-    for (const char* id : {"h100-sxm", "h200", "b200", "a100-sxm-80gb", "l40s", "l4", "mi300x"}) {
+    for (const char* id : {"h100-sxm", "h100-pcie", "h100-nvl", "h200", "b200", "a100-sxm-40gb", "a100-sxm-80gb", "l40s", "l4",
+                            "a10g", "mi300x"}) {
         INFO(id);
         CHECK(find_gpu(id)->usd_per_gpu_hour > 0);
         CHECK(gpu_field(*find_gpu(id), "usd_per_gpu_hour") == find_gpu(id)->usd_per_gpu_hour);
