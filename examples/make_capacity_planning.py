@@ -140,6 +140,24 @@ class Book:
             KEY_TABLES[key] = absolute
 
 
+def chart_data(smgr, ctx, provider):
+    """The two makers of a chart's data: a sequence over a cell range in a role ("values-x", "label"),
+    and a labelled sequence of values."""
+    def sequence(rng, role):
+        seq = provider.createDataSequenceByRangeRepresentation(rng)
+        seq.Role = role
+        return seq
+
+    def labeled(values, label=None):
+        lds = smgr.createInstanceWithContext("com.sun.star.chart2.data.LabeledDataSequence", ctx)
+        lds.setValues(values)
+        if label is not None:
+            lds.setLabel(label)
+        return lds
+
+    return sequence, labeled
+
+
 def _split(ref):
     letters = "".join(ch for ch in ref if ch.isalpha())
     number = int("".join(ch for ch in ref if ch.isdigit()))
@@ -439,17 +457,7 @@ def add_chart(book, sheet):
     # The workloads: a second series over other cells, points only.
     provider = chart.getDataProvider()
 
-    def sequence(rng, role):
-        seq = provider.createDataSequenceByRangeRepresentation(rng)
-        seq.Role = role
-        return seq
-
-    def labeled(values, label=None):
-        lds = smgr.createInstanceWithContext("com.sun.star.chart2.data.LabeledDataSequence", ctx)
-        lds.setValues(values)
-        if label is not None:
-            lds.setLabel(label)
-        return lds
+    sequence, labeled = chart_data(smgr, ctx, provider)
 
     points = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
     label = sequence("$Roofline.$A$13", "label")
@@ -763,17 +771,7 @@ def add_cost_chart(book, sheet, first, last):
     chart_type = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0]
     provider = chart.getDataProvider()
 
-    def sequence(rng, role):
-        seq = provider.createDataSequenceByRangeRepresentation(rng)
-        seq.Role = role
-        return seq
-
-    def labeled(values, label=None):
-        lds = smgr.createInstanceWithContext("com.sun.star.chart2.data.LabeledDataSequence", ctx)
-        lds.setValues(values)
-        if label is not None:
-            lds.setLabel(label)
-        return lds
+    sequence, labeled = chart_data(smgr, ctx, provider)
 
     def series(x, y, label, color, line, size):
         s = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)

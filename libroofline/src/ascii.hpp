@@ -12,8 +12,9 @@ constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cas
 /// Whether `a` and `b` are equal but for the case of their ASCII letters.
 constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
     if (a.size() != b.size()) return false;
+    if (a == b) return true;  // the common case, compared a word at a time
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (lower(a[i]) != lower(b[i])) return false;
+        if (a[i] != b[i] && lower(a[i]) != lower(b[i])) return false;
     return true;
 }
 

@@ -24,6 +24,8 @@
 #include "roofline/serving.hpp"
 #include "roofline/units.hpp"
 
+#include "ascii.hpp"
+
 namespace roofline {
 namespace {
 
@@ -594,14 +596,7 @@ DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_toke
     return {params_b, bytes_per_param, kv_kib_per_token};
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    if (a == b) return true;  // the common case, compared a word at a time
-    auto up = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i] != b[i] && up(a[i]) != up(b[i])) return false;
-    return true;
-}
+using ascii::iequals;
 
 }  // namespace
 

@@ -2,14 +2,15 @@
 #include "roofline/nearest.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <tuple>
 #include <vector>
+
+#include "ascii.hpp"
 
 namespace roofline {
 namespace {
 
-char folded(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char folded(char c) { return ascii::lower(c); }
 
 bool is_separator(char c) { return c == '-' || c == '_' || c == '.' || c == ' '; }
 
