@@ -96,6 +96,9 @@ class Calc:
     def run(self, cmd, **kw):
         """Runs soffice or unopkg in this Calc's environment; its CompletedProcess (fails on an error)."""
         # Its own process group: on a timeout the whole office goes, not only the soffice launcher.
+        # In this Calc's folder: soffice changes back into the folder it was started from, which another
+        # user may not reach.
+        kw.setdefault("cwd", self.dir)
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self._env(),
                                 stdin=subprocess.DEVNULL, start_new_session=True, **self._user_args(), **kw)
         try:

@@ -5,11 +5,13 @@ C ABI's values. As root without --shared it refuses, saying why.
 
 usage: test_install_addin.py WORKDIR OXT INSTALL_SCRIPT LIBROOFLINE
 """
+import atexit
 import os
 import pwd
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -71,11 +73,12 @@ def main(workdir, oxt, script, library):
     shutil.rmtree(workdir, ignore_errors=True)
     user = unprivileged_user()
     if user is not None:
-        # The unprivileged user must reach its HOME: the test folders above it may have been made 0700
-        # (a LibreOffice started with a HOME below them creates its folders so).
-        workdir.mkdir(parents=True)
-        for folder in (workdir.parent, workdir):
-            folder.chmod(folder.stat().st_mode | 0o111)
+        # The unprivileged user must reach the script, the .oxt and its HOME, wherever the checkout lies
+        # (a clone in `mktemp -d` is 0700): all of them go into a folder of their own under /tmp.
+        workdir = Path(tempfile.mkdtemp(prefix="roofline-install-addin-"))
+        workdir.chmod(0o755)
+        atexit.register(shutil.rmtree, workdir, True)
+        oxt, script = Path(shutil.copy(oxt, workdir)), Path(shutil.copy(script, workdir))
     who = "nobody" if user else "this user"
 
     # ---- For one user, into the default profile of a HOME LibreOffice has never seen ----

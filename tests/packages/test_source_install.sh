@@ -31,6 +31,8 @@ if [ "$(id -u)" -eq 0 ]; then
   chown nobody "$tmp/home"
   as_user=(runuser -u nobody --)
 fi
+# From a folder that user reaches: soffice changes back into the folder it was started from.
+cd "$tmp/home"
 "${as_user[@]}" env -i PATH=/usr/bin:/bin HOME="$tmp/home" LANG=C.UTF-8 "$script" --profile "$tmp/home/profile" \
   >"$tmp/addin.log" 2>&1 || { cat "$tmp/addin.log"; fail "install-addin"; }
 cat "$tmp/addin.log"
