@@ -382,7 +382,8 @@ def _number(text):
 def main(workdir, oxt, workbook, pdf_out):
     import uno  # noqa: PLC0415, F401 (its import hook makes com.sun.star importable)
     from com.sun.star.beans import PropertyValue  # noqa: PLC0415
-    workbook, pdf_out = Path(workbook).resolve(), Path(pdf_out).resolve()
+    # Absolute where they enter: the harness runs soffice and unopkg in its own folder.
+    oxt, workbook, pdf_out = Path(oxt).resolve(), Path(workbook).resolve(), Path(pdf_out).resolve()
     calc = Calc(workdir, oxt)
     global ROOFLINE  # noqa: PLW0603
     ROOFLINE = load_library(oxt, calc.dir / "lib")

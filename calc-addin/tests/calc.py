@@ -63,6 +63,8 @@ class Calc:
         self.run([SOFFICE, "--headless", "--norestore", "--terminate_after_init", *self.env_args])
         self._recalculate_on_load()
         if oxt:
+            # Absolute: soffice and unopkg run in this Calc's folder, not the caller's.
+            oxt = Path(oxt).resolve()
             self.run([UNOPKG, "add", "--shared", "-s", "-f", *self.env_args, str(oxt)])
             listed = self.run([UNOPKG, "list", "--shared", *self.env_args]).stdout
             if "org.libroofline.calc-addin" not in listed:
@@ -150,7 +152,8 @@ class Calc:
 
     def convert(self, src, to, outdir, infilter=None):
         """Opens `src` in this Calc (recalculating it) and saves it as `to` ("csv", "ods", "xlsx", "pdf")."""
-        outdir = Path(outdir)
+        # Absolute: soffice runs in this Calc's folder, not the caller's.
+        outdir, src = Path(outdir).resolve(), Path(src).resolve()
         self._mkdir(outdir)
         cmd = [SOFFICE, "--headless", "--norestore", *self.env_args]
         if infilter:
