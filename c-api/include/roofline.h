@@ -485,7 +485,7 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
 /**
-** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=bound]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
 ** tokens (>= 0), on `tp` GPUs, in ms: the sum over its operators (projections, attention with its KV
 ** reads, MLP or the experts a batch touches, norms, embedding rows, lm_head, all-reduces) of each
@@ -500,7 +500,7 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
                                     double* result);
 
 /**
-** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
+** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=native]; [tp=1]; [profile=bound]):
 ** the prefill of `batch` prompts of `prompt_tokens` tokens each (causal attention, the lm_head for the
 ** last token of each prompt; the prefill writes a 16-bit KV cache), in ms.
 */
@@ -508,12 +508,21 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
 /**
-** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
+** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
 ** beside its share of the weights. ROOFLINE_ERROR_NO_SOLUTION where the weights alone do not fit.
 */
 ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double ctx, const char* weight_dtype,
                                     const char* kv_dtype, double tp, double mem_util, double* result);
+
+/**
+** ROOFLINE_CACHE_GB(model; batch; ctx; [kv_dtype=bf16]; [tp=1]): GB of KV cache and recurrent state that
+** `batch` sequences of `ctx` tokens hold on each of `tp` GPUs: a sliding window or a chunk caps its layers,
+** a state layer (Gated DeltaNet, Mamba2) holds a fixed state per sequence, MLA stores its latent, sparse
+** attention adds its indexer keys. Since 0.5.
+*/
+ROOFLINE_API int roofline_cache_gb(const char* model, double batch, double ctx, const char* kv_dtype, double tp,
+                                   double* result);
 
 /**
 ** ROOFLINE_STEP_BREAKDOWN(...): the step of roofline_step_ms operator by operator, as a new array of five
@@ -526,7 +535,7 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
                                          const char* profile, roofline_array** result);
 
 /**
-** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=bf16]; [tp=1]; [profile=bound]):
+** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=native]; [tp=1]; [profile=bound]):
 ** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
 ** columns like roofline_step_breakdown's: a header row ("operator", "FLOP", "bytes", "ms", "bound"), then
 ** one row per operator. Its "ms" column adds up to roofline_ttft_ms() under every profile. Arguments as
@@ -552,7 +561,7 @@ ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, dou
 */
 
 /**
-** ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1];
+** ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=typical]; [mem_util=0.9]): the latency of one request, in ms, on a replica whose decode batch is
 ** `batch` (a whole number >= 1 that fits in memory): TTFT + (output_tokens - 1) x TPOT. prompt_tokens: a whole
 ** number >= 1; output_tokens: a whole number >= 2. ROOFLINE_ERROR_NO_SOLUTION naming "batch" where that batch
@@ -563,7 +572,7 @@ ROOFLINE_API int roofline_e2e_ms(const char* model, const char* gpu, double prom
                                  const char* profile, double mem_util, double* result);
 
 /**
-** ROOFLINE_SLO_BATCH(model; gpu; ctx; tpot_ms; [weight_dtype=bf16]; [kv_dtype=bf16]; [tp=1]; [profile=typical];
+** ROOFLINE_SLO_BATCH(model; gpu; ctx; tpot_ms; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [profile=typical];
 ** [mem_util=0.9]): the largest batch, in sequences, whose decode step at `ctx` tokens of context (>= 0) takes at
 ** most `tpot_ms` and whose KV cache fits in memory (decode alone, as in a disaggregated decode pool).
 ** ROOFLINE_ERROR_NO_SOLUTION naming "tpot_ms" where even one sequence's step is slower. Since 0.4.
@@ -573,7 +582,7 @@ ROOFLINE_API int roofline_slo_batch(const char* model, const char* gpu, double c
                                     double mem_util, double* result);
 
 /**
-** ROOFLINE_REPLICA_RPS(model; gpu; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [weight_dtype=bf16];
+** ROOFLINE_REPLICA_RPS(model; gpu; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [weight_dtype=native];
 ** [kv_dtype=bf16]; [tp=1]; [profile=typical]; [mem_util=0.9]): the requests per second one replica of `tp` GPUs
 ** sustains with both targets met, prefill and decode on the same GPUs. Since 0.4.
 */
@@ -624,7 +633,7 @@ ROOFLINE_API int roofline_cost_per_mtok(double usd_per_gpu_hour, double gpus, do
 ROOFLINE_API int roofline_spec_tokens(double acceptance, double draft_len, double* result);
 
 /**
-** ROOFLINE_SPEC_STEP_MS(model; draft_model; gpu; batch; ctx; draft_len; acceptance; [weight_dtype=bf16];
+** ROOFLINE_SPEC_STEP_MS(model; draft_model; gpu; batch; ctx; draft_len; acceptance; [weight_dtype=native];
 ** [kv_dtype=bf16]; [tp=1]; [profile=typical]): speculative decoding, the effective ms per output token of
 ** `batch` sequences of `ctx` tokens of context: (draft_len decode steps of `draft_model` + one step of `model`
 ** that verifies draft_len + 1 tokens per sequence) / roofline_spec_tokens(acceptance, draft_len). The draft

@@ -385,7 +385,7 @@ class Formula(unittest.TestCase):
         self.assertEqual(r.stdout, expected)
         step = next(line for line in r.stdout.splitlines() if line.startswith("ROOFLINE_STEP_MS("))
         self.assertIn("[kv_dtype=bf16]", step)
-        self.assertIn("[weight_dtype=bf16]", step)
+        self.assertIn("[weight_dtype=native]", step)
         self.assertNotIn("=0]", step)
         listed = {f["name"]: f for f in json.loads(run("formulas", "--json").stdout)}
         self.assertEqual([listed[f["name"]]["signature"] for f in table], signatures)

@@ -84,7 +84,9 @@ ModelSpec model_from_entry(const json& m, const std::string& argument) {
     if (!m.is_object() || !m.contains("id") || !m["id"].is_string() || !m.contains("config"))
         invalid_input(argument, "every model needs an \"id\" and a \"config\"");
     const std::string id = lower(m["id"].get<std::string>());
-    ModelSpec s = model_from_hf_config(m["config"].dump(), id, argument);
+    // The checkpoint's hf_quant_config.json, where its formats are there and not in config.json.
+    const std::string quant = m.contains("hf_quant_config") ? m["hf_quant_config"].dump() : std::string();
+    ModelSpec s = model_from_hf_config(m["config"].dump(), id, argument, quant);
     s.name = m.value("name", id);
     s.source = m.value("source", "");
     s.params_b_reported = number(m, "params_b_reported").value_or(0);
@@ -201,105 +203,86 @@ double ModelSpec::attention_params() const noexcept {
                           kv_lora_rank * heads * (qk_nope_head_dim + v_head_dim);
         return q + kv + heads * v_head_dim * hidden;
     }
-    return hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim + heads * head_dim * hidden;
+    return (gated_attention ? 2 : 1) * hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim +
+           heads * head_dim * hidden;
+}
+
+std::string_view to_string(Attention a) noexcept {
+    switch (a) {
+        case Attention::none: return "none";
+        case Attention::full: return "full";
+        case Attention::sliding: return "sliding";
+        case Attention::chunked: return "chunked";
+        case Attention::sparse: return "sparse";
+        default: return "state";
+    }
+}
+
+std::string_view to_string(Mlp m) noexcept {
+    switch (m) {
+        case Mlp::none: return "none";
+        case Mlp::dense: return "dense";
+        default: return "moe";
+    }
+}
+
+double ModelSpec::layers_with(Mlp kind) const noexcept {
+    double n = 0;
+    for (const LayerRun& r : runs)
+        if (r.mlp == kind) n += r.count;
+    return n;
+}
+
+double ModelSpec::layers_with(Attention kind) const noexcept {
+    double n = 0;
+    for (const LayerRun& r : runs)
+        if (r.attention == kind) n += r.count;
+    return n;
+}
+
+double ModelSpec::attention_layers() const noexcept {
+    return layers - layers_with(Attention::none) - layers_with(Attention::state);
 }
 
 namespace {
-/// Parameters, billions, when each MoE layer holds `experts_held` experts (all of them, or those one token uses).
-double count_params_b(const ModelSpec& m, double experts_held) noexcept {
-    const double dense_layers = m.layers - m.moe_layers();
-    const double per_moe = m.router_params() + (experts_held + m.shared_experts) * m.expert_params();
-    const double body = m.layers * (m.attention_params() + m.norm_params()) + dense_layers * m.dense_mlp_params() +
-                        m.moe_layers() * per_moe;
-    return (body + m.vocab * m.hidden * (m.tied_embeddings ? 1 : 2) + m.hidden) / 1e9;
+/// Parameters, billions, when each MoE layer holds `experts_held` experts (all of them, or those one token
+/// uses) and the embedding table `embedding_rows` rows (all, or the one a token reads).
+double count_params_b(const ModelSpec& m, double experts_held, double embedding_rows, double mtp_layers) noexcept {
+    double body = 0;
+    for (const LayerRun& r : m.runs) {
+        double layer = 0;
+        switch (r.attention) {
+            case Attention::none: break;
+            case Attention::state: layer += m.state.params + m.hidden; break;
+            case Attention::sparse: layer += m.attention_params() + m.indexer.params + m.hidden; break;
+            default: layer += m.attention_params() + m.hidden; break;
+        }
+        switch (r.mlp) {
+            case Mlp::none: break;
+            case Mlp::dense: layer += m.dense_mlp_params() + m.hidden; break;
+            case Mlp::moe:
+                layer += m.router_params() + experts_held * m.expert_params() +
+                         m.shared_experts * m.shared_expert_params() + m.hidden;
+                break;
+        }
+        body += r.count * layer;
+    }
+    // An MTP layer: a decoder layer like the last one, with its own projection of two hidden states.
+    if (mtp_layers > 0 && !m.runs.empty()) {
+        const LayerRun& last = m.runs.back();
+        double layer = m.attention_params() + 2 * m.hidden + 2 * m.hidden * m.hidden + 2 * m.hidden;
+        layer += last.mlp == Mlp::moe ? m.router_params() + m.experts * m.expert_params() +
+                                            m.shared_experts * m.shared_expert_params()
+                                      : m.dense_mlp_params();
+        body += mtp_layers * layer;
+    }
+    const double lm_head = m.tied_embeddings ? (embedding_rows < m.vocab ? m.vocab * m.hidden : 0) : m.vocab * m.hidden;
+    return (body + embedding_rows * m.hidden + lm_head + m.hidden) / 1e9;
 }
 }  // namespace
 
-double ModelSpec::params_b() const noexcept { return count_params_b(*this, experts); }
-double ModelSpec::active_params_b() const noexcept { return count_params_b(*this, experts_per_token); }
-
-ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument) {
-    const json j = parse(text, argument);
-    if (!j.is_object()) invalid_input(argument, "not a JSON object");
-    auto required_field = [&](std::initializer_list<const char*> keys) {
-        for (const char* k : keys)
-            if (auto v = number(j, k)) {
-                if (!(*v > 0) || !std::isfinite(*v))
-                    invalid_input(argument, fmt::format("config.json field '{}' must be > 0", k));
-                return *v;
-            }
-        invalid_input(argument, fmt::format("config.json has no '{}'", *keys.begin()));
-    };
-    auto field_or = [&](const char* k, double fallback) { return number(j, k).value_or(fallback); };
-    const std::string type = j.value("model_type", std::string());
-
-    ModelSpec m;
-    m.id = lower(id);
-    m.name = m.id;
-    if (type == "gptj" || j.contains("n_embd")) {  // GPT-J, GPT-2 style names
-        m.hidden = required_field({"n_embd"});
-        m.layers = required_field({"n_layer"});
-        m.heads = required_field({"n_head"});
-        m.kv_heads = m.heads;
-        m.ffn = field_or("n_inner", 4 * m.hidden);
-        m.gated_mlp = false;
-        m.tied_embeddings = j.value("tie_word_embeddings", false);
-    } else if (type == "mpt" || j.contains("d_model")) {
-        m.hidden = required_field({"d_model"});
-        m.layers = required_field({"n_layers"});
-        m.heads = required_field({"n_heads"});
-        m.kv_heads = m.heads;
-        if (j.contains("attn_config") && j["attn_config"].is_object())
-            m.kv_heads = number(j["attn_config"], "kv_n_heads").value_or(m.heads);
-        m.ffn = field_or("expansion_ratio", 4) * m.hidden;
-        m.gated_mlp = false;
-        m.tied_embeddings = true;  // MPT always ties its embeddings
-    } else {
-        m.hidden = required_field({"hidden_size"});
-        m.layers = required_field({"num_hidden_layers"});
-        m.heads = required_field({"num_attention_heads"});
-        m.kv_heads = field_or("num_key_value_heads", m.heads);
-        m.ffn = required_field({"intermediate_size"});
-        m.tied_embeddings = j.value("tie_word_embeddings", type == "gemma2" || type == "gemma");
-        m.head_dim = field_or("head_dim", 0);
-    }
-    if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
-    m.vocab = required_field({"vocab_size"});
-
-    // Mixture of experts.
-    m.experts = field_or("num_local_experts", field_or("n_routed_experts", field_or("num_experts", 0)));
-    if (m.experts > 0) {
-        m.experts_per_token = required_field({"num_experts_per_tok"});
-        m.shared_experts = field_or("n_shared_experts", 0);
-        m.expert_ffn = field_or("moe_intermediate_size", m.ffn);
-        m.first_dense_layers = field_or("first_k_dense_replace", 0);
-    }
-    // Multi-head latent attention.
-    m.kv_lora_rank = field_or("kv_lora_rank", 0);
-    if (m.kv_lora_rank > 0) {
-        m.q_lora_rank = field_or("q_lora_rank", 0);
-        m.qk_nope_head_dim = required_field({"qk_nope_head_dim"});
-        m.qk_rope_head_dim = required_field({"qk_rope_head_dim"});
-        m.v_head_dim = required_field({"v_head_dim"});
-    }
-    // Sliding windows: Gemma 2 on every other layer, Mistral on all, Qwen2 only when enabled.
-    const double window = field_or("sliding_window", 0);
-    const bool enabled = j.value("use_sliding_window", true);
-    if (window > 0 && enabled && type != "mixtral") {
-        m.sliding_window = window;
-        m.sliding_layers = type == "gemma2" ? std::ceil(m.layers / 2) : m.layers;
-    }
-    if (m.experts > 0 && !(m.experts_per_token <= m.experts))
-        invalid_input(argument, fmt::format("num_experts_per_tok ({}) must not exceed the experts ({})",
-                                           m.experts_per_token, m.experts));
-    if (m.first_dense_layers < 0 || m.first_dense_layers > m.layers || m.shared_experts < 0 || m.q_lora_rank < 0)
-        invalid_input(argument, "first_k_dense_replace, n_shared_experts and q_lora_rank must be between 0 and the "
-                                "number of layers");
-    if (m.kv_heads <= 0 || std::fmod(m.heads, m.kv_heads) != 0)
-        invalid_input(argument, fmt::format("num_attention_heads ({}) must be a multiple of num_key_value_heads ({})",
-                                           m.heads, m.kv_heads));
-    return m;
-}
+double ModelSpec::params_b() const noexcept { return count_params_b(*this, experts, vocab, mtp_layers); }
+double ModelSpec::active_params_b() const noexcept { return count_params_b(*this, experts_per_token, 1, 0); }
 
 namespace {
 
@@ -439,8 +422,9 @@ constexpr ModelField kModelFields[] = {
     {"kv_lora_rank", [](const ModelSpec& m) { return m.kv_lora_rank; }},
     {"sliding_window", [](const ModelSpec& m) { return m.sliding_window; }},
     {"sliding_layers", [](const ModelSpec& m) { return m.sliding_layers; }},
-    // At 2 bytes per value, all layers, K and V together.
-    {"kv_kib_per_token", [](const ModelSpec& m) { return m.layers * m.kv_values_per_token_layer() * 2 / 1024; }},
+    // At 2 bytes per value, K and V together, over the layers that keep a KV cache as if each kept every
+    // token (windows, chunks and state layers: ROOFLINE_CACHE_GB).
+    {"kv_kib_per_token", [](const ModelSpec& m) { return m.attention_layers() * m.kv_values_per_token_layer() * 2 / 1024; }},
 };
 
 template <typename Field> std::vector<std::string> names_of(std::span<const Field> fields) {

@@ -137,8 +137,10 @@ constexpr ArgSpec kModelField = text("field", "field name",
     "kv_heads、head_dim、ffn、vocab、experts、experts_per_token、shared_experts、expert_ffn、kv_lora_rank、"
     "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）。");
 constexpr ArgSpec kWeightDtype = optional_text(text("weight_dtype", "dtype",
-    "Format of the weights: fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m (block scales included).",
-    "权重格式：fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m（含分块缩放的开销）。"), defaults::weight_dtype);
+    "Format of the weights: native (the checkpoint's own formats, per module: the default), fp32, bf16, fp16, fp8, "
+    "int8, int4, q8_0, q4_0, q4_k_m, nvfp4, mxfp4, fp8_block (block scales included).",
+    "权重格式：native（检查点自身的格式，按模块区分；默认值）、fp32、bf16、fp16、fp8、int8、int4、q8_0、q4_0、q4_k_m、"
+    "nvfp4、mxfp4、fp8_block（含分块缩放的开销）。"), defaults::weight_dtype);
 constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
     "Format of the KV cache, as weight_dtype; empty or left out: bf16 (16 bits, as serving engines keep it "
     "unless told otherwise), whatever the weights' format.",
@@ -232,6 +234,7 @@ constexpr std::array kArgsModel{kModel, kModelField};
 constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
 constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile};
 constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil};
+constexpr std::array kArgsCache{kModel, kBatch, kCtx, kKvDtype, kTp};
 
 constexpr std::array kArgsE2e{kModel, kGpu, kPromptTokens, kOutputTokens, kBatch, kWeightDtype, kKvDtype, kTp,
                               kPlanProfile, kMemUtil};
@@ -430,6 +433,13 @@ constexpr std::array kFormulas{
         "where the weights alone do not fit.",
         "在 GPU 显存的 mem_util 比例内、放下权重之后能容纳多少个 ctx 个 token 的序列；权重本身放不下时返回错误值。",
         kArgsFit, "ROOFLINE_FIT_BATCH(\"llama-3-8b\"; \"h100-sxm\"; 4096)"),
+    formula<&formula::cache_gb>("ROOFLINE_CACHE_GB", kCatalog, "GB",
+        "GB of KV cache and recurrent state that batch sequences of ctx tokens hold on each of tp GPUs: sliding "
+        "windows and chunks cap their layers, state layers hold a fixed state, MLA stores its latent, sparse "
+        "attention adds its indexer keys.",
+        "batch 个、每个 ctx 个 token 的序列在 tp 块 GPU 的每一块上占用的 KV Cache 与循环状态，GB：滑动窗口与分块限制其层，"
+        "状态层保存固定大小的状态，MLA 存其潜变量，稀疏注意力另加索引器的键。",
+        kArgsCache, "ROOFLINE_CACHE_GB(\"gpt-oss-120b\"; 64; 8192)"),
     formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
         "The decode step of ROOFLINE_STEP_MS operator by operator: a header row, then name, FLOP, bytes, ms and "
         "what bounds it (one GPU of tp).",
@@ -879,7 +889,9 @@ std::string_view or_default(const FormulaSpec& f, const char* arg, std::string_v
 DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
     name = or_default(f, arg, name);
     if (auto d = parse_dtype(name)) return *d;
-    unknown_choice(f, arg, "dtype", name, dtype_names());
+    std::vector<std::string> known = dtype_names();
+    if (std::string_view(arg) == "weight_dtype") known.insert(known.begin(), "native");
+    unknown_choice(f, arg, "dtype", name, known);
 }
 
 const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
@@ -911,13 +923,15 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
     auto m = model_entry_of(f, model);
     auto g = gpu_entry_of(f, gpu);
     // An empty format is the argument's default (or_default): kv_dtype 16 bits, whatever the weights' format.
-    const DType weights = dtype_of(f, "weight_dtype", weight_dtype);
+    // "native": the checkpoint's own formats, per module (the default).
+    const bool native = ascii::iequals(or_default(f, "weight_dtype", weight_dtype), "native");
+    const DType weights = native ? m->native_linear : dtype_of(f, "weight_dtype", weight_dtype);
     const DType kv = dtype_of(f, "kv_dtype", kv_dtype);
     if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)  // fmod(h, 1): h's fraction
         out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
     if (tp > 1 && !(g->interconnect_tbs > 0))
         out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", g->id));
-    const DeploymentRef ref{*m, *g, weights, kv, tp};
+    const DeploymentRef ref = native ? DeploymentRef::native(*m, *g, kv, tp) : DeploymentRef{*m, *g, weights, kv, tp};
     return {std::move(m), std::move(g), ref};
 }
 
@@ -925,7 +939,10 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                       std::string_view kv_dtype, double tp) {
     const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
-    return {d.ref.model, d.ref.gpu, d.ref.weights, d.ref.kv, d.ref.tp};
+    Deployment out{d.ref.model, d.ref.gpu, d.ref.weights, d.ref.kv, d.ref.tp};
+    out.experts = d.ref.experts;
+    out.embedding = d.ref.embedding;
+    return out;
 }
 
 /// The operator list of the calling thread's formula calls: its memory is reused from call to call.
@@ -1029,6 +1046,16 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
                              fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
                                          units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
+}
+
+double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp) {
+    const auto& f = checked<&cache_gb>({model, batch, ctx, kv_dtype, tp});
+    const auto m = model_entry_of(f, model);
+    if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)
+        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
+    static const GpuSpec no_gpu{};  // the cache does not depend on the GPU
+    const DeploymentRef d{*m, no_gpu, DType::bf16, dtype_of(f, "kv_dtype", kv_dtype), tp};
+    return finite(f, batch * units::gb_from_bytes(kv_bytes_per_sequence_per_gpu(d, ctx)));
 }
 
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,

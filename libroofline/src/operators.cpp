@@ -39,11 +39,16 @@ const Profiles& profiles() {
 /// How one GPU of `tp` holds the model.
 struct Shard {
     double tp, heads, kv_heads;
-    double weight_value_bytes;  ///< bytes per stored weight, block scales included
-    double kv_value_bytes;      ///< bytes per KV cache value
+    double weight_value_bytes;     ///< bytes per stored weight of the linear layers, block scales included
+    double expert_value_bytes;     ///< of the routed experts
+    double embedding_value_bytes;  ///< of the embedding and lm_head
+    double kv_value_bytes;         ///< bytes per KV cache value
     // Parameters on one GPU.
     double qkv, o, dense_mlp, expert, shared, router, embed, lm_head, norms;
-    double kv_values;  ///< KV values per token per layer on one GPU
+    double indexer;     ///< a sparse layer's indexer (replicated)
+    double state;       ///< a state layer (split by its heads)
+    double kv_values;   ///< KV values per token per attention layer on one GPU
+    double state_bytes; ///< one sequence's state, one state layer, on one GPU
 };
 
 Shard shard(const DeploymentRef& d) {
@@ -53,6 +58,8 @@ Shard shard(const DeploymentRef& d) {
     s.heads = m.heads / d.tp;
     s.kv_heads = std::max(1.0, m.kv_heads / d.tp);  // fewer KV heads than GPUs: each GPU keeps one
     s.weight_value_bytes = bytes_per_value(d.weights);
+    s.expert_value_bytes = bytes_per_value(d.experts);
+    s.embedding_value_bytes = bytes_per_value(d.embedding);
     s.kv_value_bytes = bytes_per_value(d.kv);
     if (m.mla()) {
         // The down-projections are replicated; the up-projections and the output split by heads.
@@ -63,19 +70,57 @@ Shard shard(const DeploymentRef& d) {
         s.o = s.heads * m.v_head_dim * m.hidden;
         s.kv_values = m.kv_values_per_token_layer();  // the latent is shared by all heads: replicated
     } else {
-        s.qkv = m.hidden * s.heads * m.head_dim + 2 * m.hidden * s.kv_heads * m.head_dim;
+        s.qkv = (m.gated_attention ? 2 : 1) * m.hidden * s.heads * m.head_dim + 2 * m.hidden * s.kv_heads * m.head_dim;
         s.o = s.heads * m.head_dim * m.hidden;
         s.kv_values = 2 * s.kv_heads * m.head_dim;
     }
     s.dense_mlp = m.dense_mlp_params() / d.tp;
     s.expert = m.moe() ? m.expert_params() / d.tp : 0;
-    s.shared = m.shared_experts * s.expert;
+    s.shared = m.moe() ? m.shared_experts * m.shared_expert_params() / d.tp : 0;
     s.router = m.moe() ? m.router_params() : 0;
     s.embed = m.vocab * m.hidden / d.tp;
     s.lm_head = m.vocab * m.hidden / d.tp;
-    s.norms = (2 * m.layers + 1) * m.hidden;
+    double norms = 1;  // the final norm
+    for (const LayerRun& r : m.runs) norms += r.count * ((r.attention != Attention::none) + (r.mlp != Mlp::none));
+    s.norms = norms * m.hidden;
+    s.indexer = m.indexer.params;
+    const double state_split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
+    s.state = m.state.params / state_split;
+    s.state_bytes = m.state.state_values / state_split * m.state.state_value_bytes;
     return s;
 }
+
+/// Tokens of context that a layer of this kind reads for a new token at context `ctx`.
+double seen(const LayerRun& r, double ctx) {
+    switch (r.attention) {
+        case Attention::full: return ctx;
+        case Attention::sliding:
+        case Attention::sparse: return std::min(ctx, r.window);
+        case Attention::chunked: return ctx - r.window * std::floor(ctx / r.window);
+        default: return 0;
+    }
+}
+
+/// Positions pairs (query, key) of a causal prefill of `tokens` tokens in a layer of this kind.
+double causal_pairs(const LayerRun& r, double tokens) {
+    auto within = [](double n, double window) {
+        if (window <= 0 || n <= window) return n * (n + 1) / 2;
+        return window * (window + 1) / 2 + (n - window) * window;
+    };
+    switch (r.attention) {
+        case Attention::full: return within(tokens, 0);
+        case Attention::sliding:
+        case Attention::sparse: return within(tokens, r.window);
+        case Attention::chunked: {
+            const double chunks = std::floor(tokens / r.window), rest = tokens - chunks * r.window;
+            return chunks * within(r.window, 0) + within(rest, 0);
+        }
+        default: return 0;
+    }
+}
+
+/// Layers that keep a KV cache (their attention reads one).
+bool attends(const LayerRun& r) { return r.attention != Attention::none && r.attention != Attention::state; }
 
 /// A new operator at the end of `ops` (its name's length known at compile time: no strlen, no memcpy call).
 template <std::size_t N> Operator& add(std::vector<Operator>& ops, const char (&name)[N], DType compute = DType::bf16) {
@@ -119,62 +164,84 @@ private:
 /// A linear layer of `params` weights on `tokens` tokens, `times` over: 2 FLOP per weight per token; the
 /// weights read once, the activations in and out.
 template <std::size_t N>
-void linear(OperatorList& ops, const char (&name)[N], double params, double tokens, double in, double out,
+Operator& linear(OperatorList& ops, const char (&name)[N], double params, double tokens, double in, double out,
             double weight_value_bytes, DType compute, double times = 1) {
     Operator& op = ops.add(name, compute);
     op.flops = 2 * params * tokens;
     op.bytes = params * weight_value_bytes + tokens * (in + out) * kActivationBytes;
     op.flops *= times;
     op.bytes *= times;
+    return op;
 }
 
-/// The layers that see at most `window` tokens, and the rest.
-struct Layers {
-    double sliding, full;
-};
-Layers layer_split(const ModelSpec& m) { return {m.sliding_layers, m.layers - m.sliding_layers}; }
-
-/// The operators both phases share, before attention: the embedding and the QKV projections.
+/// The operators both phases share, before attention: the embedding and the QKV projections (a sparse
+/// layer's indexer projections among them).
 void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens) {
     const ModelSpec& m = d.model;
-    const double weight_value_bytes = s.weight_value_bytes;
-    ops.add("embedding").bytes = tokens * m.hidden * weight_value_bytes;
-    linear(ops, "qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, weight_value_bytes, compute_dtype(d.weights),
-           m.layers);
+    ops.add("embedding").bytes = tokens * m.hidden * s.embedding_value_bytes;
+    const double attention_layers = m.attention_layers();
+    const double sparse_layers = m.layers_with(Attention::sparse);
+    if (attention_layers <= 0) return;
+    Operator& qkv = linear(ops, "qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, s.weight_value_bytes,
+                           compute_dtype(d.weights), attention_layers);
+    if (sparse_layers > 0 && s.indexer > 0) {  // the indexer's projections with the other projections
+        qkv.flops += 2 * s.indexer * tokens * sparse_layers;
+        qkv.bytes += (s.indexer * s.weight_value_bytes + tokens * m.indexer.heads * m.indexer.head_dim * kActivationBytes) *
+                     sparse_layers;
+    }
+}
+
+/// The state layers (linear attention, state-space): their projections, convolution and recurrence in one
+/// operator; each of `sequences` sequences reads and writes its state once.
+void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens, double sequences) {
+    const ModelSpec& m = d.model;
+    const double layers = m.layers_with(Attention::state);
+    if (layers <= 0) return;
+    const double split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
+    Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
+    op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
+    op.bytes = layers * (s.state * s.weight_value_bytes +
+                         tokens * (m.hidden + (m.state.in_width + m.state.out_width) / split + m.hidden) * kActivationBytes +
+                         2 * sequences * s.state_bytes);
 }
 
 /// The operators both phases share, after attention: the output projection, MLP or experts, norms,
 /// lm_head, all-reduces.
 void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens,
-                               double lm_tokens) {
+                               double lm_tokens, double sequences) {
     const ModelSpec& m = d.model;
     const DType compute = compute_dtype(d.weights);
     const double weight_value_bytes = s.weight_value_bytes;
-    linear(ops, "o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute, m.layers);
-    const double dense_layers = m.layers - m.moe_layers();
+    const double attention_layers = m.attention_layers();
+    if (attention_layers > 0)
+        linear(ops, "o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute, attention_layers);
+    state_layers(ops, d, s, tokens, sequences);
+    const double dense_layers = m.layers_with(Mlp::dense);
     if (dense_layers > 0)
         linear(ops, "mlp", s.dense_mlp, tokens, m.hidden, m.hidden, weight_value_bytes, compute, dense_layers);
-    if (m.moe()) {
-        const double moe_layers = m.moe_layers();
+    const double moe_layers = m.moe_layers();
+    if (m.moe() && moe_layers > 0) {
         linear(ops, "router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers);
         // Only the experts the tokens pick are read; each token computes with k of them.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, tokens);
-        Operator& experts = ops.add("experts", compute);
+        Operator& experts = ops.add("experts", compute_dtype(d.experts));
         experts.flops = 2 * s.expert * m.experts_per_token * tokens * moe_layers;
-        experts.bytes = (touched * s.expert * s.weight_value_bytes +
+        experts.bytes = (touched * s.expert * s.expert_value_bytes +
                          tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) *
                         moe_layers;
         if (m.shared_experts > 0)
             linear(ops, "shared_experts", s.shared, tokens, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
     }
+    const double norm_count = s.norms / m.hidden;
     Operator& norms = ops.add("norms");
-    norms.flops = 5 * tokens * m.hidden * (2 * m.layers + 1);
-    norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * (2 * m.layers + 1);
-    linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, weight_value_bytes, compute);
+    norms.flops = 5 * tokens * m.hidden * norm_count;
+    norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * norm_count;
+    linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, s.embedding_value_bytes,
+           compute_dtype(d.embedding));
     if (d.tp > 1) {
-        // Two all-reduces per layer (after attention, after the MLP), ring: each GPU sends 2(p-1)/p of them.
+        // An all-reduce after each token mixer and each MLP, ring: each GPU sends 2(p-1)/p of them.
         Operator& allreduce = ops.add("allreduce");
-        allreduce.count = 2 * m.layers;
+        allreduce.count = norm_count - 1;
         allreduce.link_bytes = allreduce.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
     }
 }
@@ -211,16 +278,26 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     const Shard s = shard(d);
     OperatorList ops(list);
     operators_before_attention(ops, d, s, batch);
-    // Attention: every sequence reads its own KV cache (a sliding-window layer at most its window).
-    const Layers layers = layer_split(m);
-    const double seen = layers.full * ctx + layers.sliding * std::min(ctx, m.sliding_window);
-    Operator& attention = ops.add("attention");
+    // Attention: every sequence reads its own KV cache (a window, a chunk or its top-k at most); a sparse
+    // layer's indexer also scores every cached token with its own keys.
     // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
     const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
-    attention.flops = 2 * batch * s.heads * per_position * seen;
-    // Read the context, write the new token.
-    attention.bytes = batch * s.kv_values * s.kv_value_bytes * (seen + m.layers);
-    operators_after_attention(ops, d, s, batch, batch);
+    double positions = 0, indexed = 0;
+    for (const LayerRun& r : m.runs) {
+        if (!attends(r)) continue;
+        positions += r.count * seen(r, ctx);
+        if (r.attention == Attention::sparse) indexed += r.count * ctx;
+    }
+    const double attention_layers = m.attention_layers();
+    if (attention_layers > 0) {
+        Operator& attention = ops.add("attention");
+        attention.flops = 2 * batch * s.heads * per_position * positions +
+                          2 * batch * m.indexer.heads * m.indexer.head_dim * indexed;
+        // Read the context, write the new token.
+        attention.bytes = batch * s.kv_values * s.kv_value_bytes * (positions + attention_layers) +
+                          batch * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse));
+    }
+    operators_after_attention(ops, d, s, batch, batch, batch);
 }
 
 void prefill_operators(const DeploymentRef& d, double batch, double tokens, std::vector<Operator>& list) {
@@ -229,19 +306,27 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     const double all_tokens = batch * tokens;
     OperatorList ops(list);
     operators_before_attention(ops, d, s, all_tokens);
-    // Causal attention: position i attends to min(i, window) positions.
-    auto causal = [&](double window) {
-        if (window <= 0 || tokens <= window) return tokens * (tokens + 1) / 2;
-        return window * (window + 1) / 2 + (tokens - window) * window;
-    };
-    const Layers layers = layer_split(m);
-    const double pairs = batch * (layers.full * causal(0) + layers.sliding * causal(m.sliding_window));
-    Operator& attention = ops.add("attention");
-    attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs;
-    // Fused attention reads Q, K, V once and writes the output and the KV cache.
-    attention.bytes = m.layers * all_tokens *
-                      (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes);
-    operators_after_attention(ops, d, s, all_tokens, batch);
+    // Causal attention: position i attends to min(i, window) positions (its chunk's, in a chunked layer);
+    // a sparse layer's indexer scores all i of them.
+    double pairs = 0, indexed = 0;
+    for (const LayerRun& r : m.runs) {
+        if (!attends(r)) continue;
+        pairs += r.count * causal_pairs(r, tokens);
+        if (r.attention == Attention::sparse) indexed += r.count * tokens * (tokens + 1) / 2;
+    }
+    pairs *= batch;
+    indexed *= batch;
+    const double attention_layers = m.attention_layers();
+    if (attention_layers > 0) {
+        Operator& attention = ops.add("attention");
+        attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
+                          2 * m.indexer.heads * m.indexer.head_dim * indexed;
+        // Fused attention reads Q, K, V once and writes the output and the KV cache.
+        attention.bytes = attention_layers * all_tokens *
+                              (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
+                          m.layers_with(Attention::sparse) * all_tokens * m.indexer.key_bytes();
+    }
+    operators_after_attention(ops, d, s, all_tokens, batch, batch);
 }
 
 std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx) {
@@ -291,18 +376,45 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
 double weight_bytes_per_gpu(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const double dense_layers = m.layers - m.moe_layers();
-    const double params = m.layers * (s.qkv + s.o) + dense_layers * s.dense_mlp +
-                          m.moe_layers() * (s.router + m.experts * s.expert + s.shared) + s.embed +
-                          (m.tied_embeddings ? 0 : s.lm_head);
-    return params * s.weight_value_bytes + s.norms * kActivationBytes;
+    const double linear = m.attention_layers() * (s.qkv + s.o) + m.layers_with(Attention::sparse) * s.indexer +
+                          m.layers_with(Attention::state) * s.state + m.layers_with(Mlp::dense) * s.dense_mlp +
+                          m.moe_layers() * (s.router + s.shared);
+    const double experts = m.moe_layers() * m.experts * s.expert;
+    const double embedding = s.embed + (m.tied_embeddings ? 0 : s.lm_head);
+    return linear * s.weight_value_bytes + experts * s.expert_value_bytes + embedding * s.embedding_value_bytes +
+           s.norms * kActivationBytes;
 }
 
 double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const Layers layers = layer_split(m);
-    return s.kv_values * s.kv_value_bytes * (layers.full * ctx + layers.sliding * std::min(ctx, m.sliding_window));
+    double positions = 0, indexed = 0;
+    for (const LayerRun& r : m.runs) {
+        if (!attends(r)) continue;
+        // A chunked layer holds the chunk being filled, at most `window` tokens.
+        positions += r.count * (r.attention == Attention::full || r.attention == Attention::sparse ? ctx
+                                                                                                  : std::min(ctx, r.window));
+        if (r.attention == Attention::sparse) indexed += r.count * ctx;
+    }
+    return s.kv_values * s.kv_value_bytes * positions + m.indexer.key_bytes() * indexed +
+           m.layers_with(Attention::state) * s.state_bytes;
+}
+
+std::vector<double> attention_breaks(const ModelSpec& m, double lo, double hi) {
+    std::vector<double> breaks;
+    for (const LayerRun& r : m.runs) {
+        if (r.window <= 0 || !attends(r)) continue;
+        if (r.attention == Attention::chunked) {
+            // ctx mod window restarts at each multiple of the window.
+            for (double c = std::ceil((lo + 1) / r.window) * r.window; c <= hi && breaks.size() < 64; c += r.window)
+                breaks.push_back(c);
+        } else if (std::floor(r.window) >= lo && std::floor(r.window) < hi) {
+            breaks.push_back(std::floor(r.window) + 1);  // min(ctx, window) is affine up to the window
+        }
+    }
+    std::sort(breaks.begin(), breaks.end());
+    breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());
+    return breaks;
 }
 
 }  // namespace roofline

@@ -77,7 +77,7 @@ struct ContextPiece {
 };
 
 struct Contexts {
-    std::array<ContextPiece, 2> piece{};
+    std::vector<ContextPiece> piece;
     int count = 0;
     double steps = 0;
 
@@ -93,15 +93,14 @@ Contexts contexts(const ModelSpec& m, const Workload& w) {
     const double lo = w.prompt_tokens, hi = w.prompt_tokens + w.output_tokens - 2;
     Contexts c;
     c.steps = w.output_tokens - 1;
-    const double window = std::floor(m.sliding_window);
-    if (m.sliding_layers > 0 && window >= lo && window < hi) {
-        c.piece[0] = {lo, window};
-        c.piece[1] = {window + 1, hi};
-        c.count = 2;
-    } else {
-        c.piece[0] = {lo, hi};
-        c.count = 1;
+    double from = lo;
+    for (double b : attention_breaks(m, lo, hi)) {  // a new piece starts at each break
+        if (b <= from || b > hi) continue;
+        c.piece.push_back({from, b - 1});
+        from = b;
     }
+    c.piece.push_back({from, hi});
+    c.count = static_cast<int>(c.piece.size());
     return c;
 }
 
@@ -153,10 +152,11 @@ public:
         for (std::size_t i = 0; i < zero.size(); ++i) {
             Coefficients& k = coefficients_[i];
             const std::string& name = zero[i].name;
-            k.kind = name == "attention" ? Kind::attention
-                     : name == "lm_head" ? Kind::lm_head
-                     : name == "experts" ? Kind::experts
-                                         : Kind::per_token;
+            k.kind = name == "attention"     ? Kind::attention
+                     : name == "lm_head"     ? Kind::lm_head
+                     : name == "experts"     ? Kind::experts
+                     : name == "linear_attn" ? Kind::state
+                                             : Kind::per_token;
             k.flops0 = zero[i].flops;
             k.bytes0 = zero[i].bytes;
             k.flops1 = one[i].flops - zero[i].flops;
@@ -168,7 +168,14 @@ public:
                 k.bytes_per_expert = (two[i].bytes - 2 * one[i].bytes) / (t2 - 2 * t1);
                 k.bytes1 = one[i].bytes - k.bytes_per_expert * t1;
             }
+            if (k.kind == Kind::state) {
+                // bytes = weights + activations of each token + each sequence's state, read and written once.
+                k.bytes_per_sequence = 2 * kv_bytes_per_sequence_per_gpu(DeploymentRef(d), 0);
+                k.bytes1 -= k.bytes_per_sequence;
+            }
         }
+        decode_attention_lo_.resize(c.count);
+        decode_attention_hi_.resize(c.count);
         for (int j = 0; j < c.count; ++j) {
             const Operator lo = named(decode_operators(d, 1, c.piece[j].lo), "attention");
             const Operator hi = named(decode_operators(d, 1, c.piece[j].hi), "attention");
@@ -199,10 +206,10 @@ public:
     }
 
 private:
-    enum class Kind { per_token, attention, lm_head, experts };
+    enum class Kind { per_token, attention, lm_head, experts, state };
     struct Coefficients {
         Kind kind = Kind::per_token;
-        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0;
+        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0, bytes_per_sequence = 0;
     };
 
     double touched(double tokens) const {
@@ -234,6 +241,10 @@ private:
                     op.flops = k.flops0 + tokens * k.flops1;
                     op.bytes = k.bytes_per_expert * touched(tokens) + tokens * k.bytes1;
                     break;
+                case Kind::state:
+                    op.flops = k.flops0 + tokens * k.flops1;
+                    op.bytes = k.bytes0 + tokens * k.bytes1 + (batch + prompts) * k.bytes_per_sequence;
+                    break;
                 case Kind::per_token:
                     op.flops = k.flops0 + tokens * k.flops1;
                     op.bytes = k.bytes0 + tokens * k.bytes1;
@@ -253,7 +264,7 @@ private:
     const ModelSpec& model_;
     std::vector<Operator> template_;
     std::vector<Coefficients> coefficients_;
-    std::array<Work, 2> decode_attention_lo_{}, decode_attention_hi_{};  ///< one sequence, at each piece's ends
+    std::vector<Work> decode_attention_lo_, decode_attention_hi_;  ///< one sequence, at each piece's ends
     Work prefill_attention_;                                           ///< one prompt
     Gpu attention_gpu_;                                                ///< what attention runs at
     mutable std::vector<Operator> scratch_;

@@ -30,6 +30,47 @@ struct GpuSpec {
     double peak_tflops(DType compute) const noexcept;
 };
 
+/// How a layer's token mixer reads the context (docs/formulas.md, "Layer kinds").
+enum class Attention : unsigned char {
+    none,     ///< no token mixer (a layer that is only an MLP: Nemotron-H's '-' and 'E' layers)
+    full,     ///< every cached token: MHA, GQA, MQA, or MLA's latent when the model has MLA
+    sliding,  ///< the last `window` tokens (gpt-oss, Gemma 2/3, Mistral)
+    chunked,  ///< the tokens of its own chunk of `window` tokens (Llama 4's local layers)
+    sparse,   ///< `window` = top-k tokens an indexer picks over the whole context (DeepSeek-V3.2 DSA)
+    state,    ///< a recurrent state of fixed size, no KV cache (Gated DeltaNet, Mamba2)
+};
+/// The MLP of a layer.
+enum class Mlp : unsigned char { none, dense, moe };
+std::string_view to_string(Attention a) noexcept;
+std::string_view to_string(Mlp m) noexcept;
+
+/// `count` consecutive layers of one kind: the model is a list of them, in order.
+struct LayerRun {
+    double count = 0;
+    Attention attention = Attention::full;
+    double window = 0;  ///< tokens: sliding window, chunk, or top-k (0 for the others)
+    Mlp mlp = Mlp::dense;
+};
+
+/// The linear-attention or state-space layers of a model (all of a model's are alike).
+struct StateLayerSpec {
+    std::string kind;            ///< "gated_deltanet" or "mamba2" (empty: none)
+    double params = 0;           ///< parameters of one layer (projections, convolution, norms)
+    double state_values = 0;     ///< values of one sequence's recurrent and convolution state, one layer
+    double flops_per_token = 0;  ///< FLOPs of the recurrence and the convolution per token, one layer
+    double heads = 0;            ///< the heads that tensor parallelism splits
+    double state_value_bytes = 2;  ///< bytes per state value (16 bits, unless the config asks for float32)
+    double in_width = 0, out_width = 0;  ///< widths of its input projection's output and of its output projection's input
+};
+
+/// The indexer of sparse attention (DeepSeek-V3.2 DSA): scores every cached token with its own small keys.
+struct IndexerSpec {
+    double heads = 0, head_dim = 0, topk = 0;
+    double params = 0;  ///< its projections, one layer
+    /// Bytes of one token's indexer key, one layer: FP8 values and a 4-byte scale, as DeepSeek stores them.
+    double key_bytes() const noexcept { return head_dim > 0 ? head_dim + 4 : 0; }
+};
+
 /// A transformer's architecture, as the roofline needs it.
 struct ModelSpec {
     std::string id, name, source;
@@ -37,20 +78,34 @@ struct ModelSpec {
     double ffn = 0;          ///< MLP width of a dense layer
     double vocab = 0;
     bool tied_embeddings = false;
-    bool gated_mlp = true;   ///< three matrices (SwiGLU/GeGLU) or two (GELU MLP)
+    bool gated_mlp = true;   ///< three matrices (SwiGLU/GeGLU) or two (GELU, ReLU² MLP)
+    bool gated_attention = false;  ///< an output gate as wide as the queries (Qwen3-Next): q_proj twice as wide
     // Mixture of experts (experts == 0: dense).
     double experts = 0, experts_per_token = 0, shared_experts = 0;
     double expert_ffn = 0;        ///< MLP width of one expert
+    double shared_expert_ffn = 0; ///< MLP width of one shared expert (0: as an expert)
     double first_dense_layers = 0;  ///< leading layers that stay dense (DeepSeek-V3: 3)
     // Multi-head latent attention (kv_lora_rank == 0: none).
     double q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
     // Sliding-window attention: `sliding_layers` of the layers see at most `sliding_window` tokens.
     double sliding_window = 0, sliding_layers = 0;
     double params_b_reported = 0, active_params_b_reported = 0;  ///< as published (0: not published)
+    /// The layers in order, by runs of one kind (the importer always fills it).
+    std::vector<LayerRun> runs;
+    StateLayerSpec state;  ///< the layers of Attention::state
+    IndexerSpec indexer;   ///< the layers of Attention::sparse
+    double mtp_layers = 0; ///< multi-token-prediction layers: counted in the parameters, not in a step
+    /// The formats of the published checkpoint (weight format "native"): its linear layers (attention,
+    /// dense MLPs, shared experts), its routed experts, and its embedding and lm_head.
+    DType native_linear = DType::bf16, native_experts = DType::bf16, native_embedding = DType::bf16;
 
     bool moe() const noexcept { return experts > 0; }
     bool mla() const noexcept { return kv_lora_rank > 0; }
-    double moe_layers() const noexcept { return moe() ? layers - first_dense_layers : 0; }
+    /// Layers of each kind of MLP, and layers whose token mixer keeps a KV cache (not `none`, not `state`).
+    double moe_layers() const noexcept { return layers_with(Mlp::moe); }
+    double layers_with(Mlp kind) const noexcept;
+    double layers_with(Attention kind) const noexcept;
+    double attention_layers() const noexcept;
     /// Query/key width per head, and value width per head.
     double qk_dim() const noexcept { return mla() ? qk_nope_head_dim + qk_rope_head_dim : head_dim; }
     double v_dim() const noexcept { return mla() ? v_head_dim : head_dim; }
@@ -60,17 +115,23 @@ struct ModelSpec {
     double attention_params() const noexcept;
     double dense_mlp_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * ffn; }
     double expert_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * expert_ffn; }
+    double shared_expert_params() const noexcept {
+        return (gated_mlp ? 3 : 2) * hidden * (shared_expert_ffn > 0 ? shared_expert_ffn : expert_ffn);
+    }
     double router_params() const noexcept { return hidden * experts; }
     double norm_params() const noexcept { return 2 * hidden; }
-    /// All parameters, and those one token uses (MoE: experts_per_token experts), billions.
+    /// All parameters, and those one token uses (MoE: experts_per_token experts; the embedding table
+    /// counts as the one row a token reads), billions. MTP layers are counted in params_b only.
     double params_b() const noexcept;
     double active_params_b() const noexcept;
 };
 
-/// Reads a model from the text of a Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2,
-/// deepseek_v3, gptj, mpt and their relatives). Throws Error(invalid_argument, argument_name) with a
-/// message that says which field is missing or wrong.
-ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id, const std::string& argument_name);
+/// Reads a model from the text of a Hugging Face config.json (src/hf_config.cpp: one reader per
+/// model_type family), and optionally the text of the checkpoint's hf_quant_config.json (empty: none).
+/// Throws Error(invalid_argument, argument_name) with a message that names the field that is missing,
+/// wrong, or not supported: a config is never read as something else.
+ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id, const std::string& argument_name,
+                               std::string_view quant_config_text = {});
 
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
 std::optional<GpuSpec> find_gpu(std::string_view id);

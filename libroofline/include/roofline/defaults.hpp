@@ -21,8 +21,10 @@ inline constexpr double roof_ai_max = 10000.0;
 inline constexpr double roof_points = 50.0;
 inline constexpr double roof_points_max = 10000.0;
 
-/// Weight format of the catalog formulas: BF16.
-inline constexpr const char* weight_dtype = "bf16";
+/// Weight format of the catalog formulas: the checkpoint's own formats, per module ("native": bf16 for the
+/// 16-bit checkpoints, FP8 with block scales for DeepSeek's, MXFP4 experts for gpt-oss; docs/formulas.md).
+/// Until 0.5.0 it was bf16 for every model.
+inline constexpr const char* weight_dtype = "native";
 /// KV cache format of the catalog formulas, whatever the weights' format: 16 bits, as llama.cpp, vLLM and
 /// TensorRT-LLM keep it unless told otherwise. ROOFLINE_TTFT_MS's prefill writes its KV cache in it.
 inline constexpr const char* kv_dtype = "bf16";

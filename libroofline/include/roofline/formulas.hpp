@@ -182,6 +182,7 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
                  std::string_view kv_dtype, double tp, double mem_util);
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
                      std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
+double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp);
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                      std::string_view weight_dtype, double tp, std::string_view profile);
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/catalog.hpp"
@@ -52,6 +53,11 @@ struct Deployment {
     DType weights = DType::bf16;
     DType kv = DType::bf16;
     double tp = 1;
+    DType experts = DType::bf16;    ///< as DeploymentRef's
+    DType embedding = DType::bf16;
+    Deployment() = default;
+    Deployment(ModelSpec m, GpuSpec g, DType w, DType k, double t)
+        : model(std::move(m)), gpu(std::move(g)), weights(w), kv(k), tp(t), experts(w), embedding(w) {}
 };
 
 /// A deployment as the operator model reads it: the model and the GPU by reference (catalog entries are
@@ -59,18 +65,29 @@ struct Deployment {
 struct DeploymentRef {
     const ModelSpec& model;
     const GpuSpec& gpu;
-    DType weights = DType::bf16;
+    DType weights = DType::bf16;  ///< the linear layers' format (attention, dense MLPs, shared experts)
     DType kv = DType::bf16;
     double tp = 1;
+    DType experts = DType::bf16;    ///< the routed experts' format (one format for all: = weights)
+    DType embedding = DType::bf16;  ///< the embedding's and lm_head's format (one format for all: = weights)
 
+    /// One format for every weight.
     DeploymentRef(const ModelSpec& m, const GpuSpec& g, DType w, DType k, double t) noexcept
-        : model(m), gpu(g), weights(w), kv(k), tp(t) {}
+        : model(m), gpu(g), weights(w), kv(k), tp(t), experts(w), embedding(w) {}
+    /// The checkpoint's own formats, per module (weight format "native").
+    static DeploymentRef native(const ModelSpec& m, const GpuSpec& g, DType k, double t) noexcept {
+        DeploymentRef d(m, g, m.native_linear, k, t);
+        d.experts = m.native_experts;
+        d.embedding = m.native_embedding;
+        return d;
+    }
     DeploymentRef(const Deployment& d) noexcept  // NOLINT: implicit, for every caller that holds a Deployment
-        : model(d.model), gpu(d.gpu), weights(d.weights), kv(d.kv), tp(d.tp) {}
+        : model(d.model), gpu(d.gpu), weights(d.weights), kv(d.kv), tp(d.tp), experts(d.experts),
+          embedding(d.embedding) {}
 };
 
 /// The most operators a step has (estimate() included): the capacity to reserve.
-inline constexpr std::size_t kMaxOperators = 12;
+inline constexpr std::size_t kMaxOperators = 14;
 
 /// The operators of one decode step: `batch` sequences, one new token each, `ctx` tokens of context.
 std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx);
@@ -88,8 +105,13 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
 /// E * (1 - (1 - k/E)^tokens).
 double expected_distinct_experts(double experts, double per_token, double tokens) noexcept;
 
-/// Bytes of the weights on one GPU, and of the KV cache of one sequence of `ctx` tokens on one GPU.
+/// Bytes of the weights on one GPU, and of the cache of one sequence of `ctx` tokens on one GPU: the KV
+/// cache of its attention layers (a window or a chunk caps theirs; MLA stores its latent; sparse layers add
+/// their indexer keys) and the recurrent state of its state layers (constant in the context).
 double weight_bytes_per_gpu(const DeploymentRef& d);
 double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx);
+/// The contexts at which a decode step's attention stops being affine in the context, in (lo, hi]: a
+/// context c listed means the step is affine on ... c - 1 and on c ... (sliding windows, top-k, chunks).
+std::vector<double> attention_breaks(const ModelSpec& m, double lo, double hi);
 
 }  // namespace roofline

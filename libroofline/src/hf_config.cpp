@@ -1,0 +1,712 @@
+// The importer of Hugging Face config.json files: one small reader per model_type family over shared
+// field-name tables (docs/formulas.md, "Models from config.json"). A config that uses a feature no reader
+// understands is refused with the field's name, never read as something else.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ascii.hpp"
+#include "roofline/catalog.hpp"
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+
+using json = nlohmann::json;
+
+// ---- The shared field-name tables: every spelling of one fact, the first found wins. ---------------------
+constexpr std::array<const char*, 3> kExpertCount{"num_local_experts", "n_routed_experts", "num_experts"};
+constexpr std::array<const char*, 4> kExpertsPerToken{"num_experts_per_tok", "experts_per_token", "num_experts_per_token",
+                                                      "top_k_experts"};
+constexpr std::array<const char*, 2> kSharedExperts{"n_shared_experts", "num_shared_experts"};
+constexpr std::array<const char*, 3> kSharedExpertFfn{"shared_expert_intermediate_size",
+                                                      "moe_shared_expert_intermediate_size", "shared_intermediate_size"};
+constexpr std::array<const char*, 2> kMtpLayers{"num_nextn_predict_layers", "mtp_num_hidden_layers"};
+
+/// Fields that change the architecture: a reader that reads one says so (Reader::use), and a config that
+/// has one no reader used is refused, naming it.
+constexpr std::array<const char*, 22> kArchitectureFields{
+    "layer_types", "full_attention_interval", "moe_layer_freq", "mlp_layer_types", "mlp_only_layers",
+    "decoder_sparse_step", "hybrid_override_pattern", "indexer_types", "compress_ratios", "no_rope_layers",
+    "attention_chunk_size", "linear_attn_config", "index_topk", "sliding_window_pattern", "interleave_moe_layer_step",
+    "attn_type_list", "block_sparse_config", "num_hash_layers", "routed_expert_hidden_size", "attn_output_gate",
+    "dense_intermediate_size", "sliding_window"};
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = ascii::lower(c);
+    return out;
+}
+
+/// One config.json being read: the text model's object (text_config unwrapped), the argument to blame.
+class Reader {
+public:
+    Reader(const json& whole, const json& text_model, std::string type, const std::string& argument)
+        : whole_(whole), j_(text_model), type_(std::move(type)), argument_(argument) {}
+
+    const json& j() const { return j_; }
+    const json& whole() const { return whole_; }
+    const std::string& type() const { return type_; }
+
+    [[noreturn]] void fail(std::string reason) const {
+        throw Error::of_argument(Status::invalid_argument, "", argument_, std::move(reason));
+    }
+    [[noreturn]] void unsupported(std::string_view field, std::string_view why = {}) const {
+        fail(fmt::format("config.json field '{}' is not supported (model_type '{}'){}{}", field, type_,
+                         why.empty() ? "" : ": ", why));
+    }
+
+    bool has(const char* key) const {
+        auto it = j_.find(key);
+        return it != j_.end() && !it->is_null();
+    }
+    /// A number, if present and not null; a field of another type is refused.
+    std::optional<double> number(const char* key) const {
+        auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) return std::nullopt;
+        if (it->is_boolean() || !it->is_number()) fail(fmt::format("config.json field '{}' must be a number", key));
+        const double v = it->get<double>();
+        if (!std::isfinite(v) || v < 0) fail(fmt::format("config.json field '{}' must be a number >= 0", key));
+        return v;
+    }
+    double number_or(const char* key, double fallback) const { return number(key).value_or(fallback); }
+    template <std::size_t N> std::optional<double> first_of(const std::array<const char*, N>& keys) const {
+        for (const char* k : keys)
+            if (auto v = number(k)) return v;
+        return std::nullopt;
+    }
+    /// A number > 0 that must be there, by the first of its spellings.
+    double required(std::initializer_list<const char*> keys) const {
+        for (const char* k : keys)
+            if (auto v = number(k)) {
+                if (!(*v > 0)) fail(fmt::format("config.json field '{}' must be > 0", k));
+                return *v;
+            }
+        fail(fmt::format("config.json has no '{}'", *keys.begin()));
+    }
+    bool flag(const char* key, bool fallback) const {
+        auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) return fallback;
+        if (!it->is_boolean()) fail(fmt::format("config.json field '{}' must be true or false", key));
+        return it->get<bool>();
+    }
+    std::string text(const char* key) const {
+        auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) return {};
+        if (!it->is_string()) fail(fmt::format("config.json field '{}' must be a text", key));
+        return it->get<std::string>();
+    }
+    /// A list field; empty when absent.
+    const json& list(const char* key) const {
+        static const json empty = json::array();
+        auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) return empty;
+        if (!it->is_array()) fail(fmt::format("config.json field '{}' must be a list", key));
+        return *it;
+    }
+
+    /// This reader reads the field (kArchitectureFields): it is not refused afterwards.
+    void use(const char* key) { used_.insert(key); }
+    /// Refuses any architecture field that is present, not trivially empty, and that no reader used.
+    void refuse_unused() const {
+        for (const char* k : kArchitectureFields) {
+            if (used_.count(k) || !has(k)) continue;
+            const json& v = j_[k];
+            if ((v.is_array() || v.is_object()) && v.empty()) continue;
+            unsupported(k);
+        }
+    }
+
+private:
+    const json& whole_;
+    const json& j_;
+    std::string type_;
+    const std::string& argument_;
+    std::set<std::string, std::less<>> used_;
+};
+
+// ---- Layers --------------------------------------------------------------------------------------------
+
+/// Appends a layer to the runs, joining it to the last run when it is of the same kind.
+void push_layer(std::vector<LayerRun>& runs, Attention a, double window, Mlp mlp) {
+    if (!runs.empty() && runs.back().attention == a && runs.back().window == window && runs.back().mlp == mlp) {
+        runs.back().count += 1;
+        return;
+    }
+    runs.push_back({1, a, window, mlp});
+}
+
+/// The layers, from a function of the layer's index.
+template <typename F> std::vector<LayerRun> layers_of(double count, F&& kind_of) {
+    std::vector<LayerRun> runs;
+    for (int i = 0; i < static_cast<int>(count); ++i) {
+        const LayerRun r = kind_of(i);
+        push_layer(runs, r.attention, r.window, r.mlp);
+    }
+    return runs;
+}
+
+/// The MLP of layer i of a MoE model: first_k_dense_replace, moe_layer_freq, decoder_sparse_step,
+/// mlp_only_layers, as each family spells it.
+struct MoePlacement {
+    double first_dense = 0, every = 1;
+    std::set<int> dense_layers;
+    Mlp of(int i) const {
+        if (i < first_dense || dense_layers.count(i)) return Mlp::dense;
+        return (static_cast<int>(i - first_dense + 1) % static_cast<int>(every) == 0) ? Mlp::moe : Mlp::dense;
+    }
+};
+
+MoePlacement moe_placement(Reader& r) {
+    MoePlacement p;
+    p.first_dense = r.number_or("first_k_dense_replace", 0);
+    r.use("moe_layer_freq");
+    r.use("decoder_sparse_step");
+    r.use("mlp_only_layers");
+    const double freq = r.number_or("moe_layer_freq", 1), step = r.number_or("decoder_sparse_step", 1);
+    if (!(freq >= 1) || freq != std::floor(freq)) r.fail("config.json field 'moe_layer_freq' must be a whole number >= 1");
+    if (!(step >= 1) || step != std::floor(step)) r.fail("config.json field 'decoder_sparse_step' must be a whole number >= 1");
+    p.every = std::max(freq, step);
+    for (const json& v : r.list("mlp_only_layers")) {
+        if (!v.is_number_integer()) r.fail("config.json field 'mlp_only_layers' must list layer numbers");
+        p.dense_layers.insert(v.get<int>());
+    }
+    return p;
+}
+
+/// layer_types: "full_attention", "sliding_attention", "linear_attention" per layer.
+Attention attention_of_type(const Reader& r, const json& t) {
+    if (!t.is_string()) r.fail("config.json field 'layer_types' must list texts");
+    const std::string s = t.get<std::string>();
+    if (s == "full_attention" || s == "attention") return Attention::full;
+    if (s == "sliding_attention") return Attention::sliding;
+    if (s == "linear_attention") return Attention::state;
+    r.unsupported("layer_types", fmt::format("the layer type '{}'", s));
+}
+
+// ---- Attention and state ---------------------------------------------------------------------------------
+
+void read_common(Reader& r, ModelSpec& m) {
+    m.hidden = r.required({"hidden_size"});
+    m.layers = r.required({"num_hidden_layers"});
+    m.heads = r.required({"num_attention_heads"});
+    m.kv_heads = r.number_or("num_key_value_heads", m.heads);
+    m.head_dim = r.number_or("head_dim", r.number_or("attention_head_dim", 0));
+    m.vocab = r.required({"vocab_size"});
+    const std::string& type = r.type();
+    m.tied_embeddings = r.flag("tie_word_embeddings", type == "gemma2" || type == "gemma" || type == "gemma3");
+    if (auto layers = r.first_of(kMtpLayers)) m.mtp_layers = *layers;
+}
+
+void read_moe(Reader& r, ModelSpec& m, double default_expert_ffn) {
+    m.experts = r.first_of(kExpertCount).value_or(0);
+    if (m.experts <= 0) return;
+    const auto k = r.first_of(kExpertsPerToken);
+    if (!k || !(*k > 0)) r.fail("config.json has no 'num_experts_per_tok'");
+    m.experts_per_token = *k;
+    m.shared_experts = r.first_of(kSharedExperts).value_or(0);
+    m.expert_ffn = r.number_or("moe_intermediate_size", default_expert_ffn);
+    m.shared_expert_ffn = r.first_of(kSharedExpertFfn).value_or(0);
+    if (m.shared_expert_ffn > 0 && m.shared_experts == 0) m.shared_experts = 1;  // Qwen2/3-MoE's one shared expert
+    m.first_dense_layers = r.number_or("first_k_dense_replace", 0);
+}
+
+void read_mla(Reader& r, ModelSpec& m) {
+    m.kv_lora_rank = r.number_or("kv_lora_rank", 0);
+    if (m.kv_lora_rank <= 0) return;
+    m.q_lora_rank = r.number_or("q_lora_rank", 0);
+    m.qk_nope_head_dim = r.required({"qk_nope_head_dim"});
+    m.qk_rope_head_dim = r.required({"qk_rope_head_dim"});
+    m.v_head_dim = r.required({"v_head_dim"});
+}
+
+/// Gated DeltaNet (Qwen3-Next, Qwen3.5): keys and queries of linear_num_key_heads x linear_key_head_dim,
+/// values of linear_num_value_heads x linear_value_head_dim; the state is a key x value matrix per value head.
+void read_gated_deltanet(Reader& r, ModelSpec& m) {
+    const double nk = r.required({"linear_num_key_heads"}), dk = r.required({"linear_key_head_dim"});
+    const double nv = r.required({"linear_num_value_heads"}), dv = r.required({"linear_value_head_dim"});
+    const double kernel = r.required({"linear_conv_kernel_dim"});
+    const double conv = 2 * nk * dk + nv * dv;  // the channels the short convolution mixes: q, k, v
+    StateLayerSpec& s = m.state;
+    s.kind = "gated_deltanet";
+    s.in_width = 2 * nk * dk + 2 * nv * dv + 2 * nv;  // q, k, v, the output gate z, and b, a
+    s.out_width = nv * dv;
+    s.params = m.hidden * s.in_width + conv * kernel + 2 * nv + dv + s.out_width * m.hidden;
+    s.state_values = nv * dk * dv + conv * (kernel - 1);
+    // Per token and value head: decay and rank-1 update of the state (4 dk dv), its product with q (2 dk dv).
+    s.flops_per_token = 6 * nv * dk * dv + 2 * conv * kernel;
+    s.heads = nv;
+    const std::string dtype = r.text("mamba_ssm_dtype");
+    s.state_value_bytes = dtype == "float32" ? 4 : 2;
+}
+
+/// Mamba2 (Nemotron-H): mamba_num_heads x mamba_head_dim channels, n_groups x ssm_state_size for B and C.
+void read_mamba2(Reader& r, ModelSpec& m) {
+    const double heads = r.required({"mamba_num_heads"}), head_dim = r.required({"mamba_head_dim"});
+    const double state = r.required({"ssm_state_size"}), groups = r.number_or("n_groups", 1);
+    const double kernel = r.number_or("conv_kernel", 4);
+    const double inner = heads * head_dim, conv = inner + 2 * groups * state;
+    StateLayerSpec& s = m.state;
+    s.kind = "mamba2";
+    s.in_width = 2 * inner + 2 * groups * state + heads;  // x, z, B, C, dt
+    s.out_width = inner;
+    s.params = m.hidden * s.in_width + conv * kernel + conv + 3 * heads + inner + inner * m.hidden;
+    s.state_values = heads * head_dim * state + conv * (kernel - 1);
+    // Per token: the state's decay and update (3 P N per head), its product with C (2 P N), the convolution.
+    s.flops_per_token = 5 * heads * head_dim * state + 2 * conv * kernel;
+    s.heads = heads;
+    s.state_value_bytes = r.text("mamba_ssm_cache_dtype") == "float32" ? 4 : 2;
+}
+
+/// DeepSeek-V3.2's DSA indexer: index_n_heads x index_head_dim queries from the query latent, one key per
+/// token of index_head_dim, a weight per head.
+void read_indexer(Reader& r, ModelSpec& m) {
+    r.use("index_topk");
+    IndexerSpec& x = m.indexer;
+    x.topk = r.required({"index_topk"});
+    x.heads = r.required({"index_n_heads"});
+    x.head_dim = r.required({"index_head_dim"});
+    const double q_in = m.q_lora_rank > 0 ? m.q_lora_rank : m.hidden;
+    x.params = q_in * x.heads * x.head_dim + m.hidden * x.head_dim + 2 * x.head_dim + m.hidden * x.heads;
+}
+
+// ---- Quantization ----------------------------------------------------------------------------------------
+
+/// Whether a list of module patterns (modules_to_not_convert, ignore, exclude_modules) names these modules.
+bool names_module(const json& patterns, std::initializer_list<const char*> parts) {
+    if (!patterns.is_array()) return false;
+    for (const json& p : patterns) {
+        if (!p.is_string()) continue;
+        const std::string s = p.get<std::string>();
+        for (const char* part : parts)
+            if (s.find(part) != std::string::npos) return true;
+    }
+    return false;
+}
+
+/// The checkpoint's formats, from config.json's quantization_config or hf_quant_config.json's quantization.
+void read_quantization(Reader& r, ModelSpec& m, const json* quant_file) {
+    DType w = DType::bf16;
+    json excluded = json::array();
+    const char* where = "quantization_config";
+    std::string method;
+    const json* q = nullptr;
+    if (quant_file) {
+        if (!quant_file->contains("quantization") || !(*quant_file)["quantization"].is_object())
+            r.fail("hf_quant_config.json has no 'quantization' object");
+        q = &(*quant_file)["quantization"];
+        where = "hf_quant_config.json quantization";
+        method = "modelopt";
+    } else if (r.whole().contains("quantization_config") && r.whole()["quantization_config"].is_object()) {
+        q = &r.whole()["quantization_config"];
+        method = q->value("quant_method", std::string());
+    } else {
+        return;
+    }
+    auto field = [&](const char* k) { return fmt::format("{}.{}", where, k); };
+    if (method == "fp8") {
+        w = DType::fp8;
+        if (q->contains("weight_block_size")) {
+            const json& b = (*q)["weight_block_size"];
+            if (b != json::array({128, 128}))
+                r.fail(fmt::format("config.json field '{}' must be [128, 128] (the block that fp8_block counts)",
+                                   field("weight_block_size")));
+            w = DType::fp8_block;
+        }
+        excluded = q->value("modules_to_not_convert", json::array());
+    } else if (method == "mxfp4") {
+        w = DType::mxfp4;
+        excluded = q->value("modules_to_not_convert", json::array());
+    } else if (method == "modelopt") {
+        const std::string algo = q->value("quant_algo", std::string());
+        if (algo == "NVFP4") {
+            w = DType::nvfp4;
+            if (q->contains("group_size") && (*q)["group_size"] != 16)
+                r.fail(fmt::format("config.json field '{}' must be 16 for NVFP4", field("group_size")));
+        } else if (algo == "FP8") {
+            w = DType::fp8;
+        } else {
+            r.unsupported(field("quant_algo").c_str(), fmt::format("the algorithm '{}'", algo));
+        }
+        excluded = q->value("exclude_modules", q->value("ignore", json::array()));
+    } else if (method == "compressed-tensors") {
+        const std::string format = q->value("format", std::string());
+        if (format == "nvfp4-pack-quantized") w = DType::nvfp4;
+        else if (format == "float-quantized") w = DType::fp8;
+        else if (format == "mxfp4-pack-quantized") w = DType::mxfp4;
+        else r.unsupported(field("format").c_str(), fmt::format("the format '{}'", format));
+        excluded = q->value("ignore", json::array());
+    } else if (method == "awq" || method == "gptq") {
+        const double bits = q->value("bits", q->value("w_bit", 0.0));
+        if (bits == 4) w = DType::int4;
+        else if (bits == 8) w = DType::int8;
+        else r.unsupported(field("bits").c_str(), fmt::format("{} bits", bits));
+    } else {
+        r.unsupported(field("quant_method").c_str(), fmt::format("the method '{}'", method));
+    }
+    m.native_experts = w;
+    // Attention left out ("self_attn") keeps the linear layers in 16 bits; the embedding and lm_head stay
+    // in 16 bits unless a checkpoint quantizes them (none read here does).
+    m.native_linear = names_module(excluded, {"self_attn", "attn"}) ? DType::bf16 : w;
+    m.native_embedding = DType::bf16;
+}
+
+// ---- The families ------------------------------------------------------------------------------------------
+
+/// Llama, Mistral, Mixtral, Qwen2/3 (dense and MoE), Gemma 1/2, DeepSeek-V3/R1, Kimi-K2, GLM-4.5/4.6,
+/// MiniMax-M2 and their relatives: one layer kind, MoE placed by the MoE fields, sliding windows as
+/// Mistral, Qwen2 and Gemma 2 set them.
+void read_transformer(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    m.ffn = r.required({"intermediate_size"});
+    read_moe(r, m, m.ffn);
+    read_mla(r, m);
+    const MoePlacement moe = moe_placement(r);
+    // Sliding windows: Gemma 2 on every other layer, Mistral on all, Qwen2/3 only when enabled (and then
+    // from max_window_layers on).
+    r.use("sliding_window");
+    const double window = r.number_or("sliding_window", 0);
+    const bool enabled = r.flag("use_sliding_window", true);
+    const std::string& type = r.type();
+    const bool sliding = window > 0 && enabled && type != "mixtral" && type != "qwen3_moe";
+    const double from = type.rfind("qwen", 0) == 0 ? r.number_or("max_window_layers", 0) : 0;
+    m.runs = layers_of(m.layers, [&](int i) {
+        Attention a = Attention::full;
+        if (sliding && (type == "gemma2" ? i % 2 == 0 : i >= from)) a = Attention::sliding;
+        return LayerRun{1, a, a == Attention::sliding ? window : 0, m.moe() ? moe.of(i) : Mlp::dense};
+    });
+}
+
+/// DeepSeek-V3.2 (and GLM-5's glm_moe_dsa): DeepSeek-V3 with sparse attention on every layer.
+void read_dsa(Reader& r, ModelSpec& m) {
+    read_transformer(r, m);
+    if (!m.mla()) r.fail("config.json has no 'kv_lora_rank' (sparse attention is read on latent attention only)");
+    read_indexer(r, m);
+    for (LayerRun& run : m.runs) {
+        run.attention = Attention::sparse;
+        run.window = m.indexer.topk;
+    }
+}
+
+/// gpt-oss: layer_types of sliding and full attention, MoE on every layer (intermediate_size is an expert's).
+void read_gpt_oss(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    m.ffn = r.required({"intermediate_size"});
+    read_moe(r, m, m.ffn);
+    r.use("layer_types");
+    r.use("sliding_window");
+    const double window = r.number_or("sliding_window", 0);
+    const json& types = r.list("layer_types");
+    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    m.runs = layers_of(m.layers, [&](int i) {
+        const Attention a = types.empty() ? Attention::full : attention_of_type(r, types[i]);
+        if (a == Attention::state) r.unsupported("layer_types", "linear attention in gpt_oss");
+        if (a == Attention::sliding && !(window > 0)) r.fail("config.json has no 'sliding_window'");
+        return LayerRun{1, a, a == Attention::sliding ? window : 0, Mlp::moe};
+    });
+}
+
+/// Gemma 3: sliding_window on all layers but every sliding_window_pattern-th (or layer_types).
+void read_gemma3(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    m.ffn = r.required({"intermediate_size"});
+    r.use("sliding_window");
+    r.use("sliding_window_pattern");
+    r.use("layer_types");
+    const double window = r.required({"sliding_window"});
+    const double pattern = r.number_or("sliding_window_pattern", 6);
+    const json& types = r.list("layer_types");
+    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    m.runs = layers_of(m.layers, [&](int i) {
+        Attention a = (i + 1) % static_cast<int>(pattern) == 0 ? Attention::full : Attention::sliding;
+        if (!types.empty()) a = attention_of_type(r, types[i]);
+        if (a == Attention::state) r.unsupported("layer_types", "linear attention in gemma3");
+        return LayerRun{1, a, a == Attention::sliding ? window : 0, Mlp::dense};
+    });
+}
+
+/// Llama 4: chunked local attention on the RoPE layers (no_rope_layers[i] = 1), global attention on the
+/// others (every 4th by default); MoE every interleave_moe_layer_step-th layer with one shared expert.
+void read_llama4(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    r.use("no_rope_layers");
+    r.use("attention_chunk_size");
+    r.use("interleave_moe_layer_step");
+    const double expert_ffn = r.required({"intermediate_size"});
+    m.ffn = r.number_or("intermediate_size_mlp", expert_ffn);
+    read_moe(r, m, expert_ffn);
+    m.expert_ffn = expert_ffn;
+    if (m.moe()) {
+        m.shared_experts = 1;
+        m.shared_expert_ffn = expert_ffn;
+    }
+    const double chunk = r.number_or("attention_chunk_size", 0);
+    const double step = r.number_or("interleave_moe_layer_step", 1);
+    if (!(step >= 1)) r.fail("config.json field 'interleave_moe_layer_step' must be >= 1");
+    const json& rope = r.list("no_rope_layers");
+    if (!rope.empty() && rope.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'no_rope_layers' must have num_hidden_layers entries");
+    m.runs = layers_of(m.layers, [&](int i) {
+        const bool uses_rope = rope.empty() ? (i + 1) % 4 != 0 : rope[i] != 0;
+        const Attention a = chunk > 0 && uses_rope ? Attention::chunked : Attention::full;
+        const Mlp mlp = m.moe() && (i + 1) % static_cast<int>(step) == 0 ? Mlp::moe : Mlp::dense;
+        return LayerRun{1, a, a == Attention::chunked ? chunk : 0, mlp};
+    });
+}
+
+/// Qwen3-Next and Qwen3.5: Gated DeltaNet layers with full (gated) attention every
+/// full_attention_interval-th layer (or layer_types); MoE (qwen3_next, qwen3_5_moe) or dense (qwen3_5).
+void read_qwen3_next(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    m.ffn = r.number_or("intermediate_size", 0);
+    read_moe(r, m, m.ffn);
+    if (!m.moe() && !(m.ffn > 0)) r.fail("config.json has no 'intermediate_size'");
+    read_gated_deltanet(r, m);
+    r.use("full_attention_interval");
+    r.use("layer_types");
+    r.use("attn_output_gate");
+    m.gated_attention = r.flag("attn_output_gate", true);  // Qwen3-Next's attention always has its gate
+    const MoePlacement moe = moe_placement(r);
+    const double interval = r.number_or("full_attention_interval", 4);
+    if (!(interval >= 1)) r.fail("config.json field 'full_attention_interval' must be >= 1");
+    const json& types = r.list("layer_types");
+    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    m.runs = layers_of(m.layers, [&](int i) {
+        Attention a = (i + 1) % static_cast<int>(interval) == 0 ? Attention::full : Attention::state;
+        if (!types.empty()) a = attention_of_type(r, types[i]);
+        if (a == Attention::sliding) r.unsupported("layer_types", "sliding attention in this family");
+        return LayerRun{1, a, 0, m.moe() ? moe.of(i) : Mlp::dense};
+    });
+}
+
+/// Nemotron-H and Nemotron-3: hybrid_override_pattern, a character a layer: M Mamba2, * attention,
+/// - MLP (ReLU², not gated), E MoE.
+void read_nemotron_h(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    r.use("hybrid_override_pattern");
+    r.use("sliding_window");
+    if (r.number_or("sliding_window", 0) > 0) r.unsupported("sliding_window");
+    m.ffn = r.number_or("intermediate_size", 0);
+    read_moe(r, m, m.ffn);
+    read_mamba2(r, m);
+    const std::string act = r.text("mlp_hidden_act");
+    m.gated_mlp = !(act.empty() || act == "relu2");
+    const std::string pattern = r.text("hybrid_override_pattern");
+    if (pattern.size() != static_cast<std::size_t>(m.layers))
+        r.fail(fmt::format("config.json field 'hybrid_override_pattern' must have a character per layer ({}), not {}",
+                           m.layers, pattern.size()));
+    m.runs = layers_of(m.layers, [&](int i) {
+        switch (pattern[i]) {
+            case 'M': return LayerRun{1, Attention::state, 0, Mlp::none};
+            case '*': return LayerRun{1, Attention::full, 0, Mlp::none};
+            case '-': return LayerRun{1, Attention::none, 0, Mlp::dense};
+            case 'E':
+                if (!m.moe()) r.fail("config.json field 'hybrid_override_pattern' has MoE layers (E) but no 'n_routed_experts'");
+                return LayerRun{1, Attention::none, 0, Mlp::moe};
+            default:
+                r.unsupported("hybrid_override_pattern", fmt::format("the layer '{}'", pattern[i]));
+        }
+    });
+    if (m.layers_with(Mlp::dense) > 0 && !(m.ffn > 0)) r.fail("config.json has no 'intermediate_size'");
+}
+
+/// GPT-J and GPT-2 style names.
+void read_gptj(Reader& r, ModelSpec& m) {
+    m.hidden = r.required({"n_embd"});
+    m.layers = r.required({"n_layer"});
+    m.heads = r.required({"n_head"});
+    m.kv_heads = m.heads;
+    m.ffn = r.number_or("n_inner", 4 * m.hidden);
+    m.gated_mlp = false;
+    m.tied_embeddings = r.flag("tie_word_embeddings", false);
+    m.vocab = r.required({"vocab_size"});
+    m.runs = {{m.layers, Attention::full, 0, Mlp::dense}};
+}
+
+void read_mpt(Reader& r, ModelSpec& m) {
+    m.hidden = r.required({"d_model"});
+    m.layers = r.required({"n_layers"});
+    m.heads = r.required({"n_heads"});
+    m.kv_heads = m.heads;
+    if (r.j().contains("attn_config") && r.j()["attn_config"].is_object()) {
+        const json& a = r.j()["attn_config"];
+        if (a.contains("kv_n_heads") && a["kv_n_heads"].is_number()) m.kv_heads = a["kv_n_heads"].get<double>();
+    }
+    m.ffn = r.number_or("expansion_ratio", 4) * m.hidden;
+    m.gated_mlp = false;
+    m.tied_embeddings = true;  // MPT always ties its embeddings
+    m.vocab = r.required({"vocab_size"});
+    m.runs = {{m.layers, Attention::full, 0, Mlp::dense}};
+}
+
+using FamilyReader = void (*)(Reader&, ModelSpec&);
+struct Family {
+    std::string_view model_type;
+    FamilyReader read;
+};
+/// The families read apart from the plain transformer (read_transformer reads every other model_type).
+constexpr Family kFamilies[] = {
+    {"gptj", read_gptj},
+    {"mpt", read_mpt},
+    {"gpt_oss", read_gpt_oss},
+    {"gemma3", read_gemma3},
+    {"gemma3_text", read_gemma3},
+    {"llama4", read_llama4},
+    {"llama4_text", read_llama4},
+    {"qwen3_next", read_qwen3_next},
+    {"qwen3_5", read_qwen3_next},
+    {"qwen3_5_text", read_qwen3_next},
+    {"qwen3_5_moe", read_qwen3_next},
+    {"qwen3_5_moe_text", read_qwen3_next},
+    {"deepseek_v32", read_dsa},
+    {"glm_moe_dsa", read_dsa},
+    {"nemotron_h", read_nemotron_h},
+};
+
+/// Families known to need what no reader here reads: refused by name, with the field that says so.
+struct Refused {
+    std::string_view model_type;
+    const char* field;
+    const char* why;
+};
+constexpr Refused kRefused[] = {
+    {"deepseek_v4", "compress_ratios", "compressed KV layers"},
+    {"kimi_k3", "linear_attn_config", "Kimi Delta Attention layers"},
+    {"kimi_linear", "linear_attn_config", "Kimi Delta Attention layers"},
+    {"minimax_m3", "block_sparse_config", "block-sparse attention"},
+    {"minimax_m1", "attn_type_list", "lightning attention layers"},
+};
+
+ModelSpec read_model(const json& whole, const json& model_json, const std::string& type, const std::string& id,
+                     const std::string& argument, const json& quant);
+
+/// Python's json module writes Infinity, -Infinity and NaN, and some config.json files hold them (Nemotron-H's
+/// time_step_limit); JSON has no such numbers: they are read as null (no reader uses those fields).
+std::string without_python_numbers(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size()) {
+                out += text[i + 1];
+                i += 2;
+                continue;
+            }
+            if (c == '"') in_string = false;
+            ++i;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        bool replaced = false;
+        for (std::string_view word : {"-Infinity", "Infinity", "NaN"})
+            if (text.substr(i, word.size()) == word) {
+                out += "null";
+                i += word.size();
+                replaced = true;
+                break;
+            }
+        if (!replaced) {
+            out += c;
+            ++i;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+ModelSpec model_from_hf_config(std::string_view text, const std::string& id, const std::string& argument,
+                               std::string_view quant_text) {
+    json whole;
+    try {
+        const std::string clean = without_python_numbers(text);
+        whole = json::parse(clean.begin(), clean.end());
+    } catch (const json::parse_error& e) {
+        throw Error::of_argument(Status::invalid_argument, "", argument, fmt::format("not valid JSON: {}", e.what()));
+    }
+    if (!whole.is_object()) throw Error::of_argument(Status::invalid_argument, "", argument, "not a JSON object");
+    json quant;
+    if (!quant_text.empty()) {
+        try {
+            quant = json::parse(quant_text.begin(), quant_text.end());
+        } catch (const json::parse_error& e) {
+            throw Error::of_argument(Status::invalid_argument, "", argument,
+                                     fmt::format("hf_quant_config.json is not valid JSON: {}", e.what()));
+        }
+        if (!quant.is_object())
+            throw Error::of_argument(Status::invalid_argument, "", argument, "hf_quant_config.json is not a JSON object");
+    }
+    if (whole.contains("model_type") && !whole["model_type"].is_string())
+        throw Error::of_argument(Status::invalid_argument, "", argument, "config.json field 'model_type' must be a text");
+    // Multimodal configs nest their language model in text_config (Llama 4, Gemma 3, Qwen3.5, MiniMax-M3).
+    std::string type = whole.value("model_type", std::string());
+    const json* model = &whole;
+    if (whole.contains("text_config") && whole["text_config"].is_object() && !whole.contains("hidden_size")) {
+        model = &whole["text_config"];
+        if (type.empty() && model->contains("model_type") && (*model)["model_type"].is_string())
+            type = (*model)["model_type"].get<std::string>();
+    }
+    try {
+        return read_model(whole, *model, type, id, argument, quant);
+    } catch (const json::exception& e) {  // a field of another type than the reader expects
+        throw Error::of_argument(Status::invalid_argument, "", argument,
+                                 fmt::format("config.json has a field of an unexpected type: {}", e.what()));
+    }
+}
+
+namespace {
+ModelSpec read_model(const json& whole, const json& model_json, const std::string& type, const std::string& id,
+                     const std::string& argument, const json& quant) {
+    Reader r(whole, model_json, type, argument);
+    for (const Refused& x : kRefused)
+        if (type == x.model_type) r.unsupported(x.field, x.why);
+
+    ModelSpec m;
+    m.id = lower(id);
+    m.name = m.id;
+    FamilyReader read = read_transformer;
+    for (const Family& f : kFamilies)
+        if (type == f.model_type) read = f.read;
+    if (read == read_transformer && (type == "gptj" || r.has("n_embd"))) read = read_gptj;
+    if (read == read_transformer && r.has("d_model")) read = read_mpt;
+    read(r, m);
+    r.refuse_unused();
+    read_quantization(r, m, quant.is_object() ? &quant : nullptr);
+
+    if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
+    // The sliding-window fields of ROOFLINE_MODEL, from the layers.
+    for (const LayerRun& run : m.runs)
+        if (run.attention == Attention::sliding) {
+            m.sliding_window = run.window;
+            m.sliding_layers += run.count;
+        }
+    double counted = 0;
+    for (const LayerRun& run : m.runs) counted += run.count;
+    if (counted != m.layers) r.fail(fmt::format("the layers read ({}) are not num_hidden_layers ({})", counted, m.layers));
+    if (m.experts > 0 && !(m.experts_per_token <= m.experts))
+        r.fail(fmt::format("num_experts_per_tok ({}) must not exceed the experts ({})", m.experts_per_token, m.experts));
+    if (m.first_dense_layers < 0 || m.first_dense_layers > m.layers || m.shared_experts < 0 || m.q_lora_rank < 0)
+        r.fail("first_k_dense_replace, n_shared_experts and q_lora_rank must be between 0 and the number of layers");
+    if (m.kv_heads <= 0 || std::fmod(m.heads, m.kv_heads) != 0)
+        r.fail(fmt::format("num_attention_heads ({}) must be a multiple of num_key_value_heads ({})", m.heads, m.kv_heads));
+    if (m.layers > 100000 || m.hidden > 1e7 || m.vocab > 1e8 || m.experts > 1e6)
+        r.fail("num_hidden_layers, hidden_size, vocab_size or the experts are beyond any model");
+    return m;
+}
+}  // namespace
+
+}  // namespace roofline
