@@ -24,12 +24,29 @@ std::string read_file(const std::string& option, const std::string& path) {
     return text;
 }
 
-/// The user's own catalog files and Hugging Face configs, added before a subcommand runs. Extending
-/// the catalog is the host's job: the library reads no file.
+/// The user's own catalog, added before a subcommand runs: the user folder (unless --no-user-catalog),
+/// then the files of --catalog and --hf-config, which replace entries of the same id. Extending the
+/// catalog is the host's job: no formula reads a file.
 struct UserCatalog {
     std::vector<std::string> catalog_files, hf_configs;
+    bool no_user_folder = false;
+
+    /// $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline), as the Calc add-in and Python read it.
+    /// A file there that does not load is a warning, not an error: the command runs with the others.
+    void load_user_folder() const {
+        if (no_user_folder || roofline_catalog_load_user_folder(nullptr, nullptr) == ROOFLINE_OK) return;
+        const std::string detail = roofline_errdetail();
+        for (size_t start = 0; start < detail.size();) {
+            size_t end = detail.find('\n', start);
+            if (end == std::string::npos) end = detail.size();
+            fmt::print(stderr, "roofline: warning: {} (skipped; --no-user-catalog reads no user folder)\n",
+                       detail.substr(start, end - start));
+            start = end + 1;
+        }
+    }
 
     void add_to_library() const {
+        load_user_folder();
         for (const auto& path : catalog_files) {
             size_t added = 0;
             if (roofline_catalog_add_json(read_file("--catalog", path).c_str(), &added) != ROOFLINE_OK)
@@ -78,6 +95,10 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);  // one file per --catalog: the next word is the subcommand
     app.add_option("--hf-config", user_catalog.hf_configs, "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json)")
         ->allow_extra_args(false);
+    app.add_flag("--no-user-catalog", user_catalog.no_user_folder,
+                 "Do not read the user folder, $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline): its "
+                 "catalog/*.json and models/<id>.json (a Hugging Face config.json each), read by default before "
+                 "the subcommand runs; a file there that does not load is skipped with a warning on stderr");
     // Runs after parsing, before the subcommand's callback.
     app.parse_complete_callback([&user_catalog] { user_catalog.add_to_library(); });
 

@@ -556,6 +556,29 @@ static void test_call_many(void) {
     }
 }
 
+/* The user folder tests/data/user-folder: a catalog, a model, a config that does not load, a file not .json. */
+static void test_user_folder(void) {
+    size_t added = 99;
+    double r = -1;
+    CHECK(roofline_catalog_load_user_folder(ROOFLINE_TEST_USER_FOLDER "/no-such-folder", &added) == ROOFLINE_OK && added == 0);
+    CHECK(strcmp(roofline_errmsg(), "") == 0);
+    CHECK(roofline_catalog_load_user_folder(ROOFLINE_TEST_USER_FOLDER, &added) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(added == 2); /* lab.json's GPU and c-api-8b.json; broken.json did not load */
+    CHECK(strncmp(roofline_errdetail(), ROOFLINE_TEST_USER_FOLDER "/models/broken.json: ",
+                  strlen(ROOFLINE_TEST_USER_FOLDER "/models/broken.json: ")) == 0);
+    CHECK(strchr(roofline_errdetail(), '\n') == NULL); /* one line: one file failed */
+    CHECK(strncmp(roofline_errmsg(), "roofline_catalog_load_user_folder: " ROOFLINE_TEST_USER_FOLDER "/models/broken.json: ",
+                  strlen("roofline_catalog_load_user_folder: " ROOFLINE_TEST_USER_FOLDER "/models/broken.json: ")) == 0);
+    CHECK(roofline_gpu("c-api-lab-gpu", "hbm_tbs", &r) == ROOFLINE_OK && r == 0.5);
+    {
+        double mine = 0, builtin = 1;
+        CHECK(roofline_step_ms("c-api-8b", "h100-sxm", 16, 2048, "bf16", "", 1, "typical", &mine) == ROOFLINE_OK);
+        CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 16, 2048, "bf16", "", 1, "typical", &builtin) == ROOFLINE_OK);
+        CHECK(mine == builtin);
+    }
+    CHECK(roofline_catalog_load_user_folder(ROOFLINE_TEST_USER_FOLDER, NULL) == ROOFLINE_ERROR_ARGUMENT);
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
@@ -568,6 +591,7 @@ int main(void) {
     test_why();
     test_every_function_every_bad_value();
     test_call_many();
+    test_user_folder();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -664,7 +664,7 @@ ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, s
 /**
 ** Adds, or replaces, the model `id` (1 to 100 characters; ids are case-insensitive) read from the text of
 ** a Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2, deepseek_v3, gptj, mpt and their
-** relatives). The library reads no file: the host reads it and passes its text. The model is then
+** relatives). It reads no file: the host reads it and passes its text. The model is then
 ** usable wherever a catalog id is, by every thread, for the life of the process.
 ** Errors: ROOFLINE_ERROR_NULL, ROOFLINE_ERROR_ARGUMENT (not JSON, a field missing; the message says which).
 */
@@ -676,6 +676,36 @@ ROOFLINE_API int roofline_model_import_hf_config(const char* id, const char* con
 ** Writes the number of entries added to *added (which may be NULL).
 */
 ROOFLINE_API int roofline_catalog_add_json(const char* catalog_json, size_t* added);
+
+/**
+** Loads the user's own catalog folder, the one that every host reads the same way: each
+** <folder>/catalog/<name>.json, a catalog as roofline_catalog_add_json() takes it, then each
+** <folder>/models/<id>.json, a Hugging Face config.json as roofline_model_import_hf_config() takes it,
+** the file's name without ".json" its id (so a model file replaces a catalog entry of the same id). Files
+** are read in the order of their names; others (a name not ending in ".json", or beginning with '.', a
+** folder) are left alone. Writes the number of entries added to *added (which may be NULL), whatever
+** the status: the entries of the files that loaded.
+**
+** `folder` NULL (or "") means the default: $XDG_CONFIG_HOME/libroofline when XDG_CONFIG_HOME is an
+** absolute path, else $HOME/.config/libroofline; when neither variable is set, nothing is read. A folder,
+** or a catalog/ or models/ inside it, that does not exist is not an error: it adds nothing.
+**
+** The only function of the library that reads files, and for hosts only: the Calc add-in calls it once
+** when the office creates it, the CLI before a subcommand, the Python package on import. No formula
+** calls it, and no formula argument can name a file: a workbook that is shared never makes anyone's
+** machine read one. Nothing it reads is written or kept but the entries it adds; it allocates nothing
+** for the caller. It may be called from any thread, also while others compute (as
+** roofline_catalog_add_json()); it reads XDG_CONFIG_HOME and HOME with getenv().
+**
+** Errors: a file that cannot be read or does not load does not stop the others. The status is then
+** that of the first such file (ROOFLINE_ERROR_ARGUMENT for a file that cannot be read, or is not JSON
+** or lacks a field); roofline_errdetail() gives one line per such file, "<path>: <reason>", lines
+** separated by '\n', e.g. "/home/me/.config/libroofline/models/my-8b.json: config.json has no
+** 'hidden_size'", and roofline_errmsg() the same after "roofline_catalog_load_user_folder: ". A host
+** reports them (the CLI and the add-in as warnings on stderr) and goes on with what loaded.
+** Since 0.4.
+*/
+ROOFLINE_API int roofline_catalog_load_user_folder(const char* folder, size_t* added);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -5,9 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -66,35 +63,17 @@ css::uno::Sequence<OUString> serviceNames() {
 }
 
 /// The user's own catalog, loaded once when the office first creates the add-in, never by a formula:
-/// $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline): every catalog/*.json (the format of the
-/// built-in catalogs) and every models/<id>.json (a Hugging Face config.json, its file name the id).
-/// A workbook cannot name a file, so sharing one never makes anyone's machine read one.
+/// roofline_catalog_load_user_folder() reads $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline),
+/// every catalog/*.json and models/<id>.json. A workbook cannot name a file, so sharing one never makes
+/// anyone's machine read one. A file that does not load is reported on stderr; the others are used.
 void load_user_catalog() noexcept {
-    try {
-        namespace fs = std::filesystem;
-        const char* xdg = std::getenv("XDG_CONFIG_HOME");
-        const char* home = std::getenv("HOME");
-        if ((!xdg || !*xdg) && (!home || !*home)) return;
-        const fs::path dir = xdg && *xdg ? fs::path(xdg) / "libroofline" : fs::path(home) / ".config" / "libroofline";
-        auto each_json = [](const fs::path& folder, auto&& load) {
-            std::error_code ec;
-            if (!fs::is_directory(folder, ec)) return;
-            for (const auto& entry : fs::directory_iterator(folder, ec)) {
-                if (entry.path().extension() != ".json") continue;
-                std::ifstream in(entry.path(), std::ios::binary);
-                const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-                if (load(entry.path(), text) != ROOFLINE_OK)
-                    std::fprintf(stderr, "libroofline: %s: %s\n", entry.path().c_str(), roofline_errmsg());
-            }
-        };
-        each_json(dir / "catalog", [](const fs::path&, const std::string& text) {
-            return roofline_catalog_add_json(text.c_str(), nullptr);
-        });
-        each_json(dir / "models", [](const fs::path& path, const std::string& text) {
-            return roofline_model_import_hf_config(path.stem().c_str(), text.c_str());
-        });
-    } catch (...) {
-        // A catalog that cannot be read leaves the built-in one.
+    if (roofline_catalog_load_user_folder(nullptr, nullptr) == ROOFLINE_OK) return;
+    const char* detail = roofline_errdetail();
+    while (*detail) {
+        const char* end = std::strchr(detail, '\n');
+        const int n = static_cast<int>(end ? end - detail : std::strlen(detail));
+        std::fprintf(stderr, "libroofline: %.*s\n", n, detail);
+        detail += n + (end ? 1 : 0);
     }
 }
 

@@ -36,8 +36,14 @@ def reason(formula, *args, **kwargs):
     raise AssertionError(f"{formula.__name__}{args} did not fail")
 
 
-def run(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+# The user folder the CLI reads by default ($XDG_CONFIG_HOME/libroofline): an empty one, so that the
+# tests see the built-in catalog alone whatever the user running them has; UserFolder gives its own.
+EMPTY_CONFIG_HOME = tempfile.TemporaryDirectory()
+
+
+def run(*args, config_home=None):
+    env = dict(os.environ, XDG_CONFIG_HOME=str(config_home or EMPTY_CONFIG_HOME.name))
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60, env=env)
 
 
 def seed(formula):
@@ -482,6 +488,46 @@ class Plot(unittest.TestCase):
             Chart(path).check_layout(self)
         r = run("plot", "--params-b", "8", "--batch", "64", "--ctx", "4096", "--bw", "3.35", "--svg", "/nonexistent/x.svg")
         self.assertEqual(r.returncode, 5)
+
+
+class UserFolder(unittest.TestCase):
+    """The CLI reads the user folder, $XDG_CONFIG_HOME/libroofline, before a subcommand, as Calc and Python do."""
+
+    MODEL = next(m for m in json.loads((Path(__file__).resolve().parents[2] / "libroofline" / "catalog" / "models.json")
+                                       .read_text(encoding="utf-8"))["models"] if m["id"] == "llama-3-8b")
+    STEP = ("step", "--gpu", "h100-sxm", "--batch", "16", "--ctx", "2048", "--json")
+
+    def setUp(self):
+        self.home = Path(self.enterContext(tempfile.TemporaryDirectory()))
+        (self.home / "libroofline" / "models").mkdir(parents=True)
+        self.config = self.home / "libroofline" / "models" / "our-8b.json"
+        self.config.write_text(json.dumps(self.MODEL["config"]))
+
+    def test_a_model_of_the_user_folder_computes_as_the_same_config_given_with_hf_config(self):
+        mine = run(*self.STEP, "--model", "our-8b", config_home=self.home)
+        self.assertEqual(mine.returncode, 0, mine.stderr)
+        self.assertEqual(mine.stderr, "")
+        given = run("--hf-config", f"given-8b={self.config}", *self.STEP, "--model", "given-8b")
+        self.assertEqual(given.returncode, 0, given.stderr)
+        self.assertEqual(json.loads(mine.stdout)["step_ms"], json.loads(given.stdout)["step_ms"])
+        self.assertEqual({k: v for k, v in json.loads(mine.stdout).items() if k != "model"},
+                         {k: v for k, v in json.loads(given.stdout).items() if k != "model"})
+        self.assertIn("our-8b", run("catalog", "models", config_home=self.home).stdout)
+
+    def test_no_user_catalog_reads_no_user_folder(self):
+        r = run("--no-user-catalog", *self.STEP, "--model", "our-8b", config_home=self.home)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--model: no model 'our-8b'", r.stderr)
+        self.assertIn("--no-user-catalog", run("--help").stdout)
+
+    def test_a_bad_file_is_a_warning_naming_it_and_the_others_load(self):
+        (self.home / "libroofline" / "catalog").mkdir()
+        bad = self.home / "libroofline" / "catalog" / "broken.json"
+        bad.write_text("{ not json")
+        r = run(*self.STEP, "--model", "our-8b", config_home=self.home)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stderr.startswith(f"roofline: warning: {bad}: "), r.stderr)
+        self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
 
 
 if __name__ == "__main__":

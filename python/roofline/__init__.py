@@ -35,6 +35,14 @@ result is an array of that shape, each element the formula's result for those ar
 - Formulas whose result is a text or an array (``bound``, ``roof``, the breakdowns, ``why``) take
   single values only; a sequence raises :class:`ArgumentError`.
 
+Your own models and GPUs: on import the package loads the user folder that the Calc add-in and the
+CLI read, ``$XDG_CONFIG_HOME/libroofline`` (else ``~/.config/libroofline``): every
+``catalog/*.json`` (the format of libroofline/catalog/*.json) and every ``models/<id>.json`` (a
+Hugging Face config.json; the file's name is the model's id). A file there that does not load is a
+``RuntimeWarning`` naming it; the others load. Set ``ROOFLINE_NO_USER_CATALOG=1`` to skip the folder
+on import; :func:`load_user_catalog` loads it, or another folder, again. :func:`import_hf_config` and
+:func:`add_catalog` add a model or a catalog from Python.
+
 The library is found through the environment variable ``ROOFLINE_LIBRARY`` (a path to
 libroofline.so), else, for the package of a source checkout, the build tree (``build/c-api``), else
 the system's installed ``libroofline.so.0``.
@@ -49,7 +57,7 @@ import os as _os
 from pathlib import Path as _Path
 
 __all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-           "library_version", "import_hf_config", "add_catalog", "NUMBER", "TEXT", "ARRAY", "REST"]
+           "library_version", "import_hf_config", "add_catalog", "load_user_catalog", "NUMBER", "TEXT", "ARRAY", "REST"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
@@ -136,6 +144,10 @@ _lib.roofline_array_text.restype = _ctypes.c_char_p
 _lib.roofline_array_free.argtypes = [_ctypes.c_void_p]
 _lib.roofline_model_import_hf_config.argtypes = [_ctypes.c_char_p, _ctypes.c_char_p]
 _lib.roofline_catalog_add_json.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
+_LOAD_USER_FOLDER = getattr(_lib, "roofline_catalog_load_user_folder", None)  # since 0.4
+if _LOAD_USER_FOLDER is not None:
+    _LOAD_USER_FOLDER.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
+_lib.roofline_errdetail.restype = _ctypes.c_char_p
 
 
 def library_version():
@@ -460,6 +472,33 @@ def add_catalog(catalog):
     added = _ctypes.c_size_t(0)
     _check(_lib.roofline_catalog_add_json(_json_text(catalog).encode(), _ctypes.byref(added)))
     return added.value
+
+
+def load_user_catalog(folder=None):
+    """Loads the user's own catalog folder (``roofline_catalog_load_user_folder()``): ``folder``'s
+    ``catalog/*.json`` and ``models/<id>.json`` (Hugging Face config.json files); ``None``, the default
+    folder, ``$XDG_CONFIG_HOME/libroofline``, else ``~/.config/libroofline``, which the package loads on
+    import unless ``ROOFLINE_NO_USER_CATALOG=1``. A folder that does not exist adds nothing. Returns how
+    many entries were added. Raises :class:`ArgumentError` naming each file that did not load, one per
+    line, after loading the others."""
+    if _LOAD_USER_FOLDER is None:
+        raise RooflineError(8, f"libroofline {library_version()} has no roofline_catalog_load_user_folder() (since 0.4)", "")
+    added = _ctypes.c_size_t(0)
+    path = None if folder is None else _os.fsencode(folder)
+    _check(_LOAD_USER_FOLDER(path, _ctypes.byref(added)))
+    return added.value
+
+
+def _load_user_catalog_on_import():
+    if _os.environ.get("ROOFLINE_NO_USER_CATALOG", "") not in ("", "0") or _LOAD_USER_FOLDER is None:
+        return
+    if _LOAD_USER_FOLDER(None, None) != 0:
+        import warnings
+        for line in _lib.roofline_errdetail().decode(errors="replace").splitlines():
+            warnings.warn(f"roofline: {line} (skipped)", RuntimeWarning, stacklevel=3)
+
+
+_load_user_catalog_on_import()
 
 
 def formulas():
