@@ -95,12 +95,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 4
+#define ROOFLINE_VERSION_MINOR 5
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.4.0"
+#define ROOFLINE_VERSION_STRING "0.5.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -703,7 +703,7 @@ ROOFLINE_API int roofline_catalog_add_json(const char* catalog_json, size_t* add
 ** separated by '\n', e.g. "/home/me/.config/libroofline/models/my-8b.json: config.json has no
 ** 'hidden_size'", and roofline_errmsg() the same after "roofline_catalog_load_user_folder: ". A host
 ** reports them (the CLI and the add-in as warnings on stderr) and goes on with what loaded.
-** Since 0.4.
+** Since 0.5.
 */
 ROOFLINE_API int roofline_catalog_load_user_folder(const char* folder, size_t* added);
 

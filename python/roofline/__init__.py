@@ -144,7 +144,7 @@ _lib.roofline_array_text.restype = _ctypes.c_char_p
 _lib.roofline_array_free.argtypes = [_ctypes.c_void_p]
 _lib.roofline_model_import_hf_config.argtypes = [_ctypes.c_char_p, _ctypes.c_char_p]
 _lib.roofline_catalog_add_json.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
-_LOAD_USER_FOLDER = getattr(_lib, "roofline_catalog_load_user_folder", None)  # since 0.4
+_LOAD_USER_FOLDER = getattr(_lib, "roofline_catalog_load_user_folder", None)  # since 0.5
 if _LOAD_USER_FOLDER is not None:
     _LOAD_USER_FOLDER.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
 _lib.roofline_errdetail.restype = _ctypes.c_char_p
@@ -482,7 +482,7 @@ def load_user_catalog(folder=None):
     many entries were added. Raises :class:`ArgumentError` naming each file that did not load, one per
     line, after loading the others."""
     if _LOAD_USER_FOLDER is None:
-        raise RooflineError(8, f"libroofline {library_version()} has no roofline_catalog_load_user_folder() (since 0.4)", "")
+        raise RooflineError(8, f"libroofline {library_version()} has no roofline_catalog_load_user_folder() (since 0.5)", "")
     added = _ctypes.c_size_t(0)
     path = None if folder is None else _os.fsencode(folder)
     _check(_LOAD_USER_FOLDER(path, _ctypes.byref(added)))
