@@ -53,6 +53,9 @@ double fused_ms(const Deployment& d, const Profile& p, double batch, double ctx,
             op.bytes = named(decode, "attention").bytes + named(prefill, "attention").bytes;
         } else if (op.name == "lm_head") {
             op = named(logits, "lm_head");
+        } else if (op.name == "linear_attn") {
+            // State layers: each sequence and each prompt reads and writes its state once, not each prompt token.
+            op.bytes -= (prompts * prompt_tokens - prompts) * 2 * kv_bytes_per_sequence_per_gpu(d, 0);
         }
     }
     return timed(ops, d, p);
@@ -88,11 +91,18 @@ TEST_CASE("an iteration is the mean over the request's decode steps of decode fu
         double tp;
         Workload w;
     };
-    // Dense, MoE, sliding windows crossed during decode (Gemma 2: window 4096), latent attention.
+    // Dense, MoE, sliding windows crossed during decode (Gemma 2: window 4096), latent attention, and the
+    // layer kinds of 2025-2026.
     const Case cases[] = {{"llama-3.1-70b", "h100-sxm", DType::fp8, 4, {2000, 300}},
                           {"mixtral-8x7b", "a100-sxm-80gb", DType::bf16, 2, {512, 128}},
                           {"gemma-2-9b", "l40s", DType::bf16, 1, {4000, 300}},
-                          {"deepseek-v3", "h200", DType::fp8, 8, {1000, 50}}};
+                          {"deepseek-v3", "h200", DType::fp8, 8, {1000, 50}},
+                          // Chunked attention crossing two chunk boundaries (Llama 4: chunks of 8192), state
+                          // layers beside full attention (Qwen3-Next, Nemotron-3), sparse top-k crossed (DSA: 2048).
+                          {"llama-4-scout", "h200", DType::bf16, 4, {8000, 8500}},
+                          {"qwen3-next-80b-a3b", "h100-sxm", DType::fp8, 2, {2000, 300}},
+                          {"nemotron-3-nano-30b-a3b", "h100-sxm", DType::bf16, 1, {1000, 200}},
+                          {"deepseek-v3.2", "h200", DType::fp8_block, 8, {1900, 300}}};
     for (const Case& c : cases) {
         const Deployment d = deploy(c.model, c.gpu, c.weights, c.tp);
         for (const Profile* p : {&bound(), &typical()})

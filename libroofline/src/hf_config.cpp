@@ -37,7 +37,7 @@ constexpr std::array<const char*, 22> kArchitectureFields{
     "layer_types", "full_attention_interval", "moe_layer_freq", "mlp_layer_types", "mlp_only_layers",
     "decoder_sparse_step", "hybrid_override_pattern", "indexer_types", "compress_ratios", "no_rope_layers",
     "attention_chunk_size", "linear_attn_config", "index_topk", "sliding_window_pattern", "interleave_moe_layer_step",
-    "attn_type_list", "block_sparse_config", "num_hash_layers", "routed_expert_hidden_size", "attn_output_gate",
+    "attn_type_list", "sparse_attention_config", "num_hash_layers", "routed_expert_hidden_size", "attn_output_gate",
     "dense_intermediate_size", "sliding_window"};
 
 std::string lower(std::string_view s) {
@@ -378,9 +378,20 @@ void read_transformer(Reader& r, ModelSpec& m) {
     const std::string& type = r.type();
     const bool sliding = window > 0 && enabled && type != "mixtral" && type != "qwen3_moe";
     const double from = type.rfind("qwen", 0) == 0 ? r.number_or("max_window_layers", 0) : 0;
+    // Newer transformers write layer_types into these configs too: where present, it says which layers slide.
+    r.use("layer_types");
+    const json& types = r.list("layer_types");
+    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
     m.runs = layers_of(m.layers, [&](int i) {
         Attention a = Attention::full;
-        if (sliding && (type == "gemma2" ? i % 2 == 0 : i >= from)) a = Attention::sliding;
+        if (!types.empty()) {
+            a = attention_of_type(r, types[i]);
+            if (a == Attention::state) r.unsupported("layer_types", "linear attention in this family");
+            if (a == Attention::sliding && !(window > 0)) r.fail("config.json has no 'sliding_window'");
+        } else if (sliding && (type == "gemma2" ? i % 2 == 0 : i >= from)) {
+            a = Attention::sliding;
+        }
         return LayerRun{1, a, a == Attention::sliding ? window : 0, m.moe() ? moe.of(i) : Mlp::dense};
     });
 }
@@ -584,7 +595,7 @@ constexpr Refused kRefused[] = {
     {"deepseek_v4", "compress_ratios", "compressed KV layers"},
     {"kimi_k3", "linear_attn_config", "Kimi Delta Attention layers"},
     {"kimi_linear", "linear_attn_config", "Kimi Delta Attention layers"},
-    {"minimax_m3", "block_sparse_config", "block-sparse attention"},
+    {"minimax_m3", "sparse_attention_config", "block-sparse attention"},
     {"minimax_m1", "attn_type_list", "lightning attention layers"},
 };
 

@@ -1,0 +1,372 @@
+// The importer's family readers on real config.json files (tests/data/hf-configs/, each with its source in
+// sources.json): parameter counts against the published ones, the cache at two contexts and one layer of each
+// kind in a decode step against hand computations, the checkpoints' formats, and refusals that name the field.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "roofline/catalog.hpp"
+#include "roofline/error.hpp"
+#include "roofline/formulas.hpp"
+#include "roofline/operators.hpp"
+
+using json = nlohmann::json;
+using namespace roofline;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::filesystem::path kDir = ROOFLINE_HF_CONFIGS;
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    REQUIRE(in);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+ModelSpec imported(const std::string& id) {
+    const auto quant = kDir / id / "hf_quant_config.json";
+    return model_from_hf_config(slurp(kDir / id / "config.json"), id, "config_json",
+                                std::filesystem::exists(quant) ? slurp(quant) : std::string());
+}
+
+json config(const std::string& id) {
+    std::string text = slurp(kDir / id / "config.json");
+    // Python's Infinity (Nemotron-H's time_step_limit), as the importer reads it: null.
+    for (std::size_t at; (at = text.find("Infinity")) != std::string::npos;) text.replace(at, 8, "null");
+    json j = json::parse(text);
+    return j.contains("text_config") && !j.contains("hidden_size") ? j["text_config"] : j;
+}
+
+const GpuSpec& h200() {
+    static const GpuSpec g = *find_gpu("h200");
+    return g;
+}
+
+const Operator& op(const std::vector<Operator>& ops, const std::string& name) {
+    for (const Operator& o : ops)
+        if (o.name == name) return o;
+    FAIL("no operator " << name);
+    return ops.front();
+}
+
+std::string refusal(const std::string& text, const std::string& id = "refused") {
+    try {
+        model_from_hf_config(text, id, "config_json");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "config_json");
+        return e.what();
+    }
+    FAIL("imported: " << text);
+    return {};
+}
+
+/// The configs that need what no reader reads, and the field their refusal names.
+const std::map<std::string, std::string> kRefused = {
+    {"deepseek-v4-pro", "compress_ratios"},
+    {"deepseek-v4-flash", "compress_ratios"},
+    {"kimi-k3", "linear_attn_config"},
+    {"minimax-m3", "sparse_attention_config"},
+};
+
+}  // namespace
+
+TEST_CASE("every committed config.json imports with its published parameter counts, or is refused naming its field",
+          "[hf]") {
+    const json sources = json::parse(slurp(kDir / "sources.json"));
+    int imported_count = 0, refused_count = 0;
+    for (const json& s : sources["models"]) {
+        const std::string id = s["id"];
+        if (!std::filesystem::exists(kDir / id / "config.json")) continue;  // sources.json says why
+        INFO(id);
+        if (auto r = kRefused.find(id); r != kRefused.end()) {
+            const std::string why = refusal(slurp(kDir / id / "config.json"), id);
+            CHECK_THAT(why, Contains("config.json field '" + r->second + "' is not supported (model_type '"));
+            ++refused_count;
+            continue;
+        }
+        const ModelSpec m = imported(id);
+        ++imported_count;
+        CHECK(m.layers == config(id)["num_hidden_layers"].get<double>());
+        double counted = 0;
+        for (const LayerRun& run : m.runs) counted += run.count;
+        CHECK(counted == m.layers);
+        // Total within 3%; active (what one token reads, the embedding table one row) within 12% (issue 17),
+        // but Qwen3-Next's "3B activated", its name's figure: its layers give 3.56B with the lm_head.
+        if (s["params_b_reported"].is_number())
+            CHECK(m.params_b() == Approx(s["params_b_reported"].get<double>()).epsilon(0.03));
+        if (s["active_params_b_reported"].is_number()) {
+            const double active = s["active_params_b_reported"].get<double>();
+            if (id == "qwen3-next-80b-a3b")
+                CHECK((m.active_params_b() > active && m.active_params_b() < 1.2 * active));
+            else
+                CHECK(m.active_params_b() == Approx(active).epsilon(0.12));
+        }
+    }
+    CHECK(imported_count >= 17);
+    CHECK(refused_count == static_cast<int>(kRefused.size()));
+}
+
+TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]") {
+    SECTION("gpt-oss: layer_types alternate a 128-token window and full attention; MoE on every layer") {
+        const ModelSpec m = imported("gpt-oss-20b");
+        CHECK(m.layers_with(Attention::sliding) == 12);
+        CHECK(m.layers_with(Attention::full) == 12);
+        CHECK(m.sliding_window == 128);
+        CHECK(m.moe_layers() == 24);
+        CHECK(m.experts == 32);
+        CHECK(m.experts_per_token == 4);  // spelled experts_per_token
+    }
+    SECTION("Llama 4 (text_config): chunks of 8192 on the RoPE layers, every 4th layer global") {
+        const ModelSpec m = imported("llama-4-scout");
+        CHECK(m.layers_with(Attention::chunked) == 36);
+        CHECK(m.layers_with(Attention::full) == 12);
+        CHECK(m.runs.front().window == 8192);
+        CHECK(m.runs[3].attention == Attention::full);  // layer 4
+        CHECK(m.shared_experts == 1);
+        CHECK(m.ffn == config("llama-4-scout")["intermediate_size_mlp"].get<double>());
+    }
+    SECTION("Qwen3-Next: Gated DeltaNet on 3 of 4 layers, gated full attention on every 4th") {
+        const ModelSpec m = imported("qwen3-next-80b-a3b");
+        CHECK(m.layers_with(Attention::state) == 36);
+        CHECK(m.layers_with(Attention::full) == 12);
+        CHECK(m.state.kind == "gated_deltanet");
+        CHECK(m.gated_attention);
+        CHECK(m.shared_expert_ffn == 512);
+    }
+    SECTION("Qwen3.5 (text_config, layer_types): the same kinds, dense and MoE") {
+        CHECK(imported("qwen3.5-27b").layers_with(Attention::state) == 48);
+        CHECK(imported("qwen3.5-397b-a17b").layers_with(Attention::state) == 45);
+        CHECK(imported("qwen3.5-397b-a17b").mtp_layers == 1);
+    }
+    SECTION("Nemotron-3 Nano: hybrid_override_pattern of Mamba2 (M), MoE (E) and attention (*) layers") {
+        const ModelSpec m = imported("nemotron-3-nano-30b-a3b");
+        const std::string pattern = config("nemotron-3-nano-30b-a3b")["hybrid_override_pattern"];
+        CHECK(m.layers_with(Attention::state) == std::count(pattern.begin(), pattern.end(), 'M'));
+        CHECK(m.layers_with(Attention::full) == std::count(pattern.begin(), pattern.end(), '*'));
+        CHECK(m.moe_layers() == std::count(pattern.begin(), pattern.end(), 'E'));
+        CHECK(m.layers_with(Mlp::none) == m.layers - m.moe_layers());
+        CHECK(!m.gated_mlp);  // relu2
+        CHECK(m.state.kind == "mamba2");
+        CHECK(m.state.state_value_bytes == 4);  // mamba_ssm_cache_dtype float32
+    }
+    SECTION("Nemotron-H (Infinity in time_step_limit, read as null): dense MLP layers (-)") {
+        const ModelSpec m = imported("nemotron-h-56b");
+        CHECK(m.layers_with(Mlp::dense) > 0);
+        CHECK(!m.moe());
+    }
+    SECTION("DeepSeek-V3.2 and GLM-5: sparse top-k attention over MLA on every layer") {
+        for (const char* id : {"deepseek-v3.2", "glm-5"}) {
+            const ModelSpec m = imported(id);
+            CHECK(m.layers_with(Attention::sparse) == m.layers);
+            CHECK(m.indexer.topk == config(id)["index_topk"].get<double>());
+            CHECK(m.mla());
+        }
+    }
+    SECTION("DeepSeek-R1 and Kimi-K2: dense first layers, MoE after; MTP layers counted apart") {
+        const ModelSpec r1 = imported("deepseek-r1");
+        CHECK(r1.layers_with(Mlp::dense) == 3);
+        CHECK(r1.mtp_layers == 1);
+        CHECK(imported("kimi-k2").experts == 384);
+        CHECK(imported("kimi-k2").layers_with(Mlp::dense) == 1);
+    }
+}
+
+TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
+    auto cache = [](const ModelSpec& m, double ctx, double tp = 1) {
+        return kv_bytes_per_sequence_per_gpu(DeploymentRef{m, h200(), DType::bf16, DType::bf16, tp}, ctx);
+    };
+    SECTION("gpt-oss-20b: 12 layers capped at 128 tokens, 12 growing; K and V of 8 heads of 64 in 16 bits") {
+        const ModelSpec m = imported("gpt-oss-20b");
+        const double per_token_layer = 2 * 8 * 64 * 2;
+        CHECK(cache(m, 100) == Approx(per_token_layer * (12 * 100 + 12 * 100)));
+        CHECK(cache(m, 8192) == Approx(per_token_layer * (12 * 8192 + 12 * 128)));
+        // ROOFLINE_CACHE_GB: 64 sequences, in GB, on one GPU of 2 (8 KV heads split in 2).
+        CHECK(formula::cache_gb("gpt-oss-20b", 64, 8192, "", 2) == Approx(64 * per_token_layer / 2 * (12 * 8192 + 12 * 128) / 1e9));
+    }
+    SECTION("Llama 4 Scout: 36 chunked layers hold at most a chunk of 8192") {
+        const ModelSpec m = imported("llama-4-scout");
+        const double per_token_layer = 2 * 8 * 128 * 2;
+        CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
+        CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
+    }
+    SECTION("Qwen3-Next: 12 full layers grow; 36 Gated DeltaNet layers hold a 128 x 128 state per value head") {
+        const ModelSpec m = imported("qwen3-next-80b-a3b");
+        const double state = (32 * 128 * 128 + (2 * 16 * 128 + 32 * 128) * 3) * 2.0;  // + the convolution's 3 columns
+        const double per_token_layer = 2 * 2 * 256 * 2;
+        CHECK(cache(m, 1000) == Approx(12 * per_token_layer * 1000 + 36 * state));
+        CHECK(cache(m, 100000) == Approx(12 * per_token_layer * 100000 + 36 * state));
+    }
+    SECTION("Nemotron-3 Nano: 6 attention layers grow; 23 Mamba2 layers hold a float32 state") {
+        const ModelSpec m = imported("nemotron-3-nano-30b-a3b");
+        const double state = (64 * 64 * 128 + (64 * 64 + 2 * 8 * 128) * 3) * 4.0;
+        const double per_token_layer = 2 * 2 * 128 * 2;
+        CHECK(cache(m, 1000) == Approx(6 * per_token_layer * 1000 + 23 * state));
+        CHECK(cache(m, 65536) == Approx(6 * per_token_layer * 65536 + 23 * state));
+    }
+    SECTION("DeepSeek-V3.2: the MLA latent and RoPE key, and the indexer's FP8 key with its scale, every layer") {
+        const ModelSpec m = imported("deepseek-v3.2");
+        const double per_token = 61 * ((512 + 64) * 2 + (128 + 4));
+        CHECK(cache(m, 2048) == Approx(per_token * 2048));
+        CHECK(cache(m, 131072) == Approx(per_token * 131072));
+        CHECK(cache(m, 4096, 8) == Approx(cache(m, 4096)));  // the latent is replicated, not split
+    }
+}
+
+TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
+    const double batch = 8, ctx = 20000;
+    auto step = [&](const ModelSpec& m, double tp = 1) {
+        return decode_operators(DeploymentRef{m, h200(), DType::bf16, DType::bf16, tp}, batch, ctx);
+    };
+    SECTION("sliding and full attention (gpt-oss-20b): each reads its context and writes the new token") {
+        const double kv = 2 * 8 * 64 * 2;
+        CHECK(op(step(imported("gpt-oss-20b")), "attention").bytes ==
+              Approx(batch * kv * (12 * ctx + 12 * 128 + 24)));
+    }
+    SECTION("chunked attention (Llama 4 Scout): the tokens of the chunk being filled") {
+        const double kv = 2 * 8 * 128 * 2;
+        const double in_chunk = ctx - 8192 * std::floor(ctx / 8192);
+        CHECK(op(step(imported("llama-4-scout")), "attention").bytes ==
+              Approx(batch * kv * (12 * ctx + 36 * in_chunk + 48)));
+    }
+    SECTION("sparse attention (DeepSeek-V3.2): top-2048 latents, and the indexer's keys of the whole context") {
+        const double latent = (512 + 64) * 2, key = 128 + 4;
+        const auto ops = step(imported("deepseek-v3.2"));
+        CHECK(op(ops, "attention").bytes == Approx(batch * (latent * 61 * (2048 + 1) + key * 61 * (ctx + 1))));
+        // FLOPs: 128 heads over 2048 latents of 512 + 64 keys and 512 values, 64 indexer heads of 128 over ctx.
+        CHECK(op(ops, "attention").flops == Approx(2 * batch * 61 * (128 * (576 + 512) * 2048 + 64 * 128 * ctx)));
+    }
+    SECTION("state layers (Qwen3-Next): weights once, each sequence's state read and written, none of the context") {
+        const ModelSpec m = imported("qwen3-next-80b-a3b");
+        const double in = 2 * 16 * 128 + 2 * 32 * 128 + 2 * 32, out = 32 * 128, conv = 2 * 16 * 128 + 32 * 128;
+        const double params = 2048 * in + conv * 4 + 2 * 32 + 128 + out * 2048;
+        const double state = (32 * 128 * 128 + conv * 3) * 2.0;
+        const Operator& linear = op(step(m), "linear_attn");
+        CHECK(linear.bytes == Approx(36 * (params * 2 + batch * (2048 + in + out + 2048) * 2 + 2 * batch * state)));
+        CHECK(linear.flops == Approx(36 * batch * (2 * params + 6 * 32 * 128 * 128 + 2 * conv * 4)));
+        // The same step at another context: the state layers do not change.
+        const auto other = decode_operators(DeploymentRef{m, h200(), DType::bf16, DType::bf16, 1}, batch, 100);
+        CHECK(op(other, "linear_attn").bytes == linear.bytes);
+    }
+    SECTION("Mamba2 layers split by heads in tensor parallel (Nemotron-3 Nano)") {
+        const ModelSpec m = imported("nemotron-3-nano-30b-a3b");
+        const double state = (64 * 64 * 128 + (64 * 64 + 2 * 8 * 128) * 3) * 4.0;
+        const double one = op(step(m, 1), "linear_attn").bytes, two = op(step(m, 2), "linear_attn").bytes;
+        const double hidden_in_out = 23 * batch * 2 * 2688 * 2;  // each GPU reads and writes the whole hidden state
+        CHECK(two == Approx((one - hidden_in_out) / 2 + hidden_in_out));
+        CHECK(one > 23 * 2 * batch * state);
+    }
+}
+
+TEST_CASE("the formats checkpoints ship in, per module (weight format native)", "[hf][formats]") {
+    SECTION("gpt-oss: MXFP4 experts (4.25 bits), attention, router, embedding and lm_head in 16 bits") {
+        const ModelSpec m = imported("gpt-oss-120b");
+        CHECK(m.native_experts == DType::mxfp4);
+        CHECK(m.native_linear == DType::bf16);
+        const double experts = m.moe_layers() * m.experts * m.expert_params();
+        const double bytes = weight_bytes_per_gpu(DeploymentRef::native(m, h200(), DType::bf16, 1));
+        CHECK(bytes == Approx((m.params_b() * 1e9 - experts) * 2 + experts * 4.25 / 8).epsilon(1e-6));
+        // The published checkpoint: 60.8 GiB (OpenAI's gpt-oss model card).
+        CHECK(bytes / (1024.0 * 1024 * 1024) == Approx(60.8).epsilon(0.05));
+        // bf16 everywhere, as before: about four times the experts' bytes.
+        CHECK(weight_bytes_per_gpu(DeploymentRef{m, h200(), DType::bf16, DType::bf16, 1}) > 3 * bytes);
+    }
+    SECTION("DeepSeek-R1: FP8 with a scale per 128 x 128 block, embedding and lm_head in 16 bits") {
+        const ModelSpec m = imported("deepseek-r1");
+        CHECK(m.native_experts == DType::fp8_block);
+        CHECK(m.native_linear == DType::fp8_block);
+        CHECK(bits_per_value(DType::fp8_block) == Approx(8 + 32.0 / (128 * 128)));
+    }
+    SECTION("NVFP4 from hf_quant_config.json: experts in 4.5 bits, the excluded attention in 16") {
+        const ModelSpec m = imported("deepseek-v3.1-nvfp4");
+        CHECK(m.native_experts == DType::nvfp4);
+        CHECK(m.native_linear == DType::bf16);
+        CHECK(bits_per_value(DType::nvfp4) == 4.5);
+    }
+    SECTION("a 16-bit checkpoint: native is bf16 everywhere, so nothing moves") {
+        const ModelSpec m = imported("qwen3-8b");
+        CHECK(m.native_linear == DType::bf16);
+        CHECK(formula::step_ms("qwen3-8b", "h100-sxm", 8, 4096, "", "", 1, "bound") ==
+              formula::step_ms("qwen3-8b", "h100-sxm", 8, 4096, "bf16", "", 1, "bound"));
+    }
+    SECTION("the catalog's deepseek-v3 records its FP8 checkpoint: its default moved from bf16") {
+        const double native = formula::step_ms("deepseek-v3", "h200", 8, 4096, "", "", 8, "bound");
+        CHECK(native == formula::step_ms("deepseek-v3", "h200", 8, 4096, "native", "", 8, "bound"));
+        CHECK(native < formula::step_ms("deepseek-v3", "h200", 8, 4096, "bf16", "", 8, "bound"));
+        // FP8 blocks but for the embedding and lm_head, which stay in 16 bits.
+        CHECK(native > formula::step_ms("deepseek-v3", "h200", 8, 4096, "fp8_block", "", 8, "bound"));
+    }
+}
+
+TEST_CASE("a config that uses what no reader understands is refused, naming the field", "[hf]") {
+    const std::string llama = R"("model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2, "num_attention_heads": 32,
+        "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256)";
+    CHECK(refusal("{" + llama + R"(, "attention_chunk_size": 8192})") ==
+          "argument 'config_json': config.json field 'attention_chunk_size' is not supported (model_type 'llama')");
+    CHECK_THAT(refusal("{" + llama + R"(, "layer_types": ["full_attention", "linear_attention"]})"),
+               Contains("config.json field 'layer_types' is not supported (model_type 'llama'): linear attention"));
+    CHECK_THAT(refusal("{" + llama + R"(, "layer_types": ["full_attention", "sliding_attention"]})"),
+               Contains("config.json has no 'sliding_window'"));
+    // layer_types that newer transformers write: read.
+    CHECK(model_from_hf_config("{" + llama + R"(, "sliding_window": 4096, "layer_types": ["full_attention",
+        "sliding_attention"]})", "two", "config_json").layers_with(Attention::sliding) == 1);
+    CHECK_THAT(refusal("{" + llama + R"(, "quantization_config": {"quant_method": "bitsandbytes"}})"),
+               Contains("'quantization_config.quant_method' is not supported (model_type 'llama'): the method 'bitsandbytes'"));
+    CHECK_THAT(refusal("{" + llama + R"(, "quantization_config": {"quant_method": "fp8", "weight_block_size": [64, 64]}})"),
+               Contains("'quantization_config.weight_block_size' must be [128, 128]"));
+    CHECK_THAT(refusal(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 2, "num_attention_heads": 64,
+        "num_key_value_heads": 8, "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32,
+        "experts_per_token": 4, "sliding_window": 128, "layer_types": ["sliding_attention", "strange_attention"]})"),
+               Contains("config.json field 'layer_types' is not supported (model_type 'gpt_oss'): the layer type 'strange_attention'"));
+    CHECK_THAT(refusal(R"({"model_type": "nemotron_h", "hidden_size": 1024, "num_hidden_layers": 3, "num_attention_heads": 8,
+        "vocab_size": 1000, "intermediate_size": 4096, "mamba_num_heads": 16, "mamba_head_dim": 64, "ssm_state_size": 128,
+        "hybrid_override_pattern": "M*X"})"),
+               Contains("config.json field 'hybrid_override_pattern' is not supported (model_type 'nemotron_h'): the layer 'X'"));
+    CHECK_THAT(refusal(R"({"model_type": "nemotron_h", "hidden_size": 1024, "num_hidden_layers": 3, "num_attention_heads": 8,
+        "vocab_size": 1000, "intermediate_size": 4096, "mamba_num_heads": 16, "mamba_head_dim": 64, "ssm_state_size": 128,
+        "hybrid_override_pattern": "M*"})"),
+               Contains("'hybrid_override_pattern' must have a character per layer (3), not 2"));
+    CHECK_THAT(refusal(R"({"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 4, "num_attention_heads": 16,
+        "vocab_size": 1000, "intermediate_size": 5120})"),
+               Contains("config.json has no 'linear_num_key_heads'"));
+    CHECK_THAT(refusal("{" + llama + R"(, "num_attention_heads": "32"})"), Contains("'num_attention_heads' must be a number"));
+}
+
+TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json's values, verbatim", "[hf][catalog]") {
+    const json catalog = json::parse(slurp(std::filesystem::path(ROOFLINE_CATALOG_DIR) / "models.json"));
+    int checked = 0;
+    for (const json& entry : catalog["models"]) {
+        const std::string id = entry["id"];
+        if (!std::filesystem::exists(kDir / id / "config.json")) continue;
+        INFO(id);
+        std::string text = slurp(kDir / id / "config.json");
+        for (std::size_t at; (at = text.find("Infinity")) != std::string::npos;) text.replace(at, 8, "null");
+        const json whole = json::parse(text);
+        for (const auto& [key, value] : entry["config"].items()) {
+            INFO(key);
+            REQUIRE(whole.contains(key));
+            if (key == "text_config") {
+                for (const auto& [k, v] : value.items()) {
+                    INFO(k);
+                    CHECK(whole["text_config"][k] == v);
+                }
+            } else {
+                CHECK(whole[key] == value);
+            }
+        }
+        // And it computes as the file does.
+        const ModelSpec from_file = imported(id);
+        CHECK(find_model(id)->params_b() == from_file.params_b());
+        CHECK(find_model(id)->native_experts == from_file.native_experts);
+        ++checked;
+    }
+    CHECK(checked >= 16);
+}
