@@ -54,9 +54,14 @@ struct UserCatalog {
         }
         for (const auto& spec : hf_configs) {
             const auto equals = spec.find('=');
-            if (equals == std::string::npos || equals == 0) throw Failure{kUsage, "--hf-config " + spec, "expected ID=PATH"};
-            const std::string text = read_file("--hf-config", spec.substr(equals + 1));
-            if (roofline_model_import_hf_config(spec.substr(0, equals).c_str(), text.c_str()) != ROOFLINE_OK)
+            if (equals == std::string::npos || equals == 0)
+                throw Failure{kUsage, "--hf-config " + spec, "expected ID=PATH or ID=PATH,HF_QUANT_CONFIG_PATH"};
+            // ID=config.json[,hf_quant_config.json]: a ModelOpt checkpoint keeps its formats in the second.
+            const std::string paths = spec.substr(equals + 1);
+            const auto comma = paths.find(',');
+            const std::string text = read_file("--hf-config", paths.substr(0, comma));
+            const std::string quant = comma == std::string::npos ? std::string() : read_file("--hf-config", paths.substr(comma + 1));
+            if (roofline_model_import_hf_checkpoint(spec.substr(0, equals).c_str(), text.c_str(), quant.c_str()) != ROOFLINE_OK)
                 throw Failure{kBadValue, "--hf-config " + spec, roofline_errmsg()};
         }
     }
@@ -93,7 +98,8 @@ int main(int argc, char** argv) {
     app.add_option("--catalog", user_catalog.catalog_files, "Add a catalog file of your own (JSON, the format of libroofline/catalog/*.json)")
         ->check(CLI::ExistingFile)
         ->allow_extra_args(false);  // one file per --catalog: the next word is the subcommand
-    app.add_option("--hf-config", user_catalog.hf_configs, "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json)")
+    app.add_option("--hf-config", user_catalog.hf_configs, "Add a model from a Hugging Face config.json, as ID=PATH (e.g. my-model=config.json), or "
+                   "ID=PATH,PATH with the checkpoint's hf_quant_config.json")
         ->allow_extra_args(false);
     app.add_flag("--no-user-catalog", user_catalog.no_user_folder,
                  "Do not read the user folder, $XDG_CONFIG_HOME/libroofline (else ~/.config/libroofline): its "

@@ -579,6 +579,33 @@ static void test_user_folder(void) {
     CHECK(roofline_catalog_load_user_folder(ROOFLINE_TEST_USER_FOLDER, NULL) == ROOFLINE_ERROR_ARGUMENT);
 }
 
+/* A checkpoint's hf_quant_config.json beside its config.json; ROOFLINE_CACHE_GB; weight format native. Since 0.5. */
+static void test_checkpoints(void) {
+    static const char config[] =
+        "{\"model_type\": \"gpt_oss\", \"hidden_size\": 2880, \"num_hidden_layers\": 2, \"num_attention_heads\": 64,"
+        " \"num_key_value_heads\": 8, \"head_dim\": 64, \"intermediate_size\": 2880, \"vocab_size\": 201088,"
+        " \"num_local_experts\": 32, \"experts_per_token\": 4, \"sliding_window\": 128,"
+        " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}";
+    static const char nvfp4[] = "{\"quantization\": {\"quant_algo\": \"NVFP4\", \"group_size\": 16}}";
+    double bf16 = 0, fp4 = 0, native = 0, gb = 0;
+    CHECK(roofline_model_import_hf_checkpoint("c-api-oss", config, NULL) == ROOFLINE_OK);
+    CHECK(roofline_step_ms("c-api-oss", "h100-sxm", 1, 100, "", "", 1, "bound", &bf16) == ROOFLINE_OK);
+    CHECK(roofline_model_import_hf_checkpoint("c-api-oss", config, nvfp4) == ROOFLINE_OK);
+    CHECK(roofline_step_ms("c-api-oss", "h100-sxm", 1, 100, "native", "", 1, "bound", &native) == ROOFLINE_OK);
+    CHECK(roofline_step_ms("c-api-oss", "h100-sxm", 1, 100, "nvfp4", "", 1, "bound", &fp4) == ROOFLINE_OK);
+    CHECK(native < bf16 && native > fp4); /* NVFP4 but the embedding and lm_head, in 16 bits */
+    CHECK(roofline_model_import_hf_checkpoint("c-api-oss", config, "{\"quantization\": {\"quant_algo\": \"W4A16\"}}") ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strstr(roofline_errmsg(), "'hf_quant_config.json quantization.quant_algo' is not supported") != NULL);
+    CHECK(roofline_model_import_hf_checkpoint("c-api-oss", NULL, nvfp4) == ROOFLINE_ERROR_NULL);
+    /* One layer capped at 128 tokens, one growing: K and V of 8 heads of 64, 16 bits; 4 sequences, GB. */
+    CHECK(roofline_cache_gb("c-api-oss", 4, 1000, "", 1, &gb) == ROOFLINE_OK);
+    CHECK(close_to(gb, 4 * 2 * 8 * 64 * 2 * (1000 + 128) / 1e9));
+    CHECK(roofline_cache_gb("c-api-oss", 4, 1000, "fp8", 3, &gb) == ROOFLINE_ERROR_ARGUMENT); /* 64 heads, tp 3 */
+    CHECK(roofline_step_ms("c-api-oss", "h100-sxm", 1, 100, "nativ", "", 1, "bound", &fp4) == ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(strstr(roofline_errmsg(), "did you mean 'native'?") != NULL);
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
@@ -592,6 +619,7 @@ int main(void) {
     test_every_function_every_bad_value();
     test_call_many();
     test_user_folder();
+    test_checkpoints();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -450,14 +450,17 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 /*
 ** `gpu` and `model` are catalog ids, case-insensitive (ROOFLINE_GPUS(), ROOFLINE_MODELS()), or ids that
 ** the host program added with roofline_model_import_hf_config() or roofline_catalog_add_json().
-** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0" or
-** "q4_k_m" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5, q4_k_m 4.84). `kv_dtype` is
+** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0",
+** "q4_k_m", "nvfp4", "mxfp4" or "fp8_block" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5,
+** q4_k_m 4.84, nvfp4 4.5, mxfp4 4.25, fp8_block 8.002); `weight_dtype` may also be "native", the
+** checkpoint's own formats per module (gpt-oss: MXFP4 experts, the rest bf16), its default and what ""
+** means (since 0.5; before, bf16 for every model: only models whose checkpoint is not 16-bit moved). `kv_dtype` is
 ** "bf16" by default, whatever the weights' format (a 16-bit KV cache, as serving engines keep it unless told
 ** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
 ** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
 ** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_UNKNOWN_ID.
-** Defaults of the spreadsheet formulas: weight_dtype "bf16", kv_dtype "bf16", tp 1, profile "bound",
+** Defaults of the spreadsheet formulas: weight_dtype "native", kv_dtype "bf16", tp 1, profile "bound",
 ** batch 1 (roofline_ttft_ms), mem_util 0.9.
 */
 
@@ -663,12 +666,25 @@ ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, s
 
 /**
 ** Adds, or replaces, the model `id` (1 to 100 characters; ids are case-insensitive) read from the text of
-** a Hugging Face config.json (llama, mistral, mixtral, qwen2, gemma2, deepseek_v3, gptj, mpt and their
-** relatives). It reads no file: the host reads it and passes its text. The model is then
-** usable wherever a catalog id is, by every thread, for the life of the process.
-** Errors: ROOFLINE_ERROR_NULL, ROOFLINE_ERROR_ARGUMENT (not JSON, a field missing; the message says which).
+** a Hugging Face config.json: llama, mistral, mixtral, qwen2/3 (dense, MoE, Next), qwen3_5, gemma2/3,
+** deepseek_v3/v32, kimi_k2, glm4_moe, glm_moe_dsa, gpt_oss, llama4, minimax_m2, nemotron_h, gptj, mpt and
+** their relatives (docs/formulas.md, "Models from config.json"); a multimodal config's text_config is read.
+** It reads no file: the host reads it and passes its text. The model is then usable wherever a catalog id
+** is, by every thread, for the life of the process. The checkpoint's formats come from its
+** quantization_config (weight format "native").
+** Errors: ROOFLINE_ERROR_NULL, ROOFLINE_ERROR_ARGUMENT (not JSON, a field missing or wrong, or a feature
+** the importer does not read: the message names the field, e.g. "config.json field 'linear_attn_config'
+** is not supported (model_type 'kimi_k3')"; such a config is never read as something else).
 */
 ROOFLINE_API int roofline_model_import_hf_config(const char* id, const char* config_json);
+
+/**
+** roofline_model_import_hf_config() with the text of the checkpoint's hf_quant_config.json beside it
+** (NVIDIA ModelOpt checkpoints keep their formats there, not in config.json: quant_algo "NVFP4" or "FP8",
+** exclude_modules); NULL or "" is none, as roofline_model_import_hf_config(). Since 0.5.
+*/
+ROOFLINE_API int roofline_model_import_hf_checkpoint(const char* id, const char* config_json,
+                                                     const char* hf_quant_config_json);
 
 /**
 ** Adds, or replaces, the entries of a catalog given as text in the format of the built-in files

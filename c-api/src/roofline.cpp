@@ -300,6 +300,13 @@ int roofline_model_import_hf_config(const char* id, const char* config_json) {
     return guard([&] { roofline::add_model_from_hf_config(id, config_json); });
 }
 
+int roofline_model_import_hf_checkpoint(const char* id, const char* config_json, const char* hf_quant_config_json) {
+    if (int st = null_text("roofline_model_import_hf_checkpoint", {{"id", id}, {"config_json", config_json}})) return st;
+    return guard([&] {
+        roofline::add_model_from_hf_config(id, config_json, hf_quant_config_json ? hf_quant_config_json : "");
+    });
+}
+
 int roofline_catalog_add_json(const char* catalog_json, size_t* added) {
     if (int st = null_text("roofline_catalog_add_json", {{"catalog_json", catalog_json}})) return st;
     return guard([&] {

@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "../options.hpp"
 #include "../output.hpp"
@@ -22,22 +24,31 @@ void run_catalog(const CatalogOptions& options) {
     const std::vector<std::string> fields =
         gpus ? std::vector<std::string>{"bf16_tflops", "fp8_tflops", "hbm_tbs", "hbm_gb", "interconnect_tbs"}
              : std::vector<std::string>{"params_b", "active_params_b", "layers", "kv_heads", "kv_kib_per_token"};
+    // Models: the cache one sequence of 32768 tokens holds (ROOFLINE_CACHE_GB), windows, chunks and state
+    // layers counted, beside kv_kib_per_token (as if every attention layer kept every token).
+    constexpr double kCacheCtx = 32768;
+    const char* cache_field = "cache_gb_at_32k";
+    std::size_t width = 16;
+    for (const auto& row : ids.rows) width = std::max(width, std::get<std::string>(row[0]).size());
     nlohmann::json entries = nlohmann::json::array();
     if (!options.json) {
-        fmt::print("{:<16}", "id");
+        fmt::print("{:<{}}", "id", width);
         for (const auto& field : fields) fmt::print(" {:>16}", field);
+        if (!gpus) fmt::print(" {:>16}", cache_field);
         fmt::print("\n");
     }
     for (const auto& row : ids.rows) {
         const std::string id = std::get<std::string>(row[0]);
         nlohmann::json entry = {{"id", id}};
-        if (!options.json) fmt::print("{:<16}", id);
-        for (const auto& field : fields) {
-            // A field the entry does not have (a GPU without fp8) is "no answer": printed as "-".
-            const auto value = number_or_none([&] { return call(gpus ? "ROOFLINE_GPU" : "ROOFLINE_MODEL", {id, field}); });
+        if (!options.json) fmt::print("{:<{}}", id, width);
+        auto put = [&](const std::string& field, const std::optional<double>& value) {
             entry[field] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
             if (!options.json) fmt::print(" {:>16}", value ? fmt::format("{:.6g}", *value) : std::string("-"));
-        }
+        };
+        for (const auto& field : fields)
+            // A field the entry does not have (a GPU without fp8) is "no answer": printed as "-".
+            put(field, number_or_none([&] { return call(gpus ? "ROOFLINE_GPU" : "ROOFLINE_MODEL", {id, field}); }));
+        if (!gpus) put(cache_field, number_or_none([&] { return call("ROOFLINE_CACHE_GB", {id, 1.0, kCacheCtx}); }));
         if (!options.json) fmt::print("\n");
         entries.push_back(entry);
     }

@@ -261,6 +261,21 @@ class ModelAware(unittest.TestCase):
             self.assertIn("lab-gpu", r.stdout)
             self.assertEqual(run("--hf-config", "mini", "catalog", "gpus").returncode, 2)
 
+    def test_hf_config_with_its_hf_quant_config(self):
+        # ID=config.json,hf_quant_config.json: an NVFP4 checkpoint's formats are in the second file.
+        d = Path(__file__).resolve().parents[2] / "tests" / "data" / "hf-configs" / "deepseek-v3.1-nvfp4"
+        step = ("step", "--model", "ds-fp4", "--gpu", "h200", "--batch", "8", "--ctx", "4096", "--tp", "8", "--json")
+        r = run("--hf-config", f"ds-fp4={d / 'config.json'},{d / 'hf_quant_config.json'}", *step)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with_quant = json.loads(r.stdout)["step_ms"]
+        without = json.loads(run("--hf-config", f"ds-fp4={d / 'config.json'}", *step).stdout)["step_ms"]
+        roofline.import_hf_config("ds-fp4-python", d / "config.json", d / "hf_quant_config.json")
+        self.assertAlmostEqual(with_quant, roofline.step_ms("ds-fp4-python", "h200", 8, 4096, tp=8), places=9)
+        self.assertLess(with_quant, 0.6 * without)  # NVFP4 experts: 4.5 bits, not 16
+        r = run("--hf-config", f"ds-fp4={d / 'config.json'},{d / 'missing.json'}", *step)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("missing.json", r.stderr)
+
     def test_plot_operators(self):
         options = {"--model": "llama-3-70b", "--gpu": "h100-sxm", "--batch": "64", "--ctx": "4096", "--tp": "2",
                    "--weight-dtype": "fp8", "--kv-dtype": "fp8", "--profile": "typical", "--prompt-tokens": "1000"}

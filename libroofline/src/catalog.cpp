@@ -344,9 +344,9 @@ std::vector<std::string> model_ids() {
     return ids;
 }
 
-void add_model_from_hf_config(const std::string& id, std::string_view json_text) {
+void add_model_from_hf_config(const std::string& id, std::string_view json_text, std::string_view quant_text) {
     if (id.empty() || id.size() > 100) invalid_input("id", "must be 1 to 100 characters");
-    ModelSpec m = model_from_hf_config(json_text, id, "config_json");
+    ModelSpec m = model_from_hf_config(json_text, id, "config_json", quant_text);
     Added& a = added();
     std::unique_lock lock(a.mutex);
     std::string key = m.id;  // read before m is moved (the right side of = goes first)

@@ -143,6 +143,8 @@ _lib.roofline_array_text.argtypes = [_ctypes.c_void_p, _ctypes.c_size_t, _ctypes
 _lib.roofline_array_text.restype = _ctypes.c_char_p
 _lib.roofline_array_free.argtypes = [_ctypes.c_void_p]
 _lib.roofline_model_import_hf_config.argtypes = [_ctypes.c_char_p, _ctypes.c_char_p]
+if hasattr(_lib, "roofline_model_import_hf_checkpoint"):  # since 0.5
+    _lib.roofline_model_import_hf_checkpoint.argtypes = [_ctypes.c_char_p, _ctypes.c_char_p, _ctypes.c_char_p]
 _lib.roofline_catalog_add_json.argtypes = [_ctypes.c_char_p, _ctypes.POINTER(_ctypes.c_size_t)]
 _LOAD_USER_FOLDER = getattr(_lib, "roofline_catalog_load_user_folder", None)  # since 0.5
 if _LOAD_USER_FOLDER is not None:
@@ -460,10 +462,18 @@ def _check(code):
         raise _ERRORS.get(code, RooflineError)(code, _lib.roofline_errmsg().decode(), _lib.roofline_errarg().decode())
 
 
-def import_hf_config(model_id, config):
+def import_hf_config(model_id, config, quant_config=None):
     """Adds the model ``model_id`` from a Hugging Face config.json (a dict, its JSON text, or its path):
-    usable wherever a catalog id is, e.g. ``step_ms(model_id, "h100-sxm", 64, 4096)``."""
-    _check(_lib.roofline_model_import_hf_config(model_id.encode(), _json_text(config).encode()))
+    usable wherever a catalog id is, e.g. ``step_ms(model_id, "h100-sxm", 64, 4096)``. ``quant_config``:
+    the checkpoint's hf_quant_config.json, likewise (ModelOpt NVFP4/FP8 checkpoints; libroofline 0.5)."""
+    if quant_config is None:
+        _check(_lib.roofline_model_import_hf_config(model_id.encode(), _json_text(config).encode()))
+        return
+    if not hasattr(_lib, "roofline_model_import_hf_checkpoint"):
+        raise RooflineError(8, f"libroofline {library_version()} has no roofline_model_import_hf_checkpoint() "
+                               "(since 0.5)", "")
+    _check(_lib.roofline_model_import_hf_checkpoint(model_id.encode(), _json_text(config).encode(),
+                                                    _json_text(quant_config).encode()))
 
 
 def add_catalog(catalog):

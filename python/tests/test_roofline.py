@@ -118,6 +118,15 @@ class Catalog(unittest.TestCase):
         self.assertEqual(roofline.add_catalog({"gpus": [{"id": "tiny-gpu", "tflops": {"bf16": 10}, "hbm_tbs": 0.1,
                                                          "hbm_gb": 8}]}), 1)
         self.assertEqual(roofline.gpu("tiny-gpu", "hbm_gb"), 8)
+        # The checkpoint's formats: config.json's quantization_config, or an hf_quant_config.json beside it.
+        roofline.import_hf_config("tiny-fp8", dict(config, quantization_config={"quant_method": "fp8"}))
+        roofline.import_hf_config("tiny-nvfp4", config, {"quantization": {"quant_algo": "NVFP4"}})
+        # (the embedding and lm_head stay in 16 bits: between the 16-bit model and one wholly in that format)
+        for model, fmt in (("tiny-fp8", "fp8"), ("tiny-nvfp4", "nvfp4")):
+            native = roofline.step_ms(model, "l4", 1, 0)
+            self.assertLess(roofline.step_ms("tiny-llama", "l4", 1, 0, fmt), native)
+            self.assertLess(native, roofline.step_ms("tiny-llama", "l4", 1, 0, "bf16"))
+        self.assertLess(roofline.step_ms("tiny-nvfp4", "l4", 1, 0), roofline.step_ms("tiny-fp8", "l4", 1, 0))
 
 
 class Errors(unittest.TestCase):

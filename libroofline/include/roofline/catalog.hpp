@@ -143,8 +143,9 @@ std::shared_ptr<const ModelSpec> model_entry(std::string_view id);
 std::vector<std::string> gpu_ids();
 std::vector<std::string> model_ids();
 
-/// Adds (or replaces) a model read from a Hugging Face config.json, under `id`.
-void add_model_from_hf_config(const std::string& id, std::string_view json_text);
+/// Adds (or replaces) a model read from a Hugging Face config.json (and its hf_quant_config.json, if any),
+/// under `id`.
+void add_model_from_hf_config(const std::string& id, std::string_view json_text, std::string_view quant_text = {});
 /// Adds (or replaces) the entries of a catalog in the format of the built-in files: {"gpus": [...],
 /// "models": [...]} (either may be absent). Returns how many entries were added.
 std::size_t add_catalog(std::string_view json_text);
