@@ -22,6 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (roofline_fit_batch("fuzzed", "h100-sxm", 4096, "bf16", "", 1, 0.9, &v) == ROOFLINE_OK && !std::isfinite(v))
             std::abort();
         if (roofline_model("fuzzed", "params_b", &v) == ROOFLINE_OK && !std::isfinite(v)) std::abort();
+        // The checkpoint's formats, per module, and the cache of every layer kind.
+        if (roofline_step_ms("fuzzed", "h100-sxm", 8, 100000, "native", "", 1, "bound", &v) == ROOFLINE_OK &&
+            !std::isfinite(v))
+            std::abort();
+        for (double ctx : {0.0, 1.0, 8193.0, 1e6})
+            if (roofline_cache_gb("fuzzed", 4, ctx, "", 1, &v) == ROOFLINE_OK && !(std::isfinite(v) && v >= 0))
+                std::abort();
+        if (roofline_slo_batch("fuzzed", "h200", 9000, 50, "native", "", 1, "typical", 0.9, &v) == ROOFLINE_OK &&
+            !std::isfinite(v))
+            std::abort();
     } else if (roofline_errmsg()[0] == '\0') {
         std::abort();
     }

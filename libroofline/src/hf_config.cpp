@@ -135,6 +135,23 @@ private:
 
 // ---- Layers --------------------------------------------------------------------------------------------
 
+/// The number of layers, bounded before anything loops over them.
+double layer_count(const Reader& r, std::initializer_list<const char*> keys) {
+    const double n = r.required(keys);
+    if (n > 100000 || n != std::floor(n))
+        r.fail(fmt::format("config.json field '{}' must be a whole number of at most 100000", *keys.begin()));
+    return n;
+}
+
+/// A period over the layers (moe_layer_freq, full_attention_interval, ...): a whole number from 1 to the layers.
+double period(const Reader& r, const char* key, double fallback, double layers) {
+    const double v = r.number_or(key, fallback);
+    if (!(v >= 1) || v != std::floor(v) || v > std::max(layers, 1.0))
+        r.fail(fmt::format("config.json field '{}' must be a whole number from 1 to num_hidden_layers", key));
+    return v;
+}
+
+
 /// Appends a layer to the runs, joining it to the last run when it is of the same kind.
 void push_layer(std::vector<LayerRun>& runs, Attention a, double window, Mlp mlp) {
     if (!runs.empty() && runs.back().attention == a && runs.back().window == window && runs.back().mlp == mlp) {
@@ -157,11 +174,13 @@ template <typename F> std::vector<LayerRun> layers_of(double count, F&& kind_of)
 /// The MLP of layer i of a MoE model: first_k_dense_replace, moe_layer_freq, decoder_sparse_step,
 /// mlp_only_layers, as each family spells it.
 struct MoePlacement {
-    double first_dense = 0, every = 1;
+    double first_dense = 0, freq = 1, step = 1;
     std::set<int> dense_layers;
+    /// DeepSeek's rule (layer i >= first_k_dense_replace and i % moe_layer_freq == 0) and Qwen's
+    /// ((i + 1) % decoder_sparse_step == 0, not in mlp_only_layers); each is 1 where the other family's is.
     Mlp of(int i) const {
         if (i < first_dense || dense_layers.count(i)) return Mlp::dense;
-        return (static_cast<int>(i - first_dense + 1) % static_cast<int>(every) == 0) ? Mlp::moe : Mlp::dense;
+        return i % static_cast<int>(freq) == 0 && (i + 1) % static_cast<int>(step) == 0 ? Mlp::moe : Mlp::dense;
     }
 };
 
@@ -171,10 +190,9 @@ MoePlacement moe_placement(Reader& r) {
     r.use("moe_layer_freq");
     r.use("decoder_sparse_step");
     r.use("mlp_only_layers");
-    const double freq = r.number_or("moe_layer_freq", 1), step = r.number_or("decoder_sparse_step", 1);
-    if (!(freq >= 1) || freq != std::floor(freq)) r.fail("config.json field 'moe_layer_freq' must be a whole number >= 1");
-    if (!(step >= 1) || step != std::floor(step)) r.fail("config.json field 'decoder_sparse_step' must be a whole number >= 1");
-    p.every = std::max(freq, step);
+    const double layers = r.number_or("num_hidden_layers", 1);
+    p.freq = period(r, "moe_layer_freq", 1, layers);
+    p.step = period(r, "decoder_sparse_step", 1, layers);
     for (const json& v : r.list("mlp_only_layers")) {
         if (!v.is_number_integer()) r.fail("config.json field 'mlp_only_layers' must list layer numbers");
         p.dense_layers.insert(v.get<int>());
@@ -196,7 +214,7 @@ Attention attention_of_type(const Reader& r, const json& t) {
 
 void read_common(Reader& r, ModelSpec& m) {
     m.hidden = r.required({"hidden_size"});
-    m.layers = r.required({"num_hidden_layers"});
+    m.layers = layer_count(r, {"num_hidden_layers"});
     m.heads = r.required({"num_attention_heads"});
     m.kv_heads = r.number_or("num_key_value_heads", m.heads);
     m.head_dim = r.number_or("head_dim", r.number_or("attention_head_dim", 0));
@@ -434,7 +452,7 @@ void read_gemma3(Reader& r, ModelSpec& m) {
     r.use("sliding_window_pattern");
     r.use("layer_types");
     const double window = r.required({"sliding_window"});
-    const double pattern = r.number_or("sliding_window_pattern", 6);
+    const double pattern = period(r, "sliding_window_pattern", std::min(6.0, m.layers), m.layers);
     const json& types = r.list("layer_types");
     if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
         r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
@@ -462,8 +480,7 @@ void read_llama4(Reader& r, ModelSpec& m) {
         m.shared_expert_ffn = expert_ffn;
     }
     const double chunk = r.number_or("attention_chunk_size", 0);
-    const double step = r.number_or("interleave_moe_layer_step", 1);
-    if (!(step >= 1)) r.fail("config.json field 'interleave_moe_layer_step' must be >= 1");
+    const double step = period(r, "interleave_moe_layer_step", 1, m.layers);
     const json& rope = r.list("no_rope_layers");
     if (!rope.empty() && rope.size() != static_cast<std::size_t>(m.layers))
         r.fail("config.json field 'no_rope_layers' must have num_hidden_layers entries");
@@ -488,8 +505,7 @@ void read_qwen3_next(Reader& r, ModelSpec& m) {
     r.use("attn_output_gate");
     m.gated_attention = r.flag("attn_output_gate", true);  // Qwen3-Next's attention always has its gate
     const MoePlacement moe = moe_placement(r);
-    const double interval = r.number_or("full_attention_interval", 4);
-    if (!(interval >= 1)) r.fail("config.json field 'full_attention_interval' must be >= 1");
+    const double interval = period(r, "full_attention_interval", std::min(4.0, m.layers), m.layers);
     const json& types = r.list("layer_types");
     if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
         r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
@@ -535,7 +551,7 @@ void read_nemotron_h(Reader& r, ModelSpec& m) {
 /// GPT-J and GPT-2 style names.
 void read_gptj(Reader& r, ModelSpec& m) {
     m.hidden = r.required({"n_embd"});
-    m.layers = r.required({"n_layer"});
+    m.layers = layer_count(r, {"n_layer"});
     m.heads = r.required({"n_head"});
     m.kv_heads = m.heads;
     m.ffn = r.number_or("n_inner", 4 * m.hidden);
@@ -547,7 +563,7 @@ void read_gptj(Reader& r, ModelSpec& m) {
 
 void read_mpt(Reader& r, ModelSpec& m) {
     m.hidden = r.required({"d_model"});
-    m.layers = r.required({"n_layers"});
+    m.layers = layer_count(r, {"n_layers"});
     m.heads = r.required({"n_heads"});
     m.kv_heads = m.heads;
     if (r.j().contains("attn_config") && r.j()["attn_config"].is_object()) {
