@@ -22,6 +22,18 @@ static void BM_step_ms_deepseek_v3_tp8(benchmark::State& state) {
 }
 BENCHMARK(BM_step_ms_deepseek_v3_tp8);
 
+// Models of layers of several kinds (issue 17: <= 400 ns through the C ABI): Gated DeltaNet beside gated
+// attention and 512 experts, Mamba2 beside attention and MoE, chunked beside global attention, sparse top-k.
+static void BM_step_ms_hybrid(benchmark::State& state, const char* model) {
+    double ms = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms(model, "h100-sxm", 64, 8192, "", "", 1, "typical", &ms));
+}
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, qwen3_next_80b_a3b, "qwen3-next-80b-a3b");
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, nemotron_3_nano_30b_a3b, "nemotron-3-nano-30b-a3b");
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, llama_4_scout, "llama-4-scout");
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, gpt_oss_120b, "gpt-oss-120b");
+
 // ROOFLINE_STEP_MS by name, every argument given (as a spreadsheet or Python passes them).
 static void BM_call_step_by_name(benchmark::State& state) {
     const roofline_value args[8] = {{0, "llama-3-8b"}, {0, "h100-sxm"}, {64, nullptr}, {4096, nullptr},

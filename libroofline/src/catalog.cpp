@@ -226,22 +226,22 @@ std::string_view to_string(Mlp m) noexcept {
     }
 }
 
-double ModelSpec::layers_with(Mlp kind) const noexcept {
-    double n = 0;
-    for (const LayerRun& r : runs)
-        if (r.mlp == kind) n += r.count;
-    return n;
-}
-
-double ModelSpec::layers_with(Attention kind) const noexcept {
-    double n = 0;
-    for (const LayerRun& r : runs)
-        if (r.attention == kind) n += r.count;
-    return n;
-}
-
-double ModelSpec::attention_layers() const noexcept {
-    return layers - layers_with(Attention::none) - layers_with(Attention::state);
+void ModelSpec::count_layers() {
+    attention_count = {};
+    mlp_count = {};
+    norm_count = 1;  // the final norm
+    attention_groups.clear();
+    for (const LayerRun& r : runs) {
+        attention_count[static_cast<std::size_t>(r.attention)] += r.count;
+        mlp_count[static_cast<std::size_t>(r.mlp)] += r.count;
+        norm_count += r.count * ((r.attention != Attention::none) + (r.mlp != Mlp::none));
+        if (r.attention == Attention::none || r.attention == Attention::state) continue;
+        auto same = std::find_if(attention_groups.begin(), attention_groups.end(), [&](const LayerRun& g) {
+            return g.attention == r.attention && g.window == r.window;
+        });
+        if (same != attention_groups.end()) same->count += r.count;
+        else attention_groups.push_back({r.count, r.attention, r.window, Mlp::none});
+    }
 }
 
 namespace {

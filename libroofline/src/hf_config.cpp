@@ -715,6 +715,7 @@ ModelSpec read_model(const json& whole, const json& model_json, const std::strin
     read_quantization(r, m, quant.is_object() ? &quant : nullptr);
 
     if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
+    m.count_layers();
     // The sliding-window fields of ROOFLINE_MODEL, from the layers.
     for (const LayerRun& run : m.runs)
         if (run.attention == Attention::sliding) {

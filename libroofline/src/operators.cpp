@@ -80,9 +80,7 @@ Shard shard(const DeploymentRef& d) {
     s.router = m.moe() ? m.router_params() : 0;
     s.embed = m.vocab * m.hidden / d.tp;
     s.lm_head = m.vocab * m.hidden / d.tp;
-    double norms = 1;  // the final norm
-    for (const LayerRun& r : m.runs) norms += r.count * ((r.attention != Attention::none) + (r.mlp != Mlp::none));
-    s.norms = norms * m.hidden;
+    s.norms = m.norm_count * m.hidden;
     s.indexer = m.indexer.params;
     const double state_split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
     s.state = m.state.params / state_split;
@@ -283,7 +281,7 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
     const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
     double positions = 0, indexed = 0;
-    for (const LayerRun& r : m.runs) {
+    for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         positions += r.count * seen(r, ctx);
         if (r.attention == Attention::sparse) indexed += r.count * ctx;
@@ -309,7 +307,7 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     // Causal attention: position i attends to min(i, window) positions (its chunk's, in a chunked layer);
     // a sparse layer's indexer scores all i of them.
     double pairs = 0, indexed = 0;
-    for (const LayerRun& r : m.runs) {
+    for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         pairs += r.count * causal_pairs(r, tokens);
         if (r.attention == Attention::sparse) indexed += r.count * tokens * (tokens + 1) / 2;
@@ -389,7 +387,7 @@ double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     double positions = 0, indexed = 0;
-    for (const LayerRun& r : m.runs) {
+    for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         // A chunked layer holds the chunk being filled, at most `window` tokens.
         positions += r.count * (r.attention == Attention::full || r.attention == Attention::sparse ? ctx
@@ -402,7 +400,7 @@ double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
 
 std::vector<double> attention_breaks(const ModelSpec& m, double lo, double hi) {
     std::vector<double> breaks;
-    for (const LayerRun& r : m.runs) {
+    for (const LayerRun& r : m.attention_groups) {
         if (r.window <= 0 || !attends(r)) continue;
         if (r.attention == Attention::chunked) {
             // ctx mod window restarts at each multiple of the window.

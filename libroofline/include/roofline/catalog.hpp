@@ -4,6 +4,7 @@
 // as text (the library does no I/O).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,8 +91,15 @@ struct ModelSpec {
     // Sliding-window attention: `sliding_layers` of the layers see at most `sliding_window` tokens.
     double sliding_window = 0, sliding_layers = 0;
     double params_b_reported = 0, active_params_b_reported = 0;  ///< as published (0: not published)
-    /// The layers in order, by runs of one kind (the importer always fills it).
+    /// The layers in order, by runs of one kind (the importer always fills it, then calls count_layers()).
     std::vector<LayerRun> runs;
+    /// What a step needs of the runs, counted once by count_layers(): layers of each attention and MLP kind,
+    /// norms, and the attending layers grouped by kind and window (whatever their order and MLP).
+    std::array<double, 6> attention_count{};
+    std::array<double, 3> mlp_count{};
+    double norm_count = 0;
+    std::vector<LayerRun> attention_groups;
+    void count_layers();
     StateLayerSpec state;  ///< the layers of Attention::state
     IndexerSpec indexer;   ///< the layers of Attention::sparse
     double mtp_layers = 0; ///< multi-token-prediction layers: counted in the parameters, not in a step
@@ -103,9 +111,11 @@ struct ModelSpec {
     bool mla() const noexcept { return kv_lora_rank > 0; }
     /// Layers of each kind of MLP, and layers whose token mixer keeps a KV cache (not `none`, not `state`).
     double moe_layers() const noexcept { return layers_with(Mlp::moe); }
-    double layers_with(Mlp kind) const noexcept;
-    double layers_with(Attention kind) const noexcept;
-    double attention_layers() const noexcept;
+    double layers_with(Mlp kind) const noexcept { return mlp_count[static_cast<std::size_t>(kind)]; }
+    double layers_with(Attention kind) const noexcept { return attention_count[static_cast<std::size_t>(kind)]; }
+    double attention_layers() const noexcept {
+        return layers - layers_with(Attention::none) - layers_with(Attention::state);
+    }
     /// Query/key width per head, and value width per head.
     double qk_dim() const noexcept { return mla() ? qk_nope_head_dim + qk_rope_head_dim : head_dim; }
     double v_dim() const noexcept { return mla() ? v_head_dim : head_dim; }
