@@ -264,6 +264,12 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
     // Load
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(-1), num(2000), num(300), num(500), num(50)}, bad, "rps");
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(0), num(2000), num(300), num(500), num(50)}, bad, "rps");
+    // The planner plans one format for every weight: "native" (the other formulas' default) is said so.
+    require_error("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(10), num(2000), num(300), num(500), num(50), text("h100-sxm"),
+                                    text("native")}, bad, "weight_dtype");
+    CHECK_THAT(std::string(error_of("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(10), num(2000), num(300), num(500),
+                                                      num(50), text(""), text("Native")}).what()),
+               Catch::Matchers::Contains("does not plan a checkpoint's mix of formats yet"));
     // A TPOT target below the fastest possible step: no answer, naming tpot_ms.
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(500), num(0.001)}, none,
                   "tpot_ms");
