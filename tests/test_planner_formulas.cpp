@@ -129,6 +129,31 @@ TEST_CASE("each planner formula is the serving model's function, defaults from t
         // A good draft beats plain decoding at a small batch.
         CHECK(ms < number("ROOFLINE_STEP_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(8), num(2048), text("fp8"),
                                                text(""), num(4), text("typical")}));
+    }    SECTION("SPEC_STEP_MS with the model's own MTP layers as its draft (draft_model mtp)") {
+        const ModelSpec r1 = *find_model("deepseek-r1");
+        const ModelSpec mtp = mtp_draft(r1);
+        // One decoder layer of the last layer's kind (MLA and MoE), with the embedding and the whole lm_head.
+        CHECK(mtp.layers == 1);
+        CHECK(mtp.moe_layers() == 1);
+        CHECK(mtp.layers_with(Attention::full) == 1);
+        const double moe_layer = r1.attention_params() + r1.router_params() + r1.experts * r1.expert_params() +
+                                 r1.shared_experts * r1.shared_expert_params() + 2 * r1.hidden;
+        CHECK(mtp.params_b() == Approx((moe_layer + 2 * r1.vocab * r1.hidden + r1.hidden) / 1e9));
+        const Deployment on8{r1, *find_gpu("h200"), DType::fp8_block, DType::bf16, 8};
+        const double ms = number("ROOFLINE_SPEC_STEP_MS", {text("deepseek-r1"), text("MTP"), text("h200"), num(8), num(4096),
+                                                           num(1), num(0.8), text("fp8_block"), text(""), num(8)});
+        CHECK(ms == serving::spec_step_ms(on8, mtp, profile("typical"), 8, 4096, 1, 0.8));
+        // One MTP layer drafts for a fraction of a step: at 80% acceptance it beats plain decoding.
+        CHECK(ms < number("ROOFLINE_STEP_MS", {text("deepseek-r1"), text("h200"), num(8), num(4096), text("fp8_block"),
+                                               text(""), num(8), text("typical")}));
+        // DSA's sparse attention stays sparse in its MTP layer.
+        CHECK(mtp_draft(*find_model("deepseek-v3.2")).layers_with(Attention::sparse) == 1);
+        // A model without MTP layers says so, naming draft_model.
+        require_error("ROOFLINE_SPEC_STEP_MS", {text("llama-3.1-70b"), text("mtp"), text("h100-sxm"), num(8), num(2048),
+                                                num(4), num(0.7)}, Status::invalid_argument, "draft_model");
+        CHECK_THAT(std::string(error_of("ROOFLINE_SPEC_STEP_MS", {text("llama-3.1-70b"), text("mtp"), text("h100-sxm"),
+                                                                   num(8), num(2048), num(4), num(0.7)}).what()),
+                   Catch::Matchers::Contains("has no multi-token-prediction layers"));
     }
 }
 

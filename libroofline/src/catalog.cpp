@@ -281,6 +281,29 @@ double count_params_b(const ModelSpec& m, double experts_held, double embedding_
 }
 }  // namespace
 
+ModelSpec mtp_draft(const ModelSpec& target) {
+    ModelSpec draft = target;
+    draft.id = target.id + "-mtp";
+    draft.name = draft.id;
+    LayerRun layer{target.mtp_layers, Attention::full, 0, Mlp::dense};
+    if (!target.runs.empty()) {
+        layer.mlp = target.runs.back().mlp == Mlp::none ? Mlp::dense : target.runs.back().mlp;
+        // The attention of the last layer that attends (a state layer's MTP layer is a full attention layer).
+        for (auto r = target.runs.rbegin(); r != target.runs.rend(); ++r)
+            if (r->attention != Attention::none && r->attention != Attention::state) {
+                layer.attention = r->attention;
+                layer.window = r->window;
+                break;
+            }
+    }
+    draft.runs = {layer};
+    draft.layers = target.mtp_layers;
+    draft.mtp_layers = 0;
+    draft.first_dense_layers = 0;
+    draft.count_layers();
+    return draft;
+}
+
 double ModelSpec::params_b() const noexcept { return count_params_b(*this, experts, vocab, mtp_layers); }
 double ModelSpec::active_params_b() const noexcept { return count_params_b(*this, experts_per_token, 1, 0); }
 

@@ -216,8 +216,10 @@ constexpr ArgSpec kDraftLen = number("draft_len", "tokens", Check::count,
     "每次目标模型验证之前草稿模型提出的 token 数，不小于 1 的整数。");
 constexpr ArgSpec kDraftModel = text("draft_model", "catalog id",
     "The draft model of the catalog, e.g. llama-3.1-8b: it runs on the same GPUs in the same formats and tp as "
-    "the target.",
-    "目录中的草稿模型，如 llama-3.1-8b：与目标模型在同样的 GPU 上、同样的格式与 tp 下运行。");
+    "the target; mtp: the target's own multi-token-prediction layers (DeepSeek, GLM, Qwen3.5), one step of them "
+    "per drafted token.",
+    "目录中的草稿模型，如 llama-3.1-8b：与目标模型在同样的 GPU 上、同样的格式与 tp 下运行；mtp：目标模型自带的多 token "
+    "预测层（DeepSeek、GLM、Qwen3.5），每个草稿 token 运行一次。");
 
 constexpr ArgSpec kFormulaName = text("formula", "formula name",
     "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
@@ -874,6 +876,15 @@ ModelSpec model_of(const FormulaSpec& f, std::string_view id, const char* arg = 
     unknown_id(f, arg, unknown_catalog_id("model", id, model_ids()));
 }
 
+/// The draft of ROOFLINE_SPEC_STEP_MS's draft_model "mtp": the model's MTP layers, or why there are none.
+ModelSpec mtp_draft_of(const FormulaSpec& f, const ModelSpec& target) {
+    if (!(target.mtp_layers > 0))
+        throw Error::of_argument(Status::invalid_argument, f.name, "draft_model",
+                                 fmt::format("'mtp': '{}' has no multi-token-prediction layers (config.json's "
+                                             "num_nextn_predict_layers or mtp_num_hidden_layers)", target.id));
+    return mtp_draft(target);
+}
+
 GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
     if (auto g = find_gpu(id)) return *g;
     unknown_id(f, "gpu", unknown_catalog_id("GPU", id, gpu_ids()));
@@ -1236,7 +1247,8 @@ double spec_step_ms(std::string_view model, std::string_view draft_model, std::s
     const auto& f = checked<&spec_step_ms>(
         {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
-    const ModelSpec draft = model_of(f, draft_model, "draft_model");
+    // "mtp": the target's own MTP layers draft (a decoder layer each, with the target's embedding and lm_head).
+    const ModelSpec draft = ascii::iequals(draft_model, "mtp") ? mtp_draft_of(f, d.model) : model_of(f, draft_model, "draft_model");
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
         return serving::spec_step_ms(d, draft, p, batch, ctx, draft_len, acceptance);

@@ -143,6 +143,11 @@ struct ModelSpec {
 ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id, const std::string& argument_name,
                                std::string_view quant_config_text = {});
 
+/// The draft that a model's own multi-token-prediction layers make (speculative decoding with draft_model
+/// "mtp"): its mtp_layers decoder layers of the kind of its last layer, with its embedding and lm_head. The
+/// projection of the two hidden states (2 hidden^2 per layer) is left out. Requires mtp_layers > 0.
+ModelSpec mtp_draft(const ModelSpec& target);
+
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
 std::optional<GpuSpec> find_gpu(std::string_view id);
 std::optional<ModelSpec> find_model(std::string_view id);
