@@ -44,7 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<roofline_value> args;
     texts.reserve(16);  // no reallocation: args keep pointers into it
     static const char* const ids[] = {"llama-3-8b", "deepseek-v3", "mixtral-8x7b", "gemma-2-9b", "h100-sxm",
-                                      "rtx-4090", "bf16", "q4_k_m", "fp8", "", "typical", "bound", "layers", "hbm_tbs"};
+                                      "rtx-4090", "bf16", "q4_k_m", "fp8", "", "typical", "bound", "layers", "hbm_tbs",
+                                      // model arguments that are config.json texts: a good one, a refused one
+                                      R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, )"
+                                      R"("num_attention_heads": 32, "num_key_value_heads": 8, )"
+                                      R"("intermediate_size": 14336, "vocab_size": 128256})",
+                                      R"( {"model_type": "llama", "hidden_size": 1})"};
     const size_t n = in.ConsumeIntegralInRange<size_t>(0, 12);
     for (size_t i = 0; i < n; ++i) {
         switch (in.ConsumeIntegralInRange<int>(0, 4)) {

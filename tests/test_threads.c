@@ -101,6 +101,29 @@ static void* replacer(void* arg) {
     return NULL;
 }
 
+/* Model arguments that are config.json texts (more than the cache keeps), and their single-threaded results. */
+#define CONFIG_TEXTS 100
+static char g_configs[CONFIG_TEXTS][256];
+static double g_config_ms[CONFIG_TEXTS];
+
+typedef struct {
+    size_t thread;
+    size_t mismatches;
+} ConfigReader;
+
+static void* config_reader(void* arg) {
+    ConfigReader* r = (ConfigReader*)arg;
+    size_t i, k;
+    for (i = 0; i < 5 * CONFIG_TEXTS; ++i) {
+        double ms = 0;
+        k = (i * 7 + r->thread * 13) % CONFIG_TEXTS; /* a different order in each thread */
+        if (roofline_step_ms(g_configs[k], "h100-sxm", 8, 1024, "", "", 1, "", &ms) != ROOFLINE_OK ||
+            ms != g_config_ms[k])
+            ++r->mismatches;
+    }
+    return NULL;
+}
+
 int main(void) {
     size_t f, v, j, t, total = 0, n = 0;
     pthread_t threads[THREADS];
@@ -188,6 +211,36 @@ int main(void) {
         }
         __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
         pthread_join(writer, NULL);
+    }
+    /* 8 threads read config texts at once, the cache dropping and reading them again meanwhile. */
+    {
+        ConfigReader config_readers[THREADS];
+        for (j = 0; j < CONFIG_TEXTS; ++j) {
+            snprintf(g_configs[j], sizeof g_configs[j],
+                     "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": %u, "
+                     "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336, "
+                     "\"vocab_size\": 128256}",
+                     (unsigned)(j + 1));
+            if (roofline_step_ms(g_configs[j], "h100-sxm", 8, 1024, "", "", 1, "", &g_config_ms[j]) != ROOFLINE_OK) {
+                fprintf(stderr, "config text %zu: %s\n", j, roofline_errmsg());
+                return 1;
+            }
+        }
+        for (t = 0; t < THREADS; ++t) {
+            config_readers[t].thread = t;
+            config_readers[t].mismatches = 0;
+            if (pthread_create(&threads[t], NULL, config_reader, &config_readers[t]) != 0) return 1;
+        }
+        for (t = 0; t < THREADS; ++t) {
+            pthread_join(threads[t], NULL);
+            if (config_readers[t].mismatches == 0) {
+                ++passed;
+            } else {
+                ++failed;
+                fprintf(stderr, "thread %zu: %zu results of config texts differ from the single-threaded ones\n", t,
+                        config_readers[t].mismatches);
+            }
+        }
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -450,6 +450,14 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 /*
 ** `gpu` and `model` are catalog ids, case-insensitive (ROOFLINE_GPUS(), ROOFLINE_MODELS()), or ids that
 ** the host program added with roofline_model_import_hf_config() or roofline_catalog_add_json().
+** A model argument (`model`, and `draft_model` of roofline_spec_step_ms) may instead be the text of a
+** Hugging Face config.json: a text whose first character other than a space, tab, CR or LF is '{' is
+** read by the importer of roofline_model_import_hf_config() and never looked up as an id (an id is never
+** read as JSON), so that a spreadsheet cell can carry its model. Each text is read once and kept in a
+** cache of the 64 used last, keyed by the exact text, shared by every thread; its model's id (in error
+** messages) is "config:" and the first 8 hex digits of the text's 64-bit FNV-1a hash. A config the
+** importer refuses is ROOFLINE_ERROR_ARGUMENT on that argument, naming the config.json field ("config.json
+** has no 'hidden_size'"); so is a text over 1 MiB (1048576 bytes).
 ** `weight_dtype` and `kv_dtype` are "fp32", "bf16", "fp16", "fp8", "int8", "int4", "q8_0", "q4_0",
 ** "q4_k_m", "nvfp4", "mxfp4" or "fp8_block" (block scales included: int4 4.25 bits, q8_0 8.5, q4_0 4.5,
 ** q4_k_m 4.84, nvfp4 4.5, mxfp4 4.25, fp8_block 8.002); `weight_dtype` may also be "native", the

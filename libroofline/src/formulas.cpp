@@ -25,6 +25,7 @@
 #include "roofline/units.hpp"
 
 #include "ascii.hpp"
+#include "config_text.hpp"
 
 namespace roofline {
 namespace {
@@ -118,8 +119,11 @@ constexpr ArgSpec kReserveGb = optional(number("reserve_gb", "GB", Check::non_ne
     "为激活值和运行时预留的显存，GB。"), defaults::reserve_gb);
 
 constexpr ArgSpec kModel = text("model", "catalog id",
-    "A model of the catalog, e.g. llama-3-8b (see ROOFLINE_MODELS()), or one a host program imported.",
-    "目录中的模型编号，如 llama-3-8b（见 ROOFLINE_MODELS()），或宿主程序导入的模型。");
+    "A model of the catalog, e.g. llama-3-8b (see ROOFLINE_MODELS()), or one a host program imported; or the "
+    "text of a Hugging Face config.json (a text that starts with '{', e.g. a cell holding the file), read once "
+    "and cached.",
+    "目录中的模型编号，如 llama-3-8b（见 ROOFLINE_MODELS()），或宿主程序导入的模型；也可以是 Hugging Face "
+    "config.json 的全文（以 '{' 开头的文本，如存放该文件内容的单元格），只解析一次并缓存。");
 constexpr ArgSpec kGpu = text("gpu", "catalog id",
     "A GPU of the catalog, e.g. h100-sxm (see ROOFLINE_GPUS()).",
     "目录中的 GPU 编号，如 h100-sxm（见 ROOFLINE_GPUS()）。");
@@ -216,10 +220,11 @@ constexpr ArgSpec kDraftLen = number("draft_len", "tokens", Check::count,
     "每次目标模型验证之前草稿模型提出的 token 数，不小于 1 的整数。");
 constexpr ArgSpec kDraftModel = text("draft_model", "catalog id",
     "The draft model of the catalog, e.g. llama-3.1-8b: it runs on the same GPUs in the same formats and tp as "
-    "the target; mtp: the target's own multi-token-prediction layers (DeepSeek, GLM, Qwen3.5), one step of them "
-    "per drafted token.",
-    "目录中的草稿模型，如 llama-3.1-8b：与目标模型在同样的 GPU 上、同样的格式与 tp 下运行；mtp：目标模型自带的多 token "
-    "预测层（DeepSeek、GLM、Qwen3.5），每个草稿 token 运行一次。");
+    "the target. Like model, it may be the text of a config.json; mtp: the target's own multi-token-prediction "
+    "layers (DeepSeek, GLM, Qwen3.5), one step of them per drafted token.",
+    "目录中的草稿模型，如 llama-3.1-8b：与目标模型在同样的 GPU 上、同样的格式与 tp 下运行。与 model "
+    "一样，也可以是 config.json 的全文；mtp：目标模型自带的多 token 预测层（DeepSeek、GLM、Qwen3.5），每个草稿 token "
+    "运行一次。");
 
 constexpr ArgSpec kFormulaName = text("formula", "formula name",
     "The formula to explain, e.g. ROOFLINE_FIT_BATCH.",
@@ -870,10 +875,25 @@ namespace {
     unknown_id(f, arg, roofline::unknown_choice(kind, id, known));
 }
 
-/// The model `id` of the catalog, for the argument `arg` ("model", "draft_model").
-ModelSpec model_of(const FormulaSpec& f, std::string_view id, const char* arg = "model") {
-    if (auto m = find_model(id)) return *m;
+/// The model of the argument `arg` ("model", "draft_model"), not copied: the catalog's entry of that id, or
+/// where the text is a config.json (its first non-space character '{') the model read from it, cached
+/// (config_text.hpp). A config text is never looked up as an id, an id never read as JSON.
+std::shared_ptr<const ModelSpec> model_entry_of(const FormulaSpec& f, std::string_view id, const char* arg = "model") {
+    if (config_text::is_config(id)) {
+        try {
+            return config_text::model(id, arg);
+        } catch (const Error& e) {  // the importer's error, which names its argument but no formula
+            if (!e.where().empty()) throw;
+            throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+        }
+    }
+    if (auto m = model_entry(id)) return m;
     unknown_id(f, arg, unknown_catalog_id("model", id, model_ids()));
+}
+
+/// The same, copied.
+ModelSpec model_of(const FormulaSpec& f, std::string_view id, const char* arg = "model") {
+    return *model_entry_of(f, id, arg);
 }
 
 /// The draft of ROOFLINE_SPEC_STEP_MS's draft_model "mtp": the model's MTP layers, or why there are none.
@@ -918,11 +938,7 @@ struct Deployed {
     DeploymentRef ref;
 };
 
-/// The catalog's entry of a model or a GPU, not copied; where there is none, model_of() and gpu_of() say why.
-std::shared_ptr<const ModelSpec> model_entry_of(const FormulaSpec& f, std::string_view id) {
-    if (auto m = model_entry(id)) return m;
-    return std::make_shared<const ModelSpec>(model_of(f, id));
-}
+/// The catalog's entry of a GPU, not copied; where there is none, gpu_of() says why.
 std::shared_ptr<const GpuSpec> gpu_entry_of(const FormulaSpec& f, std::string_view id) {
     if (auto g = gpu_entry(id)) return g;
     return std::make_shared<const GpuSpec>(gpu_of(f, id));

@@ -1,0 +1,64 @@
+"""A workbook carries its own models: a cell holding the text of a Hugging Face config.json is a model
+argument (a text whose first non-space character is '{'), read by the same importer as
+roofline_model_import_hf_config(), so every formula computes what the C ABI computes for the same config.
+A bad config shows Err:502 (ROOFLINE_ERROR_ARGUMENT), ROOFLINE_WHY names the config.json field.
+
+usage: test_calc_config_text.py WORKDIR OXT LIBROOFLINE
+"""
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from calc import Calc, Checks, Error, load_roofline, shows  # noqa: E402
+
+CONFIG = {"model_type": "llama", "hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 28,
+          "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True}
+DRAFT = dict(CONFIG, num_hidden_layers=4)
+BAD = {k: v for k, v in CONFIG.items() if k != "hidden_size"}
+
+
+def literal(text):
+    """A text as a literal inside a Calc formula: its quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def main(workdir, oxt, library):
+    roofline = load_roofline(library)
+    config, draft, bad = json.dumps(CONFIG), json.dumps(DRAFT), json.dumps(BAD)
+    roofline.import_hf_config("calc-config-3b", CONFIG)
+    roofline.import_hf_config("calc-config-draft", DRAFT)
+    step = roofline.step_ms("calc-config-3b", "h100-sxm", 8, 1024)
+    check = Checks()
+    check(roofline.step_ms(config, "h100-sxm", 8, 1024) == step, "C ABI: the config text computes as its import")
+    why_bad = roofline.call("ROOFLINE_WHY", "ROOFLINE_STEP_MS", bad, "h100-sxm", 8, 1024)
+    check("config.json has no 'hidden_size'" in why_bad and "'model'" in why_bad, f"C ABI: the reason {why_bad!r}")
+
+    # Rows 1-3 hold the config texts (column A, as a user pastes them); the formulas follow.
+    cases = [
+        (config, config),
+        (draft, draft),
+        (bad, bad),
+        ('=ROOFLINE_STEP_MS(A1; "h100-sxm"; 8; 1024)', step),
+        (f'=ROOFLINE_STEP_MS({literal(config)}; "h100-sxm"; 8; 1024)', step),
+        ('=ROOFLINE_STEP_MS(" "&A1; "h100-sxm"; 8; 1024; "fp8"; ; 1; "typical")',
+         roofline.step_ms("calc-config-3b", "h100-sxm", 8, 1024, "fp8", "", 1, "typical")),
+        ('=ROOFLINE_TTFT_MS(A1; "h100-sxm"; 2048)', roofline.ttft_ms("calc-config-3b", "h100-sxm", 2048)),
+        ('=ROOFLINE_FIT_BATCH(A1; "h100-sxm"; 4096)', roofline.fit_batch("calc-config-3b", "h100-sxm", 4096)),
+        ('=ROOFLINE_CACHE_GB(A1; 8; 4096)', roofline.cache_gb("calc-config-3b", 8, 4096)),
+        ('=ROOFLINE_MODEL(A1; "layers")', 28),
+        ('=ROOFLINE_SPEC_STEP_MS(A1; A2; "h100-sxm"; 8; 1024; 4; 0.7)',
+         roofline.spec_step_ms("calc-config-3b", "calc-config-draft", "h100-sxm", 8, 1024, 4, 0.7)),
+        ('=ROOFLINE_STEP_MS(A3; "h100-sxm"; 8; 1024)', Error("Err:502")),
+        ('=ROOFLINE_WHY("ROOFLINE_STEP_MS"; A3; "h100-sxm"; 8; 1024)', why_bad),
+        ('=ROOFLINE_STEP_MS("{oops"; "h100-sxm"; 8; 1024)', Error("Err:502")),
+    ]
+    shown = Calc(workdir, oxt).compute([c[0] for c in cases])
+    for (formula, want), got in zip(cases, shown):
+        ok = got == want if isinstance(want, Error) else shows(got, want, 1e-9)
+        check(ok, f"{formula[:90]} -> {str(got)[:90]!r} (C ABI: {str(want)[:90]})")
+    return check.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
