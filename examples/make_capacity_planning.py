@@ -139,6 +139,11 @@ class Book:
         if key_table:
             KEY_TABLES[key] = absolute
 
+    def expression(self, key, formula):
+        """A named expression, e.g. a drop-down list's source that follows ROOFLINE_MODELS()'s length."""
+        pos = self.uno.createUnoStruct("com.sun.star.table.CellAddress")
+        self.doc.NamedRanges.addNewByName(key, formula, pos, 0)
+
 
 def chart_data(smgr, ctx, provider):
     """The two makers of a chart's data: a sequence over a cell range in a role ("values-x", "label"),
@@ -526,8 +531,11 @@ PROFILES = '"typical";"bound";"llama.cpp"'
 
 
 def drop_down(book, sheet, ref, source, help_text):
-    """A drop-down list on an input cell: `source` is a range or a named range (e.g. Catalog_Models), or
-    literal texts ("a";"b"). Other values are allowed after a warning: a user's own catalog has more ids."""
+    """A drop-down list on an input cell: `source` is a range or a named range (e.g. Catalog_Models, a
+    named expression that follows ROOFLINE_MODELS()), or literal texts ("a";"b"). The list is a help,
+    not a rule: any other value is taken without a dialog (a model or GPU of the user's own catalog, a
+    Hugging Face config's id), and the formulas say what they think of it (ROOFLINE_WHY). A WARNING alert
+    would not do: its dialog's default button, Enter, cancels the entry."""
     uno = book.uno
     cell = sheet.getCellRangeByName(ref)
     rule = cell.Validation
@@ -538,10 +546,8 @@ def drop_down(book, sheet, ref, source, help_text):
     rule.ShowInputMessage = True
     rule.InputTitle = "Choose or type"
     rule.InputMessage = help_text
-    rule.ShowErrorMessage = True
-    rule.ErrorAlertStyle = uno.Enum("com.sun.star.sheet.ValidationAlertStyle", "WARNING")
-    rule.ErrorTitle = "Not in the list"
-    rule.ErrorMessage = "Not in the catalog's list; the formulas will say what they think of it."
+    rule.ShowErrorMessage = False
+    rule.ErrorAlertStyle = uno.Enum("com.sun.star.sheet.ValidationAlertStyle", "INFO")
     cell.Validation = rule
 
 
@@ -549,19 +555,35 @@ def drop_down(book, sheet, ref, source, help_text):
 # Sheet "Models"
 
 MODELS_TOP = 15      # the header row of the models' table; the models from the next row down
+LIST_ROWS = 100      # rows of the models' and the GPUs' tables: ROOFLINE_MODELS() and ROOFLINE_GPUS() grow
+                     # with the user's catalog; rows past their end stay blank (a row costs the file 1.7 kB)
+MODELS_PRINTED = 50  # rows of the tables printed (the PDF's page)
 TPS = [1, 2, 4, 8]   # tensor parallelism tried, within one 8-GPU node
 
 
-def models(book, sheet, n_models, n_gpus):
-    """Every catalog model on the chosen GPU. n_models, n_gpus: the catalog's sizes, the array formulas'
-    heights (show_capacity_planning.py checks that they still are)."""
+def _listed(first, last, array):
+    """An array formula over rows first..last of a column: the one-column `array` (e.g. ROOFLINE_MODELS()),
+    then blanks where it ends (an array smaller than its range would show #N/A there)."""
+    return f'=IF(ROW($A${first}:$A${last})-{first}<ROWS({array});{array};"")'
+
+
+def _beyond(array, what):
+    """A title's tail, empty unless the list is longer than the table's rows."""
+    return (f'&IF(ROWS({array})>{LIST_ROWS};" (the first {LIST_ROWS} of "&ROWS({array})&" {what}: raise LIST_ROWS in '
+            f'examples/make_capacity_planning.py)";"")')
+
+
+def models(book, sheet):
+    """Every catalog model on the chosen GPU. Each column is one array formula over LIST_ROWS rows, so
+    the table follows ROOFLINE_MODELS() whatever its length, and the rows past its end stay blank."""
     G, B, CTX, PROMPT, W, KV, PROF = "$B$5", "$B$6", "$B$7", "$B$8", "$B$9", "$B$10", "$B$11"
     book.title(sheet, "A1", "Every model of the catalog on one GPU: what fits, the decode step, the first token")
     book.note(sheet, "A2", "Pick a GPU and a workload (yellow). Each row is a model of the catalog (ROOFLINE_MODELS(), "
                            "an array formula) on the fewest GPUs in tensor parallel (1, 2, 4 or 8) whose memory holds "
                            "its weights and the batch's KV cache (ROOFLINE_FIT_BATCH),")
     book.note(sheet, "A3", "then its decode step (ROOFLINE_STEP_MS) and time to first token (ROOFLINE_TTFT_MS) there. "
-                           "Where nothing fits, ROOFLINE_WHY says why.")
+                           "Where nothing fits, ROOFLINE_WHY says why. Models and GPUs of your own "
+                           "(~/.config/libroofline) join the lists.")
     book.put(sheet, "A4", "Inputs", bold=True, size=12)
     book.inputs(sheet, 5, [
         ("GPU", "h100-sxm", "a GPU of the catalog (drop-down: the list on the right, ROOFLINE_GPUS())", None),
@@ -572,73 +594,94 @@ def models(book, sheet, n_models, n_gpus):
         ("KV cache format", "bf16", "bf16, fp16, fp8, int8 or int4 (drop-down)", None),
         ("Profile", "typical", "typical: the estimate; bound: the ideal roofline, which no engine beats", None),
     ])
-    first, last = MODELS_TOP + 1, MODELS_TOP + n_models
-    gpu_first, gpu_last = MODELS_TOP + 1, MODELS_TOP + n_gpus
+    first, last = MODELS_TOP + 1, MODELS_TOP + LIST_ROWS
     drop_down(book, sheet, "B5", "Catalog_GPUs", "A GPU of the catalog (ROOFLINE_GPUS()).")
     drop_down(book, sheet, "B9", FORMATS, "The format of the weights.")
     drop_down(book, sheet, "B10", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B11", PROFILES, "typical: the estimate; bound: the ideal roofline.")
 
+    book.note(sheet, "A12", "\u2013: does not run on that many GPUs (see why on 8). Parameters: all of them "
+                            "(a mixture of experts reads only its active experts' per token).")
+    book.note(sheet, "A13", "Time to first token: one prompt's prefill alone, no queue (the Planner adds the queue).")
     book.title(sheet, f"A{MODELS_TOP - 1}", '="Models of the catalog on "&' + G + '&", batch "&' + B +
-               '&" at "&TEXT(' + CTX + ';"#,##0")&" tokens of context, "&' + W + '&" weights"', size=12)
+               '&" at "&TEXT(' + CTX + ';"#,##0")&" tokens of context, "&' + W + '&" weights"' +
+               _beyond("ROOFLINE_MODELS()", "models"), size=12)
     book.header(sheet, f"A{MODELS_TOP}:L{MODELS_TOP}",
                 ["Model", "Parameters (billions)", "Sequences that fit, tp 1", "tp 2", "tp 4", "tp 8",
                  "Tensor parallel (GPUs)", "Decode step (ms)", "Throughput (tok/s)", "Per user (tok/s)",
                  "Time to first token (ms)", "Why it does not run here"])
-    ids = sheet.getCellRangeByName(f"A{first}:A{last}")
-    ids.setArrayFormula("=ROOFLINE_MODELS()")
-    book.style(ids, bold=True)
+
+    def col(c):
+        return f"{c}{first}:{c}{last}"
+
+    def column(c, formula, **style):
+        """Column c of the table as one array formula, blank where the model's id is."""
+        cells = sheet.getCellRangeByName(col(c))
+        if c == "A":
+            cells.setArrayFormula(formula)
+        else:
+            cells.setArrayFormula(f'=IF({col("A")}="";"";{formula})')
+        book.style(cells, **style)
+
+    m = col("A")
     nothing = '#,##0;-#,##0;"\u2013"'  # 0 sequences fit: a dash
+    column("A", _listed(first, last, "ROOFLINE_MODELS()"), bold=True)
+    column("B", f'ROOFLINE_MODEL({m};"params_b")', fmt="#,##0.0")
+    for j, tp in enumerate(TPS):
+        column(_col(2 + j), f"IFERROR(ROOFLINE_FIT_BATCH({m};{G};{CTX};{W};{KV};{tp});0)", fmt=nothing, align="RIGHT")
+    need = f"MAX({B};1)"
+    C, D, E, F, Gc, H = col("C"), col("D"), col("E"), col("F"), col("G"), col("H")
+    column("G", f'IF({C}>={need};1;IF({D}>={need};2;IF({E}>={need};4;IF({F}>={need};8;"\u2013"))))',
+           fmt="0", align="CENTER", bold=True)
+    # tp is an optional argument (an any), which an array formula passes whole: one call per tp instead.
+    def by_tp(call):
+        return f'IF(ISNUMBER({Gc});IFERROR(IF({Gc}=1;{call(1)};IF({Gc}=2;{call(2)};IF({Gc}=4;{call(4)};{call(8)})));"");"")'
+    column("H", by_tp(lambda tp: f"ROOFLINE_STEP_MS({m};{G};{B};{CTX};{W};{KV};{tp};{PROF})"), fmt="0.00", bold=True)
+    column("I", f'IF(ISNUMBER({H});{B}/{H}*1000;"")', fmt="#,##0")
+    column("J", f'IF(ISNUMBER({H});1000/{H};"")', fmt="#,##0.0")
+    column("K", by_tp(lambda tp: f"ROOFLINE_TTFT_MS({m};{G};{PROMPT};1;{W};{tp};{PROF})"), fmt="#,##0.0")
+    # ROOFLINE_WHY takes its arguments as a list, which an array formula does not iterate over: a
+    # formula per row, blank for a blank id.
     for r in range(first, last + 1):
-        m = f"$A{r}"
-        book.put(sheet, f"B{r}", f'=ROOFLINE_MODEL({m};"params_b")', fmt="#,##0.0")
-        for j, tp in enumerate(TPS):
-            book.put(sheet, f"{_col(2 + j)}{r}", f"=IFERROR(ROOFLINE_FIT_BATCH({m};{G};{CTX};{W};{KV};{tp});0)",
-                     fmt=nothing, align="RIGHT")
-        need = f"MAX({B};1)"
-        book.put(sheet, f"G{r}", f'=IF(C{r}>={need};1;IF(D{r}>={need};2;IF(E{r}>={need};4;IF(F{r}>={need};8;"\u2013"))))',
-                 fmt="0", align="CENTER", bold=True)
-        book.put(sheet, f"H{r}", f'=IF(ISNUMBER(G{r});IFERROR(ROOFLINE_STEP_MS({m};{G};{B};{CTX};{W};{KV};G{r};{PROF});"");"")',
-                 fmt="0.00", bold=True)
-        book.put(sheet, f"I{r}", f'=IF(ISNUMBER(H{r});{B}/H{r}*1000;"")', fmt="#,##0")
-        book.put(sheet, f"J{r}", f'=IF(ISNUMBER(H{r});1000/H{r};"")', fmt="#,##0.0")
-        book.put(sheet, f"K{r}", f'=IF(ISNUMBER(G{r});IFERROR(ROOFLINE_TTFT_MS({m};{G};{PROMPT};1;{W};G{r};{PROF});"");"")',
-                 fmt="#,##0.0")
-        why_fit = f'ROOFLINE_WHY("ROOFLINE_FIT_BATCH";{m};{G};{CTX};{W};{KV};8)'
-        why_step = f'ROOFLINE_WHY("ROOFLINE_STEP_MS";{m};{G};{B};{CTX};{W};{KV};G{r};{PROF})'
-        book.put(sheet, f"L{r}", f'=IF(ISNUMBER(G{r});IF(ISNUMBER(H{r});"";{why_step});'
-                                 f'IF(F{r}>0;"only "&TEXT(F{r};"#,##0")&" sequences fit on 8 GPUs";"on 8 GPUs: "&{why_fit}))',
-                 color=NOTE_COLOR)
-    book.style(sheet.getCellRangeByName(f"L{first}:L{last}"), wrap=True)
-    book.note(sheet, f"A{max(last, gpu_last + 2) + 2}", "\u2013: does not run on that many GPUs (see why on 8). Parameters: all of them "
-                                     "(a mixture of experts reads only its active experts' per token). Time to first "
-                                     "token: one prompt's prefill alone, no queue (the Planner adds the queue).")
+        m1 = f"$A{r}"
+        why_fit = f'ROOFLINE_WHY("ROOFLINE_FIT_BATCH";{m1};{G};{CTX};{W};{KV};8)'
+        why_step = f'ROOFLINE_WHY("ROOFLINE_STEP_MS";{m1};{G};{B};{CTX};{W};{KV};G{r};{PROF})'
+        sheet.getCellRangeByName(f"L{r}").setFormula(
+            f'=IF(OR({m1}="";ISNUMBER(H{r}));"";IF(ISNUMBER(G{r});{why_step};'
+            f'IF(F{r}>0;"only "&TEXT(F{r};"#,##0")&" sequences fit on 8 GPUs";"on 8 GPUs: "&{why_fit})))')
+    book.style(sheet.getCellRangeByName(col("L")), color=NOTE_COLOR, wrap=True)
     book.name("Models_Inputs", "Models", "A5:B11")
     book.name("Models_Table", "Models", f"A{MODELS_TOP}:L{last}")
-    book.name("Catalog_Models", "Models", f"A{first}:A{last}", key_table=False)
+    # The drop-downs' sources: named expressions as long as the lists, so no blank row joins them.
+    book.expression("Catalog_Models", f"OFFSET($Models.$A${first};0;0;MIN(ROWS(ROOFLINE_MODELS());{LIST_ROWS});1)")
 
     # The catalog's GPUs: the drop-down lists' source, and what the planner pays for them.
-    book.title(sheet, f"N{MODELS_TOP - 1}", "The catalog's GPUs", size=12)
+    book.note(sheet, "N11", "Prices: examples of on-demand list prices per GPU,")
+    book.note(sheet, "N12", "each with its source and date in libroofline/catalog/gpus.json;")
+    book.note(sheet, "N13", "they date quickly. The Planner takes your own (its price overrides).")
+    book.title(sheet, f"N{MODELS_TOP - 1}", "=\"The catalog's GPUs\"" + _beyond("ROOFLINE_GPUS()", "GPUs"), size=12)
     book.header(sheet, f"N{MODELS_TOP}:R{MODELS_TOP}",
                 ["GPU", "Memory (GB)", "Bandwidth (TB/s)", "BF16 dense (TFLOP/s)", "Example price (USD/GPU-hour)"])
-    gpus = sheet.getCellRangeByName(f"N{gpu_first}:N{gpu_last}")
-    gpus.setArrayFormula("=ROOFLINE_GPUS()")
-    book.style(gpus, bold=True)
-    for r in range(gpu_first, gpu_last + 1):
-        book.put(sheet, f"O{r}", f'=ROOFLINE_GPU($N{r};"hbm_gb")', fmt="#,##0")
-        book.put(sheet, f"P{r}", f'=ROOFLINE_GPU($N{r};"hbm_tbs")', fmt="0.00")
-        book.put(sheet, f"Q{r}", f'=IFERROR(ROOFLINE_GPU($N{r};"bf16_tflops");"\u2013")', fmt="#,##0", align="RIGHT")
-        book.put(sheet, f"R{r}", f'=IFERROR(ROOFLINE_GPU($N{r};"usd_per_gpu_hour");"no price")', fmt="0.00",
-                 align="RIGHT")
-    book.note(sheet, f"N{gpu_last + 1}", "Prices: examples of on-demand list prices per GPU, each with its source and "
-                                         "date in libroofline/catalog/gpus.json;")
-    book.note(sheet, f"N{gpu_last + 2}", "they date quickly. The Planner takes your own (its price overrides).")
-    book.name("Models_GPUs", "Models", f"N{MODELS_TOP}:R{gpu_last}")
-    book.name("Catalog_GPUs", "Models", f"N{gpu_first}:N{gpu_last}", key_table=False)
+    n = col("N")
+    for c, formula, style in (
+        ("N", None, dict(bold=True)),
+        ("O", f'ROOFLINE_GPU({n};"hbm_gb")', dict(fmt="#,##0")),
+        ("P", f'ROOFLINE_GPU({n};"hbm_tbs")', dict(fmt="0.00")),
+        ("Q", f'IFERROR(ROOFLINE_GPU({n};"bf16_tflops");"\u2013")', dict(fmt="#,##0", align="RIGHT")),
+        ("R", f'IFERROR(ROOFLINE_GPU({n};"usd_per_gpu_hour");"no price")', dict(fmt="0.00", align="RIGHT")),
+    ):
+        cells = sheet.getCellRangeByName(col(c))
+        cells.setArrayFormula(_listed(first, last, "ROOFLINE_GPUS()") if c == "N" else f'=IF({n}="";"";{formula})')
+        book.style(cells, **style)
+    book.name("Models_GPUs", "Models", f"N{MODELS_TOP}:R{last}")
+    book.expression("Catalog_GPUs", f"OFFSET($Models.$N${first};0;0;MIN(ROWS(ROOFLINE_GPUS());{LIST_ROWS});1)")
     book.widths(sheet, [6.4, 2.4, 2.4, 1.6, 1.6, 1.6, 2.2, 2.0, 2.6, 2.0, 2.4, 8.0, 0.6, 3.4, 1.8, 2.2, 2.2, 2.8])
     book.fit_rows.append(sheet.getCellRangeByName(f"A{first}:L{last}"))
     sheet.getCellRangeByName(f"A{first}:L{last}").VertJustify = book.uno.Enum("com.sun.star.table.CellVertJustify",
                                                                              "CENTER")
+    # The printout: the inputs and the first MODELS_PRINTED rows of the tables, not the blank rows below.
+    area = sheet.getCellRangeByName(f"A1:R{MODELS_TOP + MODELS_PRINTED}").RangeAddress
+    sheet.setPrintAreas((area,))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -656,7 +699,7 @@ ALL_COLOR = 0x7F7F7F
 def planner_inputs():
     """The Planner's inputs: (label, default, help, number format), rows 5 ... in ROOFLINE_PLAN's order."""
     return [
-        ("Model", "llama-3.1-70b", "drop-down: ROOFLINE_MODELS(), on the Models sheet", None),
+        ("Model", "llama-3.1-70b", "drop-down: ROOFLINE_MODELS(), on the Models sheet; or type any id", None),
         ("Load", 100, "requests/s", "#,##0.##"),
         ("Prompt tokens", 2000, "tokens per request", "#,##0"),
         ("Output tokens", 300, "tokens per request", "#,##0"),
@@ -882,8 +925,8 @@ def build(ctx, doc, output):
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
     roofline(book, sheets.getByName("Roofline"))
-    n_models, n_gpus = catalog_sizes(doc, sheets.getByName("Models"))
-    models(book, sheets.getByName("Models"), n_models, n_gpus)  # first: the Planner's lists live there
+    catalog_sizes(doc, sheets.getByName("Models"))  # the add-in answers, or the build stops here
+    models(book, sheets.getByName("Models"))  # first: the Planner's lists live there
     planner(book, sheets.getByName("Planner"))
     for cells in book.headers:
         cells.Rows.OptimalHeight = True

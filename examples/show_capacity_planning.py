@@ -5,8 +5,9 @@ One soffice, driven through Python-UNO: load hidden, calculateAll(), read the ke
 named ranges, each cell as Calc displays it), store as PDF. Exits non-zero if any cell of the workbook
 holds an error value, if the roofline chart or array formula is missing, if the Planner's answer is not
 ROOFLINE_PLAN's through the C ABI (the Python package over the libroofline inside the .oxt) or breaks the
-arithmetic of its own columns, if the Models sheet's rows are not the C ABI's, or if the PDF lacks a page
-per sheet.
+arithmetic of its own columns, if the Models sheet's lists are not the C ABI's (exactly, with blank rows
+below them), if a drop-down of catalog ids does not show the C ABI's list or stops an id that is not in
+it, or if the PDF lacks a page per sheet.
 
 usage: /usr/bin/python3 examples/show_capacity_planning.py WORKDIR OXT WORKBOOK PDF_OUT
 e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/calc-addin/roofline.oxt \\
@@ -120,6 +121,8 @@ def show(doc, pdf_tmp):
         if key == "Planner_Answer":
             print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}")
             continue
+        if key in ("Models_Table", "Models_GPUs"):  # the catalog's rows, not the blank ones below them
+            rows = [rows[0]] + [r for r in rows[1:] if r[0]]
         if key == "Models_Table":
             rows = [r[:11] for r in rows]  # without the reasons, which follow
         if title:
@@ -151,6 +154,7 @@ def show(doc, pdf_tmp):
     problems += check_planner(doc)
     problems += check_scenarios(doc)
     problems += check_models(doc)
+    problems += check_lists(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -282,6 +286,8 @@ SCENARIOS = [
     ("disaggregated, on h100-sxm only, at a price of our own", {"B11": "h100-sxm", "B15": 1.0, "B16": "h100-sxm=2.49"},
      "Cheapest: "),
     ("the bound profile, fp8 weights only", {"B12": "fp8", "B14": "bound"}, "Cheapest: "),
+    ("a model id that is in no catalog (typed: the drop-down lets it in)", {"B5": "my-own-model"},
+     "No configuration: "),
 ]
 
 
@@ -315,22 +321,30 @@ def check_scenarios(doc):
 
 
 def check_models(doc):
-    """One row per catalog model (the C ABI's list, in its order), each on the fewest GPUs in tensor
+    """The Models sheet lists the C ABI's ROOFLINE_MODELS() and ROOFLINE_GPUS(), exactly and in their
+    order, and every cell of the rows below them is blank (the array formulas span more rows than the
+    catalog has, for the models and GPUs a user adds). Each model is on the fewest GPUs in tensor
     parallel whose memory holds the batch (ROOFLINE_FIT_BATCH), with the C ABI's STEP_MS and TTFT_MS."""
     problems = []
     sheet = doc.Sheets.getByName("Models")
     gpu, batch, ctx, prompt, w, kv, profile = [c[0] for c in sheet.getCellRangeByName("B5:B11").DataArray]
     ids = _column(ROOFLINE.call("ROOFLINE_MODELS"))
     gpus = _column(ROOFLINE.call("ROOFLINE_GPUS"))
-    rows = sheet.getCellRangeByName(f"A{MODELS_TOP + 1}:L{MODELS_TOP + len(ids)}").DataArray
-    listed = [r[0] for r in rows]
-    below = sheet.getCellRangeByName(f"A{MODELS_TOP + len(ids) + 1}").getString()
-    if listed != ids or below in ids:
-        problems.append(f"Models: the sheet lists {listed}, the catalog has {ids}: rebuild the workbook "
-                        "(examples/make_capacity_planning.py)")
-    shown_gpus = [r[0] for r in sheet.getCellRangeByName(f"N{MODELS_TOP + 1}:N{MODELS_TOP + len(gpus)}").DataArray]
-    if shown_gpus != gpus:
-        problems.append(f"Models: the GPU list is {shown_gpus}, the catalog's {gpus}")
+    table = doc.NamedRanges.getByName("Models_Table").ReferredCells.DataArray[1:]
+    gpu_table = doc.NamedRanges.getByName("Models_GPUs").ReferredCells.DataArray[1:]
+    for what, want, rows in (("models", ids, table), ("GPUs", gpus, gpu_table)):
+        listed = [r[0] for r in rows[:len(want)]]
+        if len(want) > len(rows):
+            problems.append(f"Models: the catalog has {len(want)} {what}, the sheet has room for {len(rows)}: "
+                            "raise LIST_ROWS in examples/make_capacity_planning.py")
+        elif listed != want:
+            problems.append(f"Models: the sheet lists the {what} {listed}, the C ABI {want}")
+        junk = [(i, r) for i, r in enumerate(rows) if i >= len(want) and any(v != "" for v in r)]
+        if junk:
+            i, r = junk[0]
+            problems.append(f"Models: {len(junk)} rows below the {len(want)} {what} are not blank, the first "
+                            f"(sheet row {MODELS_TOP + 1 + i}): {r}")
+    rows = table[:len(ids)]
     checked = 0
     for r in rows:
         model = r[0]
@@ -352,9 +366,61 @@ def check_models(doc):
             problems.append(f"Models {model}: tp {r[6]}, step {r[7]}, TTFT {r[10]}; the C ABI: tp {tp}, step {step}, "
                             f"TTFT {ttft}")
         checked += 1
-    print(f"\nThe Models sheet against the C ABI: {len(ids)} models listed, {checked} checked for tp, "
-          f"STEP_MS and TTFT_MS, {len(ids) - checked} that do not fit; "
-          f"{'all agree' if not problems else 'DIFFERENCES'}")
+    print(f"\nThe Models sheet against the C ABI: {len(ids)} models and {len(gpus)} GPUs listed (room for "
+          f"{len(table)}, the rest blank), {checked} models checked for tp, STEP_MS and TTFT_MS, "
+          f"{len(ids) - checked} that do not fit; {'all agree' if not problems else 'DIFFERENCES'}")
+    return problems
+
+
+# The drop-downs of catalog ids: (sheet, cell, the C ABI's list). Each shows the whole list and takes
+# an id that is not in it: a model or GPU of the user's own catalog, a Hugging Face config's id.
+LISTS = [("Planner", "B5", "ROOFLINE_MODELS"), ("Planner", "B11", "ROOFLINE_GPUS"), ("Models", "B5", "ROOFLINE_GPUS")]
+
+
+def check_lists(doc):
+    """Each drop-down of LISTS is a list validation whose source is exactly the C ABI's list (as long as
+    ROWS(ROOFLINE_MODELS()), say, with the same ids), and that lets any other id in without a dialog
+    that stops it: no error message at all, or an INFO one, whose default button is OK. (A STOP alert
+    refuses the id; a WARNING's default button, the Enter key, cancels the entry.) The sources are
+    evaluated in a scratch sheet, removed afterwards."""
+    problems = []
+    print("\nThe drop-down lists of catalog ids")
+    sheets = doc.Sheets
+    sheets.insertNewByName("Scratch", sheets.Count)
+    scratch = sheets.getByName("Scratch")
+    try:
+        for sheet_name, ref, function in LISTS:
+            rule = sheets.getByName(sheet_name).getCellRangeByName(ref).Validation
+            kind, source = rule.Type.value, rule.getFormula1()
+            stops = rule.ShowErrorMessage and rule.ErrorAlertStyle.value != "INFO"
+            want = _column(ROOFLINE.call(function))
+            cell = scratch.getCellRangeByName("A1")
+            cell.setFormula(f"=ROWS({source})")
+            n_formula = f"=ROWS({function}())"
+            scratch.getCellRangeByName("B1").setFormula(n_formula)
+            doc.calculateAll()
+            height = None if cell.getError() else int(cell.getValue())
+            n_calc = scratch.getCellRangeByName("B1").getValue()
+            shown = []
+            if height:
+                cells = scratch.getCellRangeByName(f"C1:C{height}")
+                cells.setArrayFormula(f"={source}")
+                doc.calculateAll()
+                shown = [r[0] for r in cells.DataArray]
+                cells.setArrayFormula("")
+            print(f"  {sheet_name}.{ref}: {kind} from {source}: {height} ids ({n_formula[1:]}: {n_calc:g}, the C ABI "
+                  f"{len(want)}); an id not in the list: "
+                  f"{'stopped' if stops else 'taken' + (' after a note' if rule.ShowErrorMessage else ' silently')}")
+            if kind != "LIST":
+                problems.append(f"{sheet_name}.{ref}: its validation is {kind}, not a drop-down LIST")
+            if stops:
+                problems.append(f"{sheet_name}.{ref}: an id not in the list brings a {rule.ErrorAlertStyle.value} "
+                                "dialog that stops it: ShowErrorMessage must be false (or the style INFO)")
+            if height != len(want) or n_calc != len(want) or shown != want:
+                problems.append(f"{sheet_name}.{ref}: the drop-down shows {shown} ({source}), the C ABI's "
+                                f"{function} is {want}")
+    finally:
+        sheets.removeByName("Scratch")
     return problems
 
 
