@@ -249,7 +249,8 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         const double in = 2 * 16 * 128 + 2 * 32 * 128 + 2 * 32, out = 32 * 128, conv = 2 * 16 * 128 + 32 * 128;
         const double params = 2048 * in + conv * 4 + 2 * 32 + 128 + out * 2048;
         const double state = (32 * 128 * 128 + conv * 3) * 2.0;
-        const Operator& linear = op(step(m), "linear_attn");
+        const auto ops = step(m);  // kept: op() points into it
+        const Operator& linear = op(ops, "linear_attn");
         CHECK(linear.bytes == Approx(36 * (params * 2 + batch * (2048 + in + out + 2048) * 2 + 2 * batch * state)));
         CHECK(linear.flops == Approx(36 * batch * (2 * params + 6 * 32 * 128 * 128 + 2 * conv * 4)));
         // The same step at another context: the state layers do not change.
