@@ -210,6 +210,15 @@ Attention attention_of_type(const Reader& r, const json& t) {
     r.unsupported("layer_types", fmt::format("the layer type '{}'", s));
 }
 
+/// layer_types, read (Reader::use) and of num_hidden_layers entries; empty when absent.
+const json& layer_types(Reader& r, double layers) {
+    r.use("layer_types");
+    const json& types = r.list("layer_types");
+    if (!types.empty() && types.size() != static_cast<std::size_t>(layers))
+        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    return types;
+}
+
 // ---- Attention and state ---------------------------------------------------------------------------------
 
 void read_common(Reader& r, ModelSpec& m) {
@@ -398,9 +407,7 @@ void read_transformer(Reader& r, ModelSpec& m) {
     const double from = type.rfind("qwen", 0) == 0 ? r.number_or("max_window_layers", 0) : 0;
     // Newer transformers write layer_types into these configs too: where present, it says which layers slide.
     r.use("layer_types");
-    const json& types = r.list("layer_types");
-    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
-        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    const json& types = layer_types(r, m.layers);
     m.runs = layers_of(m.layers, [&](int i) {
         Attention a = Attention::full;
         if (!types.empty()) {
@@ -433,9 +440,7 @@ void read_gpt_oss(Reader& r, ModelSpec& m) {
     r.use("layer_types");
     r.use("sliding_window");
     const double window = r.number_or("sliding_window", 0);
-    const json& types = r.list("layer_types");
-    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
-        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    const json& types = layer_types(r, m.layers);
     m.runs = layers_of(m.layers, [&](int i) {
         const Attention a = types.empty() ? Attention::full : attention_of_type(r, types[i]);
         if (a == Attention::state) r.unsupported("layer_types", "linear attention in gpt_oss");
@@ -453,9 +458,7 @@ void read_gemma3(Reader& r, ModelSpec& m) {
     r.use("layer_types");
     const double window = r.required({"sliding_window"});
     const double pattern = period(r, "sliding_window_pattern", std::min(6.0, m.layers), m.layers);
-    const json& types = r.list("layer_types");
-    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
-        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    const json& types = layer_types(r, m.layers);
     m.runs = layers_of(m.layers, [&](int i) {
         Attention a = (i + 1) % static_cast<int>(pattern) == 0 ? Attention::full : Attention::sliding;
         if (!types.empty()) a = attention_of_type(r, types[i]);
@@ -506,9 +509,7 @@ void read_qwen3_next(Reader& r, ModelSpec& m) {
     m.gated_attention = r.flag("attn_output_gate", true);  // Qwen3-Next's attention always has its gate
     const MoePlacement moe = moe_placement(r);
     const double interval = period(r, "full_attention_interval", std::min(4.0, m.layers), m.layers);
-    const json& types = r.list("layer_types");
-    if (!types.empty() && types.size() != static_cast<std::size_t>(m.layers))
-        r.fail("config.json field 'layer_types' must have num_hidden_layers entries");
+    const json& types = layer_types(r, m.layers);
     m.runs = layers_of(m.layers, [&](int i) {
         Attention a = (i + 1) % static_cast<int>(interval) == 0 ? Attention::full : Attention::state;
         if (!types.empty()) a = attention_of_type(r, types[i]);
