@@ -188,8 +188,9 @@ std::string svg(const std::vector<Point>& points, const std::map<std::string, st
     }
     s += fmt::format("<polygon points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\" fill=\"#555\"/>", lx - 1, ly - 8,
                      lx + 9, ly - 8, lx + 4, ly + 1);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">typical finds no batch within the limits (0)</text>\n", lx + 30,
-                     ly);
+    const auto infeasible = std::count_if(points.begin(), points.end(), [](const Point& p) { return p.typical <= 0; });
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">typical finds no batch within the limits: {} rows (-100%)</text>\n",
+                     lx + 30, ly, infeasible);
     ly += 18;
     for (const auto& [label, mdape] : summary) {
         s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-weight=\"bold\">MdAPE of typical, {}: {:.1f}%</text>\n",
