@@ -53,6 +53,7 @@ class Values {
 public:
     double& operator[](const std::string& arg) { return numbers_[arg]; }
     double at(const std::string& arg) const { return numbers_.at(arg); }
+    bool has(const std::string& arg) const { return numbers_.count(arg) > 0; }
     std::string& text(const std::string& arg) { return texts_[arg]; }
     const std::string& text_at(const std::string& arg) const { return texts_.at(arg); }
     /// Calls `formula` with the values of its arguments, found by name.

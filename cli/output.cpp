@@ -1,6 +1,9 @@
 #include "output.hpp"
 
 #include <fmt/format.h>
+
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -78,7 +81,19 @@ KvCache prefill_kv_cache() { return {default_kv_dtype(), true, "written by the p
 std::string deployment(const Values& values, const KvCache& kv_cache) {
     std::string text = fmt::format("{} on {}, weights {}", values.text_at("model"), values.text_at("gpu"),
                                    values.text_at("weight_dtype"));
-    if (values.at("tp") > 1) text += fmt::format(", {} in tensor parallel", count_of(values.at("tp"), "GPU"));
+    const double tp = values.at("tp");
+    auto layout = [&](const char* name) { return values.has(name) ? values.at(name) : 1.0; };
+    const double ep = layout("ep"), dp = layout("dp_attention"), pp = layout("pp");
+    if (ep == 1 && dp == 1 && pp == 1) {
+        if (tp > 1) text += fmt::format(", {} in tensor parallel", count_of(tp, "GPU"));
+    } else {
+        text += fmt::format(", {}: ", count_of(tp, "GPU"));
+        std::vector<std::string> parts;
+        if (pp > 1) parts.push_back(fmt::format("{} pipeline stages", pp));
+        if (dp > 1) parts.push_back(fmt::format("attention in {} data-parallel groups", dp));
+        if (ep > 1) parts.push_back(fmt::format("experts over {} GPUs", ep));
+        for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
+    }
     return text + "; " + kv_cache.phrase();
 }
 

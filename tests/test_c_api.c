@@ -261,7 +261,7 @@ static void test_formatter(void) {
     CHECK(strcmp(roofline_formula_signature(decode), "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; "
                                                      "[kv_kib_per_token=128]; [bytes_per_param=2])") == 0);
     CHECK(strcmp(roofline_formula_signature(fit), "ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=native]; "
-                                                  "[kv_dtype=bf16]; [tp=1]; [mem_util=0.9])") == 0);
+                                                  "[kv_dtype=bf16]; [tp=1]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])") == 0);
     CHECK(strcmp(roofline_arg_default_string(fit->args[0]), "") == 0);
     CHECK(strcmp(roofline_arg_default_string(fit->args[4]), "bf16") == 0);
     CHECK(strcmp(roofline_arg_default_string(fit->args[6]), "0.9") == 0);

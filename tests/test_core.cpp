@@ -321,7 +321,8 @@ TEST_CASE("one formatter of defaults and signatures", "[table][format]") {
     CHECK(signature(*find_formula("ROOFLINE_DECODE_MS")) ==
           "ROOFLINE_DECODE_MS(params_b; batch; ctx; bw_tbs; [tflops=989]; [kv_kib_per_token=128]; [bytes_per_param=2])");
     CHECK(signature(*find_formula("ROOFLINE_STEP_MS")) ==
-          "ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [profile=bound])");
+          "ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [profile=bound]; "
+          "[ep=1]; [dp_attention=1]; [pp=1])");
     CHECK(signature(*find_formula("ROOFLINE_ROOF")) ==
           "ROOFLINE_ROOF(tflops; tbs; [ai_min=0.1]; [ai_max=10000]; [points=50])");
     CHECK(signature(*find_formula("ROOFLINE_GPUS")) == "ROOFLINE_GPUS()");

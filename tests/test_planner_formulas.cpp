@@ -377,9 +377,9 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
-          "[profile=typical]; [mem_util=0.9])");
+          "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
     CHECK(signature(*find_formula("ROOFLINE_SPEC_STEP_MS")) ==
           "ROOFLINE_SPEC_STEP_MS(model; draft_model; gpu; batch; ctx; draft_len; acceptance; [weight_dtype=native]; "
-          "[kv_dtype=bf16]; [tp=1]; [profile=typical])");
+          "[kv_dtype=bf16]; [tp=1]; [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1])");
     CHECK(std::string(find_formula("ROOFLINE_PLAN")->group) == "Planner");
 }

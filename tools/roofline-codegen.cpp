@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -87,8 +88,13 @@ void reference() {
             fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, roofline_arg_default_string(&a),
                        a.description_en, a.description_zh);
         }
-        fmt::print("\nResult: {}, {}. C: `{}`. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
-                   f.c_name, f.example, evaluate(f.example));
+        const std::string c_functions =
+            f.c_arg_count < f.arg_count
+                ? fmt::format("`{}` (all the arguments), `{}` (those before `{}`)", f.c_name_all, f.c_name,
+                              f.args[f.c_arg_count]->name)
+                : fmt::format("`{}`", f.c_name);
+        fmt::print("\nResult: {}, {}. C: {}. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
+                   c_functions, f.example, evaluate(f.example));
     }
 }
 
@@ -172,7 +178,7 @@ void addin() {
         const char* result_c = f.result_type == ROOFLINE_TYPE_TEXT    ? "const char* result = nullptr;"
                                : f.result_type == ROOFLINE_TYPE_ARRAY ? "roofline_array* result = nullptr;"
                                                                        : "double result = 0;";
-        fmt::print("    {}\n    if (!this->answered(f, {}(", result_c, f.c_name);
+        fmt::print("    {}\n    if (!this->answered(f, {}(", result_c, f.c_name_all);
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
             const std::string n = idl_name(a.name);
@@ -219,22 +225,32 @@ const ArgSpelling& spelling(int type) {
     return type == ROOFLINE_TYPE_TEXT ? text : type == ROOFLINE_TYPE_REST ? rest : number;
 }
 
-/// Each argument of `f` as `part` of its spelling says, then `last` if any, separated by ", ".
-std::string arguments(const roofline_formula_info& f, const char* ArgSpelling::*part, std::string_view last = "") {
+/// The default of an optional argument as a C++ literal: 0.9, "bf16".
+std::string default_literal(const roofline_arg_info& a) {
+    if (a.type == ROOFLINE_TYPE_TEXT) return fmt::format("\"{}\"", a.default_text ? a.default_text : "");
+    return fmt::format("{}", a.default_number);
+}
+
+/// Each argument of `f` as `part` of its spelling says, then `last` if any, separated by ", ". With `count`, the
+/// first `count` arguments so, and those after them (optional ones) as their defaults.
+std::string arguments(const roofline_formula_info& f, const char* ArgSpelling::*part, std::string_view last = "",
+                      size_t count = SIZE_MAX, bool defaults_after = false) {
     std::string s;
-    for (size_t j = 0; j < f.arg_count; ++j) {
+    const size_t n = defaults_after ? f.arg_count : std::min(count, f.arg_count);
+    for (size_t j = 0; j < n; ++j) {
         const roofline_arg_info& a = *f.args[j];
-        s += fmt::format(fmt::runtime(spelling(a.type).*part), fmt::arg("name", a.name), fmt::arg("index", j));
-        if (j + 1 < f.arg_count) s += ", ";
+        s += j < count ? fmt::format(fmt::runtime(spelling(a.type).*part), fmt::arg("name", a.name), fmt::arg("index", j))
+                       : default_literal(a);
+        if (j + 1 < n) s += ", ";
     }
     return last.empty() ? s : fmt::format("{}{}{}", s, s.empty() ? "" : ", ", last);
 }
 
 /// The checks of a typed C function before it computes, in argument order: no NULL text, no NULL array
 /// of a `rest` argument (one test each, inline: they run on every call).
-std::string null_checks(const roofline_formula_info& f) {
+std::string null_checks(const roofline_formula_info& f, size_t count = SIZE_MAX) {
     std::string checks;
-    for (size_t j = 0; j < f.arg_count; ++j) {
+    for (size_t j = 0; j < std::min(count, f.arg_count); ++j) {
         const roofline_arg_info& a = *f.args[j];
         if (a.type == ROOFLINE_TYPE_TEXT)
             checks += fmt::format("    if (!{}) return null_argument(\"{}\", \"{}\");\n", a.name, f.name, a.name);
@@ -255,11 +271,18 @@ void c_functions() {
                "#include \"c_layer.hpp\"\n\n"
                "using namespace roofline::c_layer;\n\nextern \"C\" {{\n");
     for_each_formula([](const roofline_formula_info& f) {
-        fmt::print("\nint {}({}) {{\n{}", f.c_name,
-                   arguments(f, &ArgSpelling::c_parameter, fmt::format("{} result", c_result_type(f.result_type))),
-                   null_checks(f));
-        fmt::print("    return compute(\"{}\", result, [&] {{ return c_result(roofline::formula::{}({})); }});\n}}\n",
-                   f.name, core_function(f), arguments(f, &ArgSpelling::core_argument));
+        // The released function with its arguments (the later ones at their defaults), and where the formula grew,
+        // the one of all its arguments.
+        auto function = [&](const char* c_name, size_t count) {
+            fmt::print("\nint {}({}) {{\n{}", c_name,
+                       arguments(f, &ArgSpelling::c_parameter, fmt::format("{} result", c_result_type(f.result_type)),
+                                 count),
+                       null_checks(f, count));
+            fmt::print("    return compute(\"{}\", result, [&] {{ return c_result(roofline::formula::{}({})); }});\n}}\n",
+                       f.name, core_function(f), arguments(f, &ArgSpelling::core_argument, "", count, true));
+        };
+        function(f.c_name, f.c_arg_count);
+        if (f.c_arg_count < f.arg_count) function(f.c_name_all, f.arg_count);
     });
     fmt::print("\n}}  // extern \"C\"\n");
 }
@@ -280,7 +303,7 @@ void typed_calls() {
     for_each_formula([](const roofline_formula_info& f) {
         fmt::print("\nstatic int tc_{}(const roofline_value* a, void* out) {{\n", core_function(f));
         if (!f.arg_count) fmt::print("    (void)a;\n");
-        fmt::print("    return {}({});\n}}\n", f.c_name,
+        fmt::print("    return {}({});\n}}\n", f.c_name_all,
                    arguments(f, &ArgSpelling::typed_call_argument, fmt::format("({})out", c_result_type(f.result_type))));
     });
     fmt::print("\nstatic const typed_call typed_calls[] = {{\n");

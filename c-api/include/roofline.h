@@ -95,12 +95,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 5
+#define ROOFLINE_VERSION_MINOR 6
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.5.0"
+#define ROOFLINE_VERSION_STRING "0.6.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -225,6 +225,13 @@ typedef struct roofline_formula_info {
     size_t arg_count;            /**< number of arguments, optional ones included */
     const roofline_arg_info* const* args; /**< arg_count pointers to the arguments, in formula order */
     const char* example;         /**< a spreadsheet call with the article's numbers */
+    /** Since 0.6: the arguments that the typed function c_name takes, the first c_arg_count of the formula's (a
+    ** formula that gained arguments after c_name was released keeps c_name as it was: see HOW THE ABI GROWS).
+    ** Before 0.6 every typed function took all arg_count arguments. */
+    size_t c_arg_count;
+    /** Since 0.6: the typed function that takes all arg_count arguments: c_name itself, or c_name with the suffix
+    ** "_v2" where the formula grew (e.g. "roofline_step_ms_v2"). */
+    const char* c_name_all;
 } roofline_formula_info;
 
 /** Number of formulas. */
@@ -495,6 +502,21 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 */
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
+/*
+** LAYOUTS (since 0.6). The model-aware functions that take `tp` have a _v2 beside them that also takes the layout
+** of the replica's tp GPUs, three whole numbers >= 1 appended after the released arguments (the formulas take them
+** as their last, optional arguments; left out, each is 1, and every result is what it was before 0.6):
+**   ep            expert parallelism: the routed experts spread over ep GPUs, each expert in tensor parallel over
+**                 tp / (pp x ep); tokens go to their experts and back (all-to-all). A divisor of tp / pp; only 1
+**                 for a model without experts.
+**   dp_attention  data-parallel attention: attention (and the state layers) in dp_attention groups of
+**                 tp / (pp x dp_attention) GPUs, each group with its own sequences and their KV cache. A divisor
+**                 of tp / pp whose groups divide the model's heads.
+**   pp            pipeline parallelism: the layers in pp stages of tp / pp GPUs, the batch in pp micro-batches. A
+**                 divisor of tp, at most the model's layers.
+** docs/serving-model.md ("Layouts") states what each costs and moves.
+*/
+
 /**
 ** ROOFLINE_STEP_MS(model; gpu; batch; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=bound]): one decode step of `batch` sequences (a whole number >= 1) whose context is `ctx`
@@ -505,10 +527,23 @@ ROOFLINE_API int roofline_model(const char* model, const char* field, double* re
 ROOFLINE_API int roofline_step_ms(const char* model, const char* gpu, double batch, double ctx, const char* weight_dtype,
                                   const char* kv_dtype, double tp, const char* profile, double* result);
 
+/** roofline_step_ms with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_step_ms). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_step_ms_v2(const char* model, const char* gpu, double batch, double ctx,
+                                     const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                     double ep, double dp_attention, double pp, double* result);
+
 /** ROOFLINE_STEP_TOKS(...): batch / roofline_step_ms, tokens/s of the system. Arguments as roofline_step_ms. */
 ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double batch, double ctx,
                                     const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
                                     double* result);
+
+/** roofline_step_toks with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_step_toks). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_step_toks_v2(const char* model, const char* gpu, double batch, double ctx,
+                                       const char* weight_dtype, const char* kv_dtype, double tp,
+                                       const char* profile, double ep, double dp_attention, double pp,
+                                       double* result);
 
 /**
 ** ROOFLINE_TTFT_MS(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=native]; [tp=1]; [profile=bound]):
@@ -518,6 +553,12 @@ ROOFLINE_API int roofline_step_toks(const char* model, const char* gpu, double b
 ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double prompt_tokens, double batch,
                                   const char* weight_dtype, double tp, const char* profile, double* result);
 
+/** roofline_ttft_ms with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_ttft_ms). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_ttft_ms_v2(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                     const char* weight_dtype, double tp, const char* profile, double ep,
+                                     double dp_attention, double pp, double* result);
+
 /**
 ** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):
 ** how many sequences of `ctx` tokens (> 0) fit in `mem_util` (0 < mem_util <= 1) of each GPU's memory
@@ -525,6 +566,12 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
 */
 ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double ctx, const char* weight_dtype,
                                     const char* kv_dtype, double tp, double mem_util, double* result);
+
+/** roofline_fit_batch with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_fit_batch). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_fit_batch_v2(const char* model, const char* gpu, double ctx, const char* weight_dtype,
+                                       const char* kv_dtype, double tp, double mem_util, double ep,
+                                       double dp_attention, double pp, double* result);
 
 /**
 ** ROOFLINE_CACHE_GB(model; batch; ctx; [kv_dtype=bf16]; [tp=1]): GB of KV cache and recurrent state that
@@ -534,6 +581,11 @@ ROOFLINE_API int roofline_fit_batch(const char* model, const char* gpu, double c
 */
 ROOFLINE_API int roofline_cache_gb(const char* model, double batch, double ctx, const char* kv_dtype, double tp,
                                    double* result);
+
+/** roofline_cache_gb with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_cache_gb). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_cache_gb_v2(const char* model, double batch, double ctx, const char* kv_dtype, double tp,
+                                      double ep, double dp_attention, double pp, double* result);
 
 /**
 ** ROOFLINE_STEP_BREAKDOWN(...): the step of roofline_step_ms operator by operator, as a new array of five
@@ -545,6 +597,13 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
                                          const char* weight_dtype, const char* kv_dtype, double tp,
                                          const char* profile, roofline_array** result);
 
+/** roofline_step_breakdown with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_step_breakdown). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_step_breakdown_v2(const char* model, const char* gpu, double batch, double ctx,
+                                            const char* weight_dtype, const char* kv_dtype, double tp,
+                                            const char* profile, double ep, double dp_attention, double pp,
+                                            roofline_array** result);
+
 /**
 ** ROOFLINE_TTFT_BREAKDOWN(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=native]; [tp=1]; [profile=bound]):
 ** the prefill of roofline_ttft_ms operator by operator, prefill attention included, as a new array of five
@@ -555,6 +614,12 @@ ROOFLINE_API int roofline_step_breakdown(const char* model, const char* gpu, dou
 ROOFLINE_API int roofline_ttft_breakdown(const char* model, const char* gpu, double prompt_tokens, double batch,
                                          const char* weight_dtype, double tp, const char* profile,
                                          roofline_array** result);
+
+/** roofline_ttft_breakdown with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_ttft_breakdown). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_ttft_breakdown_v2(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                            const char* weight_dtype, double tp, const char* profile, double ep,
+                                            double dp_attention, double pp, roofline_array** result);
 
 /* ---- Planner: serving under load, capacity and cost (docs/serving-model.md) -------------------- */
 /*
@@ -582,6 +647,13 @@ ROOFLINE_API int roofline_e2e_ms(const char* model, const char* gpu, double prom
                                  double batch, const char* weight_dtype, const char* kv_dtype, double tp,
                                  const char* profile, double mem_util, double* result);
 
+/** roofline_e2e_ms with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_e2e_ms). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_e2e_ms_v2(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
+                                    double batch, const char* weight_dtype, const char* kv_dtype, double tp,
+                                    const char* profile, double mem_util, double ep, double dp_attention, double pp,
+                                    double* result);
+
 /**
 ** ROOFLINE_SLO_BATCH(model; gpu; ctx; tpot_ms; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [profile=typical];
 ** [mem_util=0.9]): the largest batch, in sequences, whose decode step at `ctx` tokens of context (>= 0) takes at
@@ -592,6 +664,13 @@ ROOFLINE_API int roofline_slo_batch(const char* model, const char* gpu, double c
                                     const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
                                     double mem_util, double* result);
 
+/** roofline_slo_batch with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_slo_batch). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_slo_batch_v2(const char* model, const char* gpu, double ctx, double tpot_ms,
+                                       const char* weight_dtype, const char* kv_dtype, double tp,
+                                       const char* profile, double mem_util, double ep, double dp_attention,
+                                       double pp, double* result);
+
 /**
 ** ROOFLINE_REPLICA_RPS(model; gpu; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [weight_dtype=native];
 ** [kv_dtype=bf16]; [tp=1]; [profile=typical]; [mem_util=0.9]): the requests per second one replica of `tp` GPUs
@@ -600,6 +679,14 @@ ROOFLINE_API int roofline_slo_batch(const char* model, const char* gpu, double c
 ROOFLINE_API int roofline_replica_rps(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
                                       double ttft_ms, double tpot_ms, const char* weight_dtype, const char* kv_dtype,
                                       double tp, const char* profile, double mem_util, double* result);
+
+/** roofline_replica_rps with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_replica_rps). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, double prompt_tokens,
+                                         double output_tokens, double ttft_ms, double tpot_ms,
+                                         const char* weight_dtype, const char* kv_dtype, double tp,
+                                         const char* profile, double mem_util, double ep, double dp_attention,
+                                         double pp, double* result);
 
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
@@ -654,6 +741,13 @@ ROOFLINE_API int roofline_spec_tokens(double acceptance, double draft_len, doubl
 ROOFLINE_API int roofline_spec_step_ms(const char* model, const char* draft_model, const char* gpu, double batch,
                                        double ctx, double draft_len, double acceptance, const char* weight_dtype,
                                        const char* kv_dtype, double tp, const char* profile, double* result);
+
+/** roofline_spec_step_ms with the layout of the replica's tp GPUs appended: ep, dp_attention and pp (LAYOUTS above; all 1
+** gives roofline_spec_step_ms). ROOFLINE_ERROR_ARGUMENT naming the one that does not fit the model or tp. Since 0.6. */
+ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_model, const char* gpu, double batch,
+                                          double ctx, double draft_len, double acceptance, const char* weight_dtype,
+                                          const char* kv_dtype, double tp, const char* profile, double ep,
+                                          double dp_attention, double pp, double* result);
 
 /* ---- Why a formula fails ---------------------------------------------------------------------- */
 

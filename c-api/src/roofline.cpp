@@ -139,6 +139,7 @@ const std::variant<double, std::string>* cell(const roofline_array* a, size_t ro
 /// The formula table seen through C structs: built once, then read-only.
 struct CTable {
     std::vector<std::string> c_names;
+    std::vector<std::string> c_names_all;  ///< the typed function of all the arguments (c_name + "_v2" where it grew)
     std::vector<std::vector<roofline_arg_info>> args;
     std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
@@ -149,10 +150,12 @@ struct CTable {
     CTable() {
         const auto table = roofline::formulas();
         c_names.reserve(table.size());
+        c_names_all.reserve(table.size());
         args.reserve(table.size());
         arg_pointers.reserve(table.size());
         for (const roofline::FormulaSpec& f : table) {
             c_names.push_back(roofline::c_function_name(f.name));
+            c_names_all.push_back(c_names.back() + (f.c_arg_count() < f.args.size() ? "_v2" : ""));
             std::vector<roofline_arg_info>& a = args.emplace_back();
             for (const roofline::ArgSpec& s : f.args)
                 a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,
@@ -166,7 +169,8 @@ struct CTable {
         for (std::size_t i = 0; i < table.size(); ++i) {
             const roofline::FormulaSpec& f = table[i];
             formulas.push_back({f.name, c_names[i].c_str(), f.group, static_cast<int>(f.result), f.result_unit,
-                                f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example});
+                                f.description_en, f.description_zh, args[i].size(), arg_pointers[i].data(), f.example,
+                                f.c_arg_count(), c_names_all[i].c_str()});
             for (std::size_t k = 0; k < f.args.size(); ++k)
                 default_strings.emplace(&args[i][k], roofline::default_string(f.args[k]));
         }

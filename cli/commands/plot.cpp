@@ -107,7 +107,7 @@ void setup_plot(CLI::App& app) {
     // Either a dense model from its parameter count (--params-b, --bw) or a catalog model on a catalog
     // GPU (--model, --gpu, and every option of `roofline step`): neither set is required alone.
     const char* dense_options[] = {"--params-b", "--bw-tbs", "--tflops", "--kv-kib-per-token", "--bytes-per-param"};
-    const char* catalog_options[] = {"--weight-dtype", "--kv-dtype", "--tp", "--profile"};
+    const char* catalog_options[] = {"--weight-dtype", "--kv-dtype", "--tp", "--profile", "--ep", "--dp-attention", "--pp"};
     for (const char* name : {"--params-b", "--bw-tbs", "--model", "--gpu"}) cmd->get_option(name)->required(false);
     for (const char* dense : dense_options) {
         cmd->get_option("--model")->excludes(dense);

@@ -278,7 +278,8 @@ class ModelAware(unittest.TestCase):
 
     def test_plot_operators(self):
         options = {"--model": "llama-3-70b", "--gpu": "h100-sxm", "--batch": "64", "--ctx": "4096", "--tp": "2",
-                   "--weight-dtype": "fp8", "--kv-dtype": "fp8", "--profile": "typical", "--prompt-tokens": "1000"}
+                   "--weight-dtype": "fp8", "--kv-dtype": "fp8", "--profile": "typical", "--prompt-tokens": "1000",
+                   "--ep": "1", "--dp-attention": "1", "--pp": "1"}
         # plot --model takes every option step takes.
         step_options = {"--" + a["name"].replace("_", "-") for f in roofline.formula_table() if f["name"] == "ROOFLINE_STEP_MS"
                         for a in f["args"]}

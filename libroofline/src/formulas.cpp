@@ -153,6 +153,21 @@ constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
 constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::count,
     "GPUs in tensor parallel: each holds 1/tp of the weights and the heads; two all-reduces per layer.",
     "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), 1), 1024);
+constexpr ArgSpec kEp = with_max(optional(number("ep", "GPUs", Check::count,
+    "Expert parallelism: the routed experts spread over ep of the tp GPUs (each expert in tensor parallel over "
+    "tp / (pp x ep)), tokens sent to them and back (all-to-all); 1: experts in tensor parallel. A divisor of "
+    "tp / pp.",
+    "专家并行：路由专家分布在 tp 块 GPU 中的 ep 块上（每个专家再在 tp / (pp × ep) 块上张量并行），token 发往专家再收回"
+    "（all-to-all）；1：专家按张量并行切分。须整除 tp / pp。"), 1), 1024);
+constexpr ArgSpec kDpAttention = with_max(optional(number("dp_attention", "groups", Check::count,
+    "Data-parallel attention: attention in dp_attention groups of tp / (pp x dp_attention) GPUs, each with its "
+    "own sequences and their KV cache; 1: attention over all tp / pp GPUs. A divisor of tp / pp.",
+    "数据并行注意力：注意力分成 dp_attention 组，每组 tp / (pp × dp_attention) 块 GPU，各自处理自己的序列并保存其 KV "
+    "Cache；1：注意力在全部 tp / pp 块上张量并行。须整除 tp / pp。"), 1), 1024);
+constexpr ArgSpec kPp = with_max(optional(number("pp", "stages", Check::count,
+    "Pipeline parallelism: the layers in pp stages of tp / pp GPUs, the batch in pp micro-batches; 1: none. A "
+    "divisor of tp.",
+    "流水线并行：各层分成 pp 段，每段 tp / pp 块 GPU，批次分成 pp 个微批次；1：不用。须整除 tp。"), 1), 1024);
 constexpr ArgSpec kProfile = optional_text(text("profile", "profile",
     "bound (the ideal roofline: a true lower bound), typical (fitted on well-tuned serving engines) or "
     "llama.cpp (fitted on llama.cpp single-stream runs).",
@@ -238,22 +253,24 @@ constexpr std::array kArgsWhy{kFormulaName, kArguments};
 constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 constexpr std::array kArgsGpu{kGpu, kGpuField};
 constexpr std::array kArgsModel{kModel, kModelField};
-constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile};
-constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile};
-constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil};
-constexpr std::array kArgsCache{kModel, kBatch, kCtx, kKvDtype, kTp};
+constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile, kEp, kDpAttention, kPp};
+constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile, kEp, kDpAttention, kPp};
+constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil,
+                              kEp, kDpAttention, kPp};
+constexpr std::array kArgsCache{kModel, kBatch, kCtx, kKvDtype, kTp, kEp, kDpAttention, kPp};
 
 constexpr std::array kArgsE2e{kModel, kGpu, kPromptTokens, kOutputTokens, kBatch, kWeightDtype, kKvDtype, kTp,
-                              kPlanProfile, kMemUtil};
-constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kKvDtype, kTp, kPlanProfile, kMemUtil};
+                              kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
+constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kKvDtype, kTp, kPlanProfile, kMemUtil,
+                                   kEp, kDpAttention, kPp};
 constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
-                                     kKvDtype, kTp, kPlanProfile, kMemUtil};
+                                     kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
 constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil};
 constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
-                                   kKvDtype, kTp, kPlanProfile};
+                                   kKvDtype, kTp, kPlanProfile, kEp, kDpAttention, kPp};
 
 constexpr std::array kArgsCompute{kFlops, kTflops};
 constexpr std::array kArgsMemory{kBytes, kTbs};
@@ -314,11 +331,16 @@ template <typename R> constexpr Type type_of() {
 
 template <auto F, std::size_t N>
 constexpr FormulaSpec formula(const char* name, const char* group, const char* unit, const char* en,
-                              const char* zh, const std::array<ArgSpec, N>& args, const char* example) {
+                              const char* zh, const std::array<ArgSpec, N>& args, const char* example,
+                              std::size_t released_args = 0) {
     static_assert(N == fn_traits<decltype(F)>::arity, "the table must list every argument of the function");
     return {name, group, type_of<typename fn_traits<decltype(F)>::result>(), unit, en, zh,
-            std::span<const ArgSpec>(args), &invoke<F>, example};
+            std::span<const ArgSpec>(args), &invoke<F>, example, released_args};
 }
+
+/// A formula that gained the layout arguments (ep, dp_attention, pp: 0.6) keeps its released typed C function
+/// with the arguments before them.
+template <std::size_t N> constexpr std::size_t before_layout(const std::array<ArgSpec, N>&) { return N - 3; }
 
 constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
@@ -426,57 +448,57 @@ constexpr std::array kFormulas{
         "One decode step of batch sequences of ctx tokens of context, operator by operator, on tp GPUs in "
         "tensor parallel, ms.",
         "batch 个序列、每个上下文 ctx 个 token 的一步 Decode，逐个算子估算，tp 块 GPU 张量并行，毫秒。",
-        kArgsStep, "ROOFLINE_STEP_MS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+        kArgsStep, "ROOFLINE_STEP_MS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)", before_layout(kArgsStep)),
     formula<&formula::step_toks>("ROOFLINE_STEP_TOKS", kCatalog, "tokens/s",
         "Decode throughput of the system: batch divided by ROOFLINE_STEP_MS, tokens/s.",
         "Decode 的系统吞吐：batch 除以 ROOFLINE_STEP_MS，token/s。",
-        kArgsStep, "ROOFLINE_STEP_TOKS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+        kArgsStep, "ROOFLINE_STEP_TOKS(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)", before_layout(kArgsStep)),
     formula<&formula::ttft_ms>("ROOFLINE_TTFT_MS", kCatalog, "ms",
         "Time to first token: the prefill of batch prompts of prompt_tokens tokens, causal attention, ms.",
         "首 token 时间：batch 个、每个 prompt_tokens 个 token 的提示的 Prefill（因果注意力），毫秒。",
-        kArgsTtft, "ROOFLINE_TTFT_MS(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+        kArgsTtft, "ROOFLINE_TTFT_MS(\"llama-3-8b\"; \"h100-sxm\"; 2000)", before_layout(kArgsTtft)),
     formula<&formula::fit_batch>("ROOFLINE_FIT_BATCH", kCatalog, "sequences",
         "How many sequences of ctx tokens fit in mem_util of the GPUs' memory beside the weights; an error "
         "where the weights alone do not fit.",
         "在 GPU 显存的 mem_util 比例内、放下权重之后能容纳多少个 ctx 个 token 的序列；权重本身放不下时返回错误值。",
-        kArgsFit, "ROOFLINE_FIT_BATCH(\"llama-3-8b\"; \"h100-sxm\"; 4096)"),
+        kArgsFit, "ROOFLINE_FIT_BATCH(\"llama-3-8b\"; \"h100-sxm\"; 4096)", before_layout(kArgsFit)),
     formula<&formula::cache_gb>("ROOFLINE_CACHE_GB", kCatalog, "GB",
         "GB of KV cache and recurrent state that batch sequences of ctx tokens hold on each of tp GPUs: sliding "
         "windows and chunks cap their layers, state layers hold a fixed state, MLA stores its latent, sparse "
         "attention adds its indexer keys.",
         "batch 个、每个 ctx 个 token 的序列在 tp 块 GPU 的每一块上占用的 KV Cache 与循环状态，GB：滑动窗口与分块限制其层，"
         "状态层保存固定大小的状态，MLA 存其潜变量，稀疏注意力另加索引器的键。",
-        kArgsCache, "ROOFLINE_CACHE_GB(\"gpt-oss-120b\"; 64; 8192)"),
+        kArgsCache, "ROOFLINE_CACHE_GB(\"gpt-oss-120b\"; 64; 8192)", before_layout(kArgsCache)),
     formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
         "The decode step of ROOFLINE_STEP_MS operator by operator: a header row, then name, FLOP, bytes, ms and "
         "what bounds it (one GPU of tp).",
         "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
-        kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+        kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)", before_layout(kArgsStep)),
     formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
         "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then name, FLOP, "
         "bytes, ms and what bounds it (one GPU of tp).",
         "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
         "（按 tp 中的一块 GPU）。",
-        kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+        kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)", before_layout(kArgsTtft)),
     formula<&formula::e2e_ms>("ROOFLINE_E2E_MS", kPlanner, "ms",
         "Latency of one request on a replica decoding batch sequences with chunked prefill: time to first token + "
         "(output_tokens - 1) x time per output token, ms.",
         "一个副本以分块 Prefill 方式同时解码 batch 个序列时，一个请求的端到端延迟：首 token 时间 + (output_tokens - 1) × "
         "每个输出 token 的时间，毫秒。",
-        kArgsE2e, "ROOFLINE_E2E_MS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 32; \"fp8\"; \"\"; 4)"),
+        kArgsE2e, "ROOFLINE_E2E_MS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 32; \"fp8\"; \"\"; 4)", before_layout(kArgsE2e)),
     formula<&formula::slo_batch>("ROOFLINE_SLO_BATCH", kPlanner, "sequences",
         "The largest batch whose decode step at ctx tokens of context meets tpot_ms and fits in memory; an error "
         "where even one sequence is slower than tpot_ms.",
         "在 ctx 个 token 的上下文下，一步 Decode 满足 tpot_ms 且放得进显存的最大批大小；连一个序列都慢于 tpot_ms 时返回"
         "错误值。",
-        kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)"),
+        kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)", before_layout(kArgsSloBatch)),
     formula<&formula::replica_rps>("ROOFLINE_REPLICA_RPS", kPlanner, "requests/s",
         "Requests per second one replica of tp GPUs sustains within both targets (chunked prefill and decode on "
         "the same GPUs); an error naming the target that not even one request meets.",
         "一个由 tp 块 GPU 组成的副本在两个目标之内能承载的每秒请求数（Prefill 与 Decode 在同一组 GPU 上）；连一个请求都"
         "达不到某个目标时返回错误值并指出该目标。",
         kArgsReplicaRps,
-        "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)"),
+        "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)", before_layout(kArgsReplicaRps)),
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok",
@@ -503,7 +525,7 @@ constexpr std::array kFormulas{
         "投机解码：draft_len 步草稿 Decode 加一步验证它们的目标模型前向，除以 ROOFLINE_SPEC_TOKENS，得到每个输出 token "
         "的毫秒数（batch 个序列、每个上下文 ctx 个 token）。",
         kArgsSpecStep,
-        "ROOFLINE_SPEC_STEP_MS(\"llama-3.1-70b\"; \"llama-3.1-8b\"; \"h100-sxm\"; 8; 2048; 4; 0.7; \"fp8\"; \"\"; 4)"),
+        "ROOFLINE_SPEC_STEP_MS(\"llama-3.1-70b\"; \"llama-3.1-8b\"; \"h100-sxm\"; 8; 2048; 4; 0.7; \"fp8\"; \"\"; 4)", before_layout(kArgsSpecStep)),
     formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
         "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
         "fault.",
@@ -944,9 +966,23 @@ std::shared_ptr<const GpuSpec> gpu_entry_of(const FormulaSpec& f, std::string_vi
     return std::make_shared<const GpuSpec>(gpu_of(f, id));
 }
 
-/// The model on the GPU in these dtypes over `tp` GPUs, every text argument resolved and checked.
+/// Refuses a layout that cannot hold the model (operators.hpp, layout_problem), naming its argument.
+void check_layout(const FormulaSpec& f, const ModelSpec& m, double tp, const Layout& layout) {
+    if (layout.trivial()) {
+        if (tp == 1 ? m.heads != std::floor(m.heads) : std::fmod(m.heads, tp) != 0)  // fmod(h, 1): h's fraction
+            out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m.heads));
+        return;
+    }
+    const std::string problem = layout_problem(m, tp, layout);
+    if (problem.empty()) return;
+    const std::size_t colon = problem.find(": ");
+    throw Error::of_argument(Status::invalid_argument, f.name, arg_named(f, problem.substr(0, colon)).name,
+                             problem.substr(colon + 2));
+}
+
+/// The model on the GPU in these dtypes over `tp` GPUs in that layout, every text argument resolved and checked.
 Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
-                  std::string_view kv_dtype, double tp) {
+                  std::string_view kv_dtype, double tp, const Layout& layout) {
     auto m = model_entry_of(f, model);
     auto g = gpu_entry_of(f, gpu);
     // An empty format is the argument's default (or_default): kv_dtype 16 bits, whatever the weights' format.
@@ -954,21 +990,22 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
     const bool native = ascii::iequals(or_default(f, "weight_dtype", weight_dtype), "native");
     const DType weights = native ? m->native_linear : dtype_of(f, "weight_dtype", weight_dtype);
     const DType kv = dtype_of(f, "kv_dtype", kv_dtype);
-    if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)  // fmod(h, 1): h's fraction
-        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
+    check_layout(f, *m, tp, layout);
     if (tp > 1 && !(g->interconnect_tbs > 0))
         out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", g->id));
-    const DeploymentRef ref = native ? DeploymentRef::native(*m, *g, kv, tp) : DeploymentRef{*m, *g, weights, kv, tp};
+    DeploymentRef ref = native ? DeploymentRef::native(*m, *g, kv, tp) : DeploymentRef{*m, *g, weights, kv, tp};
+    ref.layout = layout;
     return {std::move(m), std::move(g), ref};
 }
 
 /// The same as a Deployment of its own (copies of the entries), for what keeps one.
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
-                      std::string_view kv_dtype, double tp) {
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+                      std::string_view kv_dtype, double tp, const Layout& layout) {
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, layout);
     Deployment out{d.ref.model, d.ref.gpu, d.ref.weights, d.ref.kv, d.ref.tp};
     out.experts = d.ref.experts;
     out.embedding = d.ref.embedding;
+    out.layout = layout;
     return out;
 }
 
@@ -1034,37 +1071,37 @@ double model(std::string_view model, std::string_view field) {
 }
 
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
-               std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+               std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     auto& ops = operator_scratch();
     decode_operators(d.ref, batch, ctx, ops);
     return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
 }
 
 double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
-                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     auto& ops = operator_scratch();
     decode_operators(d.ref, batch, ctx, ops);
     return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, *d.gpu, profile_of(f, profile)))));
 }
 
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-               std::string_view weight_dtype, double tp, std::string_view profile) {
-    const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+               std::string_view weight_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
     // The prefill writes a 16-bit KV cache, whatever the weights' format.
-    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
     auto& ops = operator_scratch();
     prefill_operators(d.ref, batch, prompt_tokens, ops);
     return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
 }
 
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, double mem_util) {
-    const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util});
-    const Deployed deployment = deployed(f, model, gpu, weight_dtype, kv_dtype, tp);
+                 std::string_view kv_dtype, double tp, double mem_util, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util, ep, dp_attention, pp});
+    const Deployed deployment = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const DeploymentRef& d = deployment.ref;
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
@@ -1075,29 +1112,30 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
 }
 
-double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp) {
-    const auto& f = checked<&cache_gb>({model, batch, ctx, kv_dtype, tp});
+double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&cache_gb>({model, batch, ctx, kv_dtype, tp, ep, dp_attention, pp});
     const auto m = model_entry_of(f, model);
-    if (tp == 1 ? m->heads != std::floor(m->heads) : std::fmod(m->heads, tp) != 0)
-        out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("a divisor of the model's {} attention heads", m->heads));
+    const Layout layout{ep, dp_attention, pp};
+    check_layout(f, *m, tp, layout);
     static const GpuSpec no_gpu{};  // the cache does not depend on the GPU
-    const DeploymentRef d{*m, no_gpu, DType::bf16, dtype_of(f, "kv_dtype", kv_dtype), tp};
+    DeploymentRef d{*m, no_gpu, DType::bf16, dtype_of(f, "kv_dtype", kv_dtype), tp};
+    d.layout = layout;
     return finite(f, batch * units::gb_from_bytes(kv_bytes_per_sequence_per_gpu(d, ctx)));
 }
 
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
-                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile) {
-    const auto& f = checked<&step_breakdown>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&step_breakdown>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     auto ops = decode_operators(d, batch, ctx);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
 }
 
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-                     std::string_view weight_dtype, double tp, std::string_view profile) {
-    const auto& f = checked<&ttft_breakdown>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile});
+                     std::string_view weight_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&ttft_breakdown>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
     // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
-    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp);
+    const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
     auto ops = prefill_operators(d, batch, prompt_tokens);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
 }
@@ -1170,10 +1208,10 @@ std::variant<double, std::string> price_cell(const FormulaSpec& f, const std::op
 
 double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
               std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
-              double mem_util) {
+              double mem_util, double ep, double dp_attention, double pp) {
     const auto& f = checked<&e2e_ms>(
-        {model, gpu, prompt_tokens, output_tokens, batch, weight_dtype, kv_dtype, tp, profile, mem_util});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+        {model, gpu, prompt_tokens, output_tokens, batch, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
         return serving::e2e_ms(d, p, workload(prompt_tokens, output_tokens), batch, mem_util);
@@ -1181,19 +1219,19 @@ double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens
 }
 
 double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util) {
-    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] { return serving::slo_batch(d, p, ctx, tpot_ms, mem_util); }));
 }
 
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
-                   std::string_view profile, double mem_util) {
+                   std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
     const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
-                                           kv_dtype, tp, profile, mem_util});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+                                           kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
         return serving::replica_rps(d, p, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, mem_util).rps;
@@ -1259,10 +1297,10 @@ double spec_tokens(double acceptance, double draft_len) {
 
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
                     double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
-                    double tp, std::string_view profile) {
+                    double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&spec_step_ms>(
-        {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile});
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp);
+        {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     // "mtp": the target's own MTP layers draft (a decoder layer each, with the target's embedding and lm_head).
     const ModelSpec draft = ascii::iequals(draft_model, "mtp") ? mtp_draft_of(f, d.model) : model_of(f, draft_model, "draft_model");
     const Profile& p = profile_of(f, profile);

@@ -1,6 +1,7 @@
 // The per-operator model. See operators.hpp.
 #include "roofline/operators.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -20,13 +21,14 @@ constexpr double kActivationBytes = 2;  // activations travel in 16 bits
 struct Profiles {
     std::vector<Profile> all;
     Profiles() {
-        all.push_back({"bound", 1, 1, 1, 0, 0});
+        all.push_back({"bound", 1, 1, 1, 0, 0, 1});
         const auto j = nlohmann::json::parse(detail::kProfilesJson);
         for (const auto& p : j.at("profiles")) {
             const auto& f = p.at("fitted");
             all.push_back({p.at("name").get<std::string>(), f.at("bandwidth_efficiency").get<double>(),
                            f.at("compute_efficiency").get<double>(), f.at("interconnect_efficiency").get<double>(),
-                           f.at("step_overhead_ms").get<double>(), f.at("allreduce_latency_us").get<double>()});
+                           f.at("step_overhead_ms").get<double>(), f.at("allreduce_latency_us").get<double>(),
+                           p.value("expert_imbalance", 1.0)});
         }
     }
 };
@@ -36,9 +38,15 @@ const Profiles& profiles() {
     return p;
 }
 
-/// How one GPU of `tp` holds the model.
+/// How one GPU of a replica holds the model: the GPUs of its pipeline stage, of its attention group and of its
+/// experts' tensor parallelism (operators.hpp, Layout), and the parameters and cache it holds.
 struct Shard {
-    double tp, heads, kv_heads;
+    double stage;           ///< GPUs of a pipeline stage: tp / pp (dense MLPs, embedding, lm_head split over them)
+    double groups;          ///< attention groups of the stage (dp_attention)
+    double attention_tp;    ///< GPUs of an attention group: stage / groups
+    double ep, expert_tp;   ///< GPUs the experts are spread over, and each expert's tensor parallelism
+    double pp;              ///< pipeline stages
+    double heads, kv_heads; ///< of one attention group's GPU
     double weight_value_bytes;     ///< bytes per stored weight of the linear layers, block scales included
     double expert_value_bytes;     ///< of the routed experts
     double embedding_value_bytes;  ///< of the embedding and lm_head
@@ -49,14 +57,22 @@ struct Shard {
     double state;       ///< a state layer (split by its heads)
     double kv_values;   ///< KV values per token per attention layer on one GPU
     double state_bytes; ///< one sequence's state, one state layer, on one GPU
+    double state_split; ///< the GPUs a state layer's heads are split over
 };
 
 Shard shard(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
+    const Layout& l = d.layout;
     Shard s{};
-    s.tp = d.tp;
-    s.heads = m.heads / d.tp;
-    s.kv_heads = std::max(1.0, m.kv_heads / d.tp);  // fewer KV heads than GPUs: each GPU keeps one
+    s.pp = l.pp;
+    s.stage = d.tp / l.pp;
+    s.groups = l.dp_attention;
+    s.attention_tp = s.stage / l.dp_attention;
+    s.ep = l.ep;
+    s.expert_tp = s.stage / l.ep;
+    const double ta = s.attention_tp;
+    s.heads = m.heads / ta;
+    s.kv_heads = std::max(1.0, m.kv_heads / ta);  // fewer KV heads than GPUs: each GPU keeps one
     s.weight_value_bytes = bytes_per_value(d.weights);
     s.expert_value_bytes = bytes_per_value(d.experts);
     s.embedding_value_bytes = bytes_per_value(d.embedding);
@@ -74,17 +90,19 @@ Shard shard(const DeploymentRef& d) {
         s.o = s.heads * m.head_dim * m.hidden;
         s.kv_values = 2 * s.kv_heads * m.head_dim;
     }
-    s.dense_mlp = m.dense_mlp_params() / d.tp;
-    s.expert = m.moe() ? m.expert_params() / d.tp : 0;
-    s.shared = m.moe() ? m.shared_experts * m.shared_expert_params() / d.tp : 0;
+    s.dense_mlp = m.dense_mlp_params() / s.stage;
+    // Each GPU holds experts / ep experts, each split over expert_tp GPUs: experts x an expert / stage in all.
+    s.expert = m.moe() ? m.expert_params() / s.stage : 0;
+    // With ep > 1 the router and the shared experts run where the attention does (on its group's tokens).
+    s.shared = m.moe() ? m.shared_experts * m.shared_expert_params() / (l.ep > 1 ? ta : s.stage) : 0;
     s.router = m.moe() ? m.router_params() : 0;
-    s.embed = m.vocab * m.hidden / d.tp;
-    s.lm_head = m.vocab * m.hidden / d.tp;
+    s.embed = m.vocab * m.hidden / s.stage;
+    s.lm_head = m.vocab * m.hidden / s.stage;
     s.norms = m.norm_count * m.hidden;
     s.indexer = m.indexer.params;
-    const double state_split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
-    s.state = m.state.params / state_split;
-    s.state_bytes = m.state.state_values / state_split * m.state.state_value_bytes;
+    s.state_split = m.state.heads > 0 ? std::min(ta, m.state.heads) : 1;
+    s.state = m.state.params / s.state_split;
+    s.state_bytes = m.state.state_values / s.state_split * m.state.state_value_bytes;
     return s;
 }
 
@@ -146,10 +164,11 @@ public:
         }
         Operator& op = ops_[count_++];
         // Every field of Operator, so that one added to it is not forgotten here (this does not compile).
-        auto& [op_name, flops, bytes, link_bytes, kernels, op_compute, ms, bound] = op;
+        auto& [op_name, flops, bytes, link_bytes, kernels, op_compute, expert_parallel, ms, bound] = op;
         if (std::string_view(op_name) != std::string_view(name, N - 1)) op_name.assign(name, N - 1);
         flops = bytes = link_bytes = kernels = ms = 0;
         op_compute = compute;
+        expert_parallel = false;
         bound = Resource::memory;
         return op;
     }
@@ -172,8 +191,22 @@ Operator& linear(OperatorList& ops, const char (&name)[N], double params, double
     return op;
 }
 
+/// Sequences (or prompts) of one pipeline micro-batch when `n` pass the replica: n / pp, and at least a whole one
+/// when there are fewer than pp (a sequence is not split; the other stages wait: the pipeline's bubble).
+double per_micro_batch(const Shard& s, double n) { return n >= s.pp ? n / s.pp : std::min(n, 1.0); }
+
+/// The tokens of a step as one GPU sees them: `stage` pass its pipeline stage in one micro-batch, `mix` its
+/// attention group's share of them (stage / dp_attention).
+struct Tokens {
+    double stage, mix;
+};
+Tokens tokens_of(const Shard& s, double sequences, double tokens_each = 1) {
+    const double stage = per_micro_batch(s, sequences) * tokens_each;
+    return {stage, stage / s.groups};
+}
+
 /// The operators both phases share, before attention: the embedding and the QKV projections (a sparse
-/// layer's indexer projections among them).
+/// layer's indexer projections among them), on the attention group's tokens.
 void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens) {
     const ModelSpec& m = d.model;
     ops.add("embedding").bytes = tokens * m.hidden * s.embedding_value_bytes;
@@ -195,7 +228,7 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     const ModelSpec& m = d.model;
     const double layers = m.layers_with(Attention::state);
     if (layers <= 0) return;
-    const double split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
+    const double split = s.state_split;
     Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
     op.bytes = layers * (s.state * s.weight_value_bytes +
@@ -204,43 +237,93 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
 }
 
 /// The operators both phases share, after attention: the output projection, MLP or experts, norms,
-/// lm_head, all-reduces.
-void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens,
+/// lm_head, and the traffic between GPUs. `t` as tokens_of() gives them; `lm_tokens` and `sequences` per
+/// micro-batch of the stage.
+void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, const Tokens& t,
                                double lm_tokens, double sequences) {
     const ModelSpec& m = d.model;
     const DType compute = compute_dtype(d.weights);
     const double weight_value_bytes = s.weight_value_bytes;
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0)
-        linear(ops, "o_proj", s.o, tokens, s.o / m.hidden, m.hidden, weight_value_bytes, compute, attention_layers);
-    state_layers(ops, d, s, tokens, sequences);
+        linear(ops, "o_proj", s.o, t.mix, s.o / m.hidden, m.hidden, weight_value_bytes, compute, attention_layers);
+    state_layers(ops, d, s, t.mix, sequences / s.groups);
     const double dense_layers = m.layers_with(Mlp::dense);
     if (dense_layers > 0)
-        linear(ops, "mlp", s.dense_mlp, tokens, m.hidden, m.hidden, weight_value_bytes, compute, dense_layers);
+        linear(ops, "mlp", s.dense_mlp, t.stage, m.hidden, m.hidden, weight_value_bytes, compute, dense_layers);
     const double moe_layers = m.moe_layers();
+    const bool expert_parallel = s.ep > 1;
     if (m.moe() && moe_layers > 0) {
-        linear(ops, "router", s.router, tokens, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers);
-        // Only the experts the tokens pick are read; each token computes with k of them.
-        const double touched = expected_distinct_experts(m.experts, m.experts_per_token, tokens);
+        // The router and the shared experts: on the attention group's tokens with ep > 1, else on the stage's.
+        const double local = expert_parallel ? t.mix : t.stage;
+        linear(ops, "router", s.router, local, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers);
+        // Only the experts the tokens pick are read; each token computes with k of them. With ep > 1 a GPU reads
+        // the activations of the tokens sent to its experts only, and the busiest GPU sets the pace.
+        const double touched = expected_distinct_experts(m.experts, m.experts_per_token, t.stage);
         Operator& experts = ops.add("experts", compute_dtype(d.experts));
-        experts.flops = 2 * s.expert * m.experts_per_token * tokens * moe_layers;
+        experts.flops = 2 * s.expert * m.experts_per_token * t.stage * moe_layers;
         experts.bytes = (touched * s.expert * s.expert_value_bytes +
-                         tokens * m.experts_per_token * 2 * m.hidden * kActivationBytes) *
+                         t.stage * m.experts_per_token * 2 * m.hidden * kActivationBytes / s.ep) *
                         moe_layers;
+        experts.expert_parallel = expert_parallel;
         if (m.shared_experts > 0)
-            linear(ops, "shared_experts", s.shared, tokens, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
+            linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
     }
     const double norm_count = s.norms / m.hidden;
     Operator& norms = ops.add("norms");
-    norms.flops = 5 * tokens * m.hidden * norm_count;
-    norms.bytes = s.norms * kActivationBytes + 2 * tokens * m.hidden * kActivationBytes * norm_count;
-    linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / d.tp, s.embedding_value_bytes,
+    norms.flops = 5 * t.mix * m.hidden * norm_count;
+    norms.bytes = s.norms * kActivationBytes + 2 * t.mix * m.hidden * kActivationBytes * norm_count;
+    linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / s.stage, s.embedding_value_bytes,
            compute_dtype(d.embedding));
-    if (d.tp > 1) {
-        // An all-reduce after each token mixer and each MLP, ring: each GPU sends 2(p-1)/p of them.
+
+    // Traffic between GPUs, ring collectives: an all-reduce over p GPUs sends 2 (p - 1) / p of its data per GPU.
+    const double token_bytes = m.hidden * kActivationBytes;
+    const double mixers = m.layers - m.layers_with(Attention::none);
+    // Layers whose MLP runs in tensor parallel over the stage: the dense ones, and the MoE ones without ep.
+    const double tensor_mlps = dense_layers + (expert_parallel ? 0 : moe_layers);
+    double reduce_count = 0, reduce_bytes = 0;
+    if (s.attention_tp > 1) {  // after each token mixer, within its attention group
+        reduce_count += mixers;
+        reduce_bytes += mixers * 2 * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
+    }
+    if (s.groups == 1 && s.stage > 1) {  // after each tensor-parallel MLP, over the stage
+        reduce_count += tensor_mlps;
+        reduce_bytes += tensor_mlps * 2 * (s.stage - 1) / s.stage * t.stage * token_bytes;
+    }
+    if (reduce_count > 0) {
         Operator& allreduce = ops.add("allreduce");
-        allreduce.count = norm_count - 1;
-        allreduce.link_bytes = allreduce.count * 2 * (d.tp - 1) / d.tp * tokens * m.hidden * kActivationBytes;
+        allreduce.count = reduce_count;
+        allreduce.link_bytes = reduce_bytes;
+    }
+    // Data-parallel attention meets a tensor-parallel MLP: the groups' tokens gathered before it, its output
+    // reduced and scattered back after it; with ep > 1, the group's tokens gathered again after the combine.
+    double gather_count = 0, gather_bytes = 0;
+    if (s.groups > 1 && tensor_mlps > 0) {
+        gather_count += 2 * tensor_mlps;
+        gather_bytes += tensor_mlps * ((s.groups - 1) / s.groups + (s.stage - 1) / s.stage) * t.stage * token_bytes;
+    }
+    if (expert_parallel && s.attention_tp > 1 && moe_layers > 0) {
+        gather_count += moe_layers;
+        gather_bytes += moe_layers * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
+    }
+    if (gather_count > 0) {
+        Operator& allgather = ops.add("allgather");
+        allgather.count = gather_count;
+        allgather.link_bytes = gather_bytes;
+    }
+    if (expert_parallel && moe_layers > 0) {
+        // Dispatch and combine: each GPU sends its stage / GPUs share of the tokens to their k experts, each expert's
+        // expert_tp GPUs, (ep - 1) / ep of them on other GPUs; the partial outputs come back the same way.
+        Operator& alltoall = ops.add("alltoall");
+        alltoall.count = 2 * moe_layers;
+        alltoall.link_bytes = moe_layers * 2 * t.stage / s.stage * m.experts_per_token * s.expert_tp *
+                              (s.ep - 1) / s.ep * token_bytes;
+    }
+    if (s.pp > 1) {
+        // The micro-batch's activations from stage to stage, each GPU of a stage sending its share.
+        Operator& p2p = ops.add("pipeline");
+        p2p.count = s.pp - 1;
+        p2p.link_bytes = (s.pp - 1) * t.stage / s.stage * token_bytes;
     }
 }
 
@@ -267,6 +350,32 @@ std::string_view to_string(Resource r) noexcept {
     }
 }
 
+std::string layout_problem(const ModelSpec& m, double tp, const Layout& l) {
+    auto whole = [](double v) { return std::isfinite(v) && v >= 1 && v == std::floor(v); };
+    if (!whole(l.ep)) return fmt::format("ep: must be a whole number >= 1 (got {})", l.ep);
+    if (!whole(l.dp_attention)) return fmt::format("dp_attention: must be a whole number >= 1 (got {})", l.dp_attention);
+    if (!whole(l.pp)) return fmt::format("pp: must be a whole number >= 1 (got {})", l.pp);
+    if (std::fmod(tp, l.pp) != 0) return fmt::format("pp: {} does not divide tp = {}", l.pp, tp);
+    if (l.pp > m.layers) return fmt::format("pp: {} stages for the model's {} layers", l.pp, m.layers);
+    const double stage = tp / l.pp;
+    if (std::fmod(stage, l.ep) != 0) return fmt::format("ep: {} does not divide tp / pp = {}", l.ep, stage);
+    if (l.ep > 1 && !m.moe()) return fmt::format("ep: {} for a model without experts ('{}'): only 1", l.ep, m.id);
+    if (l.ep > m.experts && l.ep > 1)
+        return fmt::format("ep: {} is more than the model's {} experts", l.ep, m.experts);
+    if (std::fmod(stage, l.dp_attention) != 0)
+        return fmt::format("dp_attention: {} does not divide tp / pp = {}", l.dp_attention, stage);
+    const double group = stage / l.dp_attention;
+    if (group == 1 ? m.heads != std::floor(m.heads) : std::fmod(m.heads, group) != 0)
+        return fmt::format("{}: the model's {} attention heads are not a multiple of the {} GPUs of an attention "
+                           "group (tp / (pp x dp_attention))",
+                           l.trivial() ? "tp" : "dp_attention", m.heads, group);
+    return {};
+}
+
+double micro_batch_tokens(const DeploymentRef& d, double tokens) noexcept {
+    return tokens >= d.layout.pp ? tokens / d.layout.pp : std::min(tokens, 1.0);
+}
+
 double expected_distinct_experts(double experts, double per_token, double tokens) noexcept {
     return experts * (1 - std::pow(1 - per_token / experts, tokens));
 }
@@ -275,8 +384,11 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     OperatorList ops(list);
-    operators_before_attention(ops, d, s, batch);
-    // Attention: every sequence reads its own KV cache (a window, a chunk or its top-k at most); a sparse
+    // One micro-batch of the pipeline through the whole model (layers / pp on each of pp stages, one after
+    // the other): its time is a round in which every sequence advances a token (docs/serving-model.md).
+    const Tokens t = tokens_of(s, batch);
+    operators_before_attention(ops, d, s, t.mix);
+    // Attention: every sequence (of the attention group's, t.mix) reads its own KV cache (a window, a chunk or its top-k at most); a sparse
     // layer's indexer also scores every cached token with its own keys.
     // MLA attends in the latent space (the up-projections absorbed): keys of kv_lora_rank + rope, values of kv_lora_rank.
     const double per_position = m.mla() ? (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank : m.qk_dim() + m.v_dim();
@@ -289,21 +401,22 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
-        attention.flops = 2 * batch * s.heads * per_position * positions +
-                          2 * batch * m.indexer.heads * m.indexer.head_dim * indexed;
+        attention.flops = 2 * t.mix * s.heads * per_position * positions +
+                          2 * t.mix * m.indexer.heads * m.indexer.head_dim * indexed;
         // Read the context, write the new token.
-        attention.bytes = batch * s.kv_values * s.kv_value_bytes * (positions + attention_layers) +
-                          batch * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse));
+        attention.bytes = t.mix * s.kv_values * s.kv_value_bytes * (positions + attention_layers) +
+                          t.mix * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse));
     }
-    operators_after_attention(ops, d, s, batch, batch, batch);
+    operators_after_attention(ops, d, s, t, t.stage, t.stage);
 }
 
 void prefill_operators(const DeploymentRef& d, double batch, double tokens, std::vector<Operator>& list) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const double all_tokens = batch * tokens;
+    const Tokens t = tokens_of(s, batch, tokens);  // the prompts in micro-batches, as decode_operators' sequences
+    const Tokens prompts = tokens_of(s, batch);
     OperatorList ops(list);
-    operators_before_attention(ops, d, s, all_tokens);
+    operators_before_attention(ops, d, s, t.mix);
     // Causal attention: position i attends to min(i, window) positions (its chunk's, in a chunked layer);
     // a sparse layer's indexer scores all i of them.
     double pairs = 0, indexed = 0;
@@ -312,19 +425,19 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
         pairs += r.count * causal_pairs(r, tokens);
         if (r.attention == Attention::sparse) indexed += r.count * tokens * (tokens + 1) / 2;
     }
-    pairs *= batch;
-    indexed *= batch;
+    pairs *= prompts.mix;
+    indexed *= prompts.mix;
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
                           2 * m.indexer.heads * m.indexer.head_dim * indexed;
         // Fused attention reads Q, K, V once and writes the output and the KV cache.
-        attention.bytes = attention_layers * all_tokens *
+        attention.bytes = attention_layers * t.mix *
                               (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
-                          m.layers_with(Attention::sparse) * all_tokens * m.indexer.key_bytes();
+                          m.layers_with(Attention::sparse) * t.mix * m.indexer.key_bytes();
     }
-    operators_after_attention(ops, d, s, all_tokens, batch, batch);
+    operators_after_attention(ops, d, s, t, prompts.stage, prompts.stage);
 }
 
 std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx) {
@@ -357,7 +470,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
                 have_roof = true;
             }
             const StepTime time = step_time({op.flops, op.bytes}, roof);
-            op.ms = time.time_ms;
+            op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
         total += op.ms;
@@ -374,13 +487,15 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
 double weight_bytes_per_gpu(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
-    const double linear = m.attention_layers() * (s.qkv + s.o) + m.layers_with(Attention::sparse) * s.indexer +
-                          m.layers_with(Attention::state) * s.state + m.layers_with(Mlp::dense) * s.dense_mlp +
-                          m.moe_layers() * (s.router + s.shared);
-    const double experts = m.moe_layers() * m.experts * s.expert;
-    const double embedding = s.embed + (m.tied_embeddings ? 0 : s.lm_head);
+    // A pipeline stage holds layers / pp of the layers; the first holds the embedding, the last the lm_head.
+    const double linear = (m.attention_layers() * (s.qkv + s.o) + m.layers_with(Attention::sparse) * s.indexer +
+                           m.layers_with(Attention::state) * s.state + m.layers_with(Mlp::dense) * s.dense_mlp +
+                           m.moe_layers() * (s.router + s.shared)) /
+                          s.pp;
+    const double experts = m.moe_layers() * m.experts * s.expert / s.pp;
+    const double embedding = s.pp > 1 ? std::max(s.embed, s.lm_head) : s.embed + (m.tied_embeddings ? 0 : s.lm_head);
     return linear * s.weight_value_bytes + experts * s.expert_value_bytes + embedding * s.embedding_value_bytes +
-           s.norms * kActivationBytes;
+           s.norms / s.pp * kActivationBytes;
 }
 
 double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
@@ -394,8 +509,10 @@ double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
                                                                                                   : std::min(ctx, r.window));
         if (r.attention == Attention::sparse) indexed += r.count * ctx;
     }
-    return s.kv_values * s.kv_value_bytes * positions + m.indexer.key_bytes() * indexed +
-           m.layers_with(Attention::state) * s.state_bytes;
+    // A GPU holds its attention group's sequences (1 / dp_attention of them) for its stage's layers (1 / pp).
+    return (s.kv_values * s.kv_value_bytes * positions + m.indexer.key_bytes() * indexed +
+            m.layers_with(Attention::state) * s.state_bytes) /
+           (s.groups * s.pp);
 }
 
 std::vector<double> attention_breaks(const ModelSpec& m, double lo, double hi) {

@@ -143,10 +143,12 @@ const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
 class IterationModel {
 public:
     IterationModel(const Deployment& d, const Profile& p, const Contexts& c, double prompt_tokens)
-        : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model) {
+        : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model), deployment_(d) {
+        // Sampled at 0, u and 2u tokens, u = pp: affine there (a pipeline micro-batch of 1 and 2 sequences).
+        const double u = d.layout.pp;
         const std::vector<Operator> zero = decode_operators(d, 0, c.piece[0].lo);
-        const std::vector<Operator> one = decode_operators(d, 1, c.piece[0].lo);
-        const std::vector<Operator> two = decode_operators(d, 2, c.piece[0].lo);
+        const std::vector<Operator> one = decode_operators(d, u, c.piece[0].lo);
+        const std::vector<Operator> two = decode_operators(d, 2 * u, c.piece[0].lo);
         template_ = zero;
         coefficients_.resize(zero.size());
         for (std::size_t i = 0; i < zero.size(); ++i) {
@@ -159,14 +161,14 @@ public:
                                              : Kind::per_token;
             k.flops0 = zero[i].flops;
             k.bytes0 = zero[i].bytes;
-            k.flops1 = one[i].flops - zero[i].flops;
-            k.bytes1 = one[i].bytes - zero[i].bytes;
-            k.link1 = one[i].link_bytes - zero[i].link_bytes;
+            k.flops1 = (one[i].flops - zero[i].flops) / u;
+            k.bytes1 = (one[i].bytes - zero[i].bytes) / u;
+            k.link1 = (one[i].link_bytes - zero[i].link_bytes) / u;
             if (k.kind == Kind::experts) {
                 // bytes = weights of the touched experts + activations of each token.
-                const double t1 = touched(1), t2 = touched(2);
+                const double t1 = touched(u), t2 = touched(2 * u);
                 k.bytes_per_expert = (two[i].bytes - 2 * one[i].bytes) / (t2 - 2 * t1);
-                k.bytes1 = one[i].bytes - k.bytes_per_expert * t1;
+                k.bytes1 = (one[i].bytes - k.bytes_per_expert * t1) / u;
             }
             if (k.kind == Kind::state) {
                 // bytes = weights + activations of each token + each sequence's state, read and written once.
@@ -177,13 +179,13 @@ public:
         decode_attention_lo_.resize(c.count);
         decode_attention_hi_.resize(c.count);
         for (int j = 0; j < c.count; ++j) {
-            const Operator lo = named(decode_operators(d, 1, c.piece[j].lo), "attention");
-            const Operator hi = named(decode_operators(d, 1, c.piece[j].hi), "attention");
-            decode_attention_lo_[j] = {lo.flops, lo.bytes};
-            decode_attention_hi_[j] = {hi.flops, hi.bytes};
+            const Operator lo = named(decode_operators(d, u, c.piece[j].lo), "attention");
+            const Operator hi = named(decode_operators(d, u, c.piece[j].hi), "attention");
+            decode_attention_lo_[j] = {lo.flops / u, lo.bytes / u};
+            decode_attention_hi_[j] = {hi.flops / u, hi.bytes / u};
         }
-        const Operator a = named(prefill_operators(d, 1, prompt_tokens), "attention");
-        prefill_attention_ = {a.flops, a.bytes};
+        const Operator a = named(prefill_operators(d, u, prompt_tokens), "attention");
+        prefill_attention_ = {a.flops / u, a.bytes / u};
         attention_gpu_ = {gpu_.peak_tflops(a.compute) * p.compute_efficiency, gpu_.hbm_tbs * p.bandwidth_efficiency};
         scratch_ = template_;
     }
@@ -212,8 +214,10 @@ private:
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0, bytes_per_sequence = 0;
     };
 
+    /// As the experts operator counts them: over the tokens of one pipeline micro-batch.
     double touched(double tokens) const {
-        return expected_distinct_experts(model_.experts, model_.experts_per_token, tokens);
+        return expected_distinct_experts(model_.experts, model_.experts_per_token,
+                                         micro_batch_tokens(deployment_, tokens));
     }
 
     StepTime attention_time(double batch, double prompts, const Work& per_sequence) const {
@@ -262,6 +266,7 @@ private:
     Contexts contexts_;
     double prompt_tokens_;
     const ModelSpec& model_;
+    DeploymentRef deployment_;
     std::vector<Operator> template_;
     std::vector<Coefficients> coefficients_;
     std::vector<Work> decode_attention_lo_, decode_attention_hi_;  ///< one sequence, at each piece's ends
@@ -358,7 +363,7 @@ Deployment with_model(const Deployment& d, const ModelSpec& m) {
 
 bool is_bound(const Profile& p) noexcept {
     return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
-           p.step_overhead_ms == 0 && p.allreduce_latency_us == 0;
+           p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1;
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

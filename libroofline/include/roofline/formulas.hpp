@@ -61,6 +61,12 @@ struct FormulaSpec {
     std::span<const ArgSpec> args;
     Value (*invoke)(std::span<const Arg> args);  ///< all arguments present, of the right type
     const char* example;         ///< a call with the article's numbers, e.g. "ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"
+    /// Arguments that the formula's typed C function takes, the first ones (0: all of them). A formula that
+    /// gained arguments after its typed function was released keeps that function with the arguments it had
+    /// (roofline.h's growth rules) and gets a second one, its name + "_v2", that takes all of them.
+    std::size_t released_args = 0;
+    /// The arguments of the typed C function named c_function_name().
+    std::size_t c_arg_count() const noexcept { return released_args ? released_args : args.size(); }
 };
 
 /// The formula table, in docs/formulas.md order.
@@ -173,28 +179,28 @@ Table models();
 double gpu(std::string_view gpu, std::string_view field);
 double model(std::string_view model, std::string_view field);
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
-               std::string_view kv_dtype, double tp, std::string_view profile);
+               std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
 double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
-                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-               std::string_view weight_dtype, double tp, std::string_view profile);
+               std::string_view weight_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, double mem_util);
+                 std::string_view kv_dtype, double tp, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
-                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile);
-double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp);
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp, double ep = 1, double dp_attention = 1, double pp = 1);
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-                     std::string_view weight_dtype, double tp, std::string_view profile);
+                     std::string_view weight_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
 
 // Planner (the serving model of docs/serving-model.md)
 double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
               std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
-              double mem_util);
+              double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
 double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util);
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
-                   std::string_view profile, double mem_util);
+                   std::string_view profile, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util);
@@ -202,7 +208,7 @@ double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
                     double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
-                    double tp, std::string_view profile);
+                    double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
 
 // Why a formula fails
 std::string why(std::string_view formula, std::span<const Arg> arguments);

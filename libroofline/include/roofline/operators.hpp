@@ -24,6 +24,9 @@ struct Profile {
     double interconnect_efficiency = 1;  ///< fraction of the interconnect bandwidth reached
     double step_overhead_ms = 0;         ///< fixed cost of each forward pass (launches, scheduling)
     double allreduce_latency_us = 0;     ///< fixed cost of each all-reduce
+    /// Expert parallelism: tokens of the busiest GPU's experts over the mean (>= 1; bound: 1). It multiplies the
+    /// experts' FLOPs and activations when ep > 1 (docs/serving-model.md, "Layouts").
+    double expert_imbalance = 1;
 };
 
 /// The profiles: "bound" and those fitted on published measurements (profiles.json).
@@ -41,9 +44,23 @@ struct Operator {
     double link_bytes = 0;      ///< sent over the interconnect by one GPU (all-reduces)
     double count = 0;           ///< how many kernels (all-reduces) it stands for
     DType compute = DType::bf16;
+    bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies
     // Filled by estimate():
     double ms = 0;
     Resource bound = Resource::memory;
+};
+
+/// How the `tp` GPUs of a replica share the model (docs/serving-model.md, "Layouts"). The replica's GPUs form
+/// `pp` pipeline stages of tp / pp GPUs, each holding layers / pp of the layers; within a stage the token
+/// mixers (attention, state layers) run in `dp_attention` groups of tp / (pp dp_attention) GPUs in tensor
+/// parallel, each group with its own sequences and their KV cache; the routed experts are spread over `ep`
+/// GPUs, each expert in tensor parallel over tp / (pp ep); dense MLPs, embedding and lm_head are in tensor
+/// parallel over the stage. All 1: tensor parallelism over the tp GPUs.
+struct Layout {
+    double ep = 1;            ///< expert parallelism: a divisor of tp / pp
+    double dp_attention = 1;  ///< data-parallel attention groups: a divisor of tp / pp
+    double pp = 1;            ///< pipeline stages: a divisor of tp
+    bool trivial() const noexcept { return ep == 1 && dp_attention == 1 && pp == 1; }
 };
 
 /// What runs: the model, its dtypes, and how many GPUs share it.
@@ -55,6 +72,7 @@ struct Deployment {
     double tp = 1;
     DType experts = DType::bf16;    ///< as DeploymentRef's
     DType embedding = DType::bf16;
+    Layout layout;                  ///< how the tp GPUs share the model
     Deployment() = default;
     Deployment(ModelSpec m, GpuSpec g, DType w, DType k, double t)
         : model(std::move(m)), gpu(std::move(g)), weights(w), kv(k), tp(t), experts(w), embedding(w) {}
@@ -70,6 +88,7 @@ struct DeploymentRef {
     double tp = 1;
     DType experts = DType::bf16;    ///< the routed experts' format (one format for all: = weights)
     DType embedding = DType::bf16;  ///< the embedding's and lm_head's format (one format for all: = weights)
+    Layout layout;                  ///< how the tp GPUs share the model (all 1: tensor parallelism)
 
     /// One format for every weight.
     DeploymentRef(const ModelSpec& m, const GpuSpec& g, DType w, DType k, double t) noexcept
@@ -83,11 +102,11 @@ struct DeploymentRef {
     }
     DeploymentRef(const Deployment& d) noexcept  // NOLINT: implicit, for every caller that holds a Deployment
         : model(d.model), gpu(d.gpu), weights(d.weights), kv(d.kv), tp(d.tp), experts(d.experts),
-          embedding(d.embedding) {}
+          embedding(d.embedding), layout(d.layout) {}
 };
 
 /// The most operators a step has (estimate() included): the capacity to reserve.
-inline constexpr std::size_t kMaxOperators = 14;
+inline constexpr std::size_t kMaxOperators = 17;
 
 /// The operators of one decode step: `batch` sequences, one new token each, `ctx` tokens of context.
 std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx);
@@ -100,6 +119,16 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
+
+/// Why a layout cannot hold this model on these GPUs ("" when it can): ep, dp_attention and pp whole numbers
+/// >= 1, pp dividing tp, ep and dp_attention dividing tp / pp, the heads of each attention group whole, ep
+/// only for a model with experts and at most their number, pp at most the layers. The message names the
+/// argument first, e.g. "ep: 3 does not divide tp / pp = 8".
+std::string layout_problem(const ModelSpec& m, double tp, const Layout& layout);
+
+/// The tokens one pipeline micro-batch routes through an MoE layer when `tokens` pass the replica: tokens / pp,
+/// at least one (a sequence is not split).
+double micro_batch_tokens(const DeploymentRef& d, double tokens) noexcept;
 
 /// The expected number of distinct experts that `tokens` tokens touch in one MoE layer:
 /// E * (1 - (1 - k/E)^tokens).

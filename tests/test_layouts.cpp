@@ -1,0 +1,220 @@
+// Layouts of a replica (operators.hpp, Layout; docs/serving-model.md, "Layouts"): expert parallelism,
+// data-parallel attention and pipeline parallelism, against hand computations from the documented model, and
+// through the formulas (the arguments ep, dp_attention and pp) and the C ABI's _v2 functions.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <roofline.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/error.hpp"
+#include "roofline/formulas.hpp"
+#include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
+
+using namespace roofline;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const Profile& bound() { return *find_profile("bound"); }
+const Profile& typical() { return *find_profile("typical"); }
+
+Deployment deploy(const char* model, const char* gpu, DType weights, double tp, Layout layout = {}) {
+    Deployment d{*find_model(model), *find_gpu(gpu), weights, DType::bf16, tp};
+    d.layout = layout;
+    return d;
+}
+
+const Operator* find_op(const std::vector<Operator>& ops, const std::string& name) {
+    for (const Operator& op : ops)
+        if (op.name == name) return &op;
+    return nullptr;
+}
+
+double total_ms(std::vector<Operator> ops, const Deployment& d, const Profile& p) { return estimate(ops, d.gpu, p); }
+
+}  // namespace
+
+TEST_CASE("a trivial layout changes nothing, operator by operator") {
+    for (const char* model : {"llama-3.1-70b", "deepseek-v3", "qwen3-next-80b-a3b", "gpt-oss-120b"}) {
+        const Deployment plain = deploy(model, "h200", DType::fp8, 8);
+        const Deployment explicit_ones = deploy(model, "h200", DType::fp8, 8, {1, 1, 1});
+        const auto a = decode_operators(plain, 64, 8192), b = decode_operators(explicit_ones, 64, 8192);
+        REQUIRE(a.size() == b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            CHECK(a[i].name == b[i].name);
+            CHECK(a[i].flops == b[i].flops);
+            CHECK(a[i].bytes == b[i].bytes);
+            CHECK(a[i].link_bytes == b[i].link_bytes);
+        }
+        CHECK(find_op(a, "alltoall") == nullptr);
+        CHECK(find_op(a, "allgather") == nullptr);
+        CHECK(find_op(a, "pipeline") == nullptr);
+    }
+}
+
+TEST_CASE("data-parallel attention: each GPU holds the MLA latent of its own sequences only") {
+    // DeepSeek-V3 stores one latent of kv_lora_rank + qk_rope_head_dim = 512 + 64 values per token and layer,
+    // shared by all heads: in tensor parallelism every GPU keeps all of it. 61 layers, 16-bit values.
+    const ModelSpec& m = *model_entry("deepseek-v3");
+    REQUIRE(m.kv_lora_rank == 512);
+    REQUIRE(m.qk_rope_head_dim == 64);
+    REQUIRE(m.layers == 61);
+    const double per_token = 61 * (512 + 64) * 2.0;
+    const Deployment tp8 = deploy("deepseek-v3", "h200", DType::fp8, 8);
+    const Deployment dep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1});
+    CHECK(kv_bytes_per_sequence_per_gpu(tp8, 8192) == Approx(8192 * per_token));
+    CHECK(kv_bytes_per_sequence_per_gpu(dep8, 8192) == Approx(8192 * per_token / 8));
+    // The formula: 64 sequences of 8192 tokens, GB per GPU.
+    CHECK(formula::cache_gb("deepseek-v3", 64, 8192, "", 8, 8, 8, 1) == Approx(64 * 8192 * per_token / 8 / 1e9));
+    CHECK(formula::cache_gb("deepseek-v3", 64, 8192, "", 8) == Approx(64 * 8192 * per_token / 1e9));
+    // Decode attention reads each group's sequences: an eighth of the bytes on each GPU.
+    const auto a = decode_operators(tp8, 64, 8192), b = decode_operators(dep8, 64, 8192);
+    CHECK(find_op(b, "attention")->bytes == Approx(find_op(a, "attention")->bytes / 8));
+    // And more sequences fit beside the weights (the attention weights are replicated in each group).
+    CHECK(weight_bytes_per_gpu(dep8) > weight_bytes_per_gpu(tp8));
+    const double usable = 0.9 * 141e9;
+    CHECK(formula::fit_batch("deepseek-v3", "h200", 8192, "fp8", "", 8, 0.9, 8, 8, 1) ==
+          std::floor((usable - weight_bytes_per_gpu(dep8)) / (8192 * per_token / 8)));
+    CHECK(formula::fit_batch("deepseek-v3", "h200", 8192, "fp8", "", 8, 0.9) ==
+          std::floor((usable - weight_bytes_per_gpu(tp8)) / (8192 * per_token)));
+}
+
+TEST_CASE("expert parallelism: the all-to-all of dispatch and combine replaces the MoE's all-reduce") {
+    const ModelSpec& m = *model_entry("deepseek-v3");
+    const double moe_layers = m.moe_layers(), k = m.experts_per_token, h = m.hidden;
+    REQUIRE(moe_layers == 58);
+    REQUIRE(k == 8);
+    const Deployment tp8 = deploy("deepseek-v3", "h200", DType::fp8, 8);
+    const Deployment ep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 1, 1});
+    const Deployment dep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1});
+    const double tokens = 256;
+    const auto plain = decode_operators(tp8, tokens, 4096);
+    const auto tep = decode_operators(ep8, tokens, 4096);
+    const auto dep = decode_operators(dep8, tokens, 4096);
+    // The experts' weights per GPU and the FLOPs stay; each GPU reads the activations of its own tokens only.
+    CHECK(weight_bytes_per_gpu(ep8) == Approx(weight_bytes_per_gpu(tp8)));
+    CHECK(find_op(tep, "experts")->flops == Approx(find_op(plain, "experts")->flops));
+    const double activations = moe_layers * tokens * k * 2 * h * 2;
+    CHECK(find_op(plain, "experts")->bytes - find_op(tep, "experts")->bytes == Approx(activations * 7 / 8));
+    // Dispatch and combine: each GPU sends its 256 / 8 tokens to 8 experts, 7/8 of them elsewhere, and takes the
+    // outputs back, 16-bit: 2 x 32 x 8 x 7/8 x 7168 x 2 bytes per MoE layer.
+    const double alltoall = moe_layers * 2 * (tokens / 8) * k * 7.0 / 8 * h * 2;
+    CHECK(find_op(tep, "alltoall")->link_bytes == Approx(alltoall));
+    CHECK(find_op(dep, "alltoall")->link_bytes == Approx(alltoall));
+    CHECK(find_op(tep, "alltoall")->count == 2 * moe_layers);
+    // TEP (attention in tensor parallel over 8): the all-reduce after attention stays (61 layers), the MoE layers'
+    // go; the group's tokens are gathered again after each combine.
+    CHECK(find_op(plain, "allreduce")->count == 2 * 61);
+    CHECK(find_op(tep, "allreduce")->count == 61 + 3);  // after each attention and the 3 dense MLPs
+    CHECK(find_op(tep, "allgather")->link_bytes ==
+          Approx(moe_layers * 7.0 / 8 * tokens * h * 2));
+    // DEP: attention per GPU (no all-reduce), the three dense layers' MLP in tensor parallel over the 8 GPUs: the
+    // groups' tokens gathered before it and its output scattered back.
+    CHECK(find_op(dep, "allreduce") == nullptr);
+    CHECK(find_op(dep, "allgather")->link_bytes == Approx(3 * (7.0 / 8 + 7.0 / 8) * tokens * h * 2));
+}
+
+TEST_CASE("expert parallelism needs experts, and a layout must divide the replica") {
+    auto refused = [](auto&& call, const char* argument) {
+        try {
+            call();
+        } catch (const Error& e) {
+            CHECK(e.argument() == argument);
+            return std::string(e.what());
+        }
+        FAIL("accepted");
+        return std::string();
+    };
+    CHECK_THAT(refused([] { formula::step_ms("llama-3.1-70b", "h200", 8, 1024, "", "", 8, "bound", 2, 1, 1); }, "ep"),
+               Contains("without experts"));
+    CHECK_THAT(refused([] { formula::step_ms("deepseek-v3", "h200", 8, 1024, "", "", 8, "bound", 3, 1, 1); }, "ep"),
+               Contains("does not divide tp / pp = 8"));
+    CHECK_THAT(refused([] { formula::step_ms("llama-3.1-70b", "h200", 8, 1024, "", "", 8, "bound", 1, 1, 3); }, "pp"),
+               Contains("does not divide tp = 8"));
+    CHECK_THAT(refused([] { formula::step_ms("llama-3.1-70b", "h200", 8, 1024, "", "", 8, "bound", 1, 16, 1); },
+                       "dp_attention"),
+               Contains("does not divide"));
+    CHECK_THAT(refused([] { formula::step_ms("llama-3.1-70b", "h200", 8, 1024, "", "", 8, "bound", 1, 1, 1.5); }, "pp"),
+               Contains("whole number"));
+    CHECK_THAT(refused([] { formula::cache_gb("deepseek-v3", 8, 1024, "", 8, 16, 1, 1); }, "ep"),
+               Contains("does not divide"));
+}
+
+TEST_CASE("pipeline parallelism: a round is the whole model on one micro-batch on one stage's GPUs") {
+    // Llama 3.1 70B on 2 H100 as TP1 x PP2: each stage one GPU with 40 of the 80 layers. A round of 64 sequences
+    // is the whole model on a micro-batch of 32 on one GPU, plus the activations from stage to stage.
+    const Deployment pp2 = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 2, {1, 1, 2});
+    const Deployment one = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 1);
+    const auto round = decode_operators(pp2, 64, 2048);
+    const auto half = decode_operators(one, 32, 2048);
+    const Operator* p2p = find_op(round, "pipeline");
+    REQUIRE(p2p != nullptr);
+    CHECK(p2p->count == 1);
+    CHECK(p2p->link_bytes == Approx(32 * 8192 * 2.0));  // 32 tokens x hidden 8192, 16-bit, to the next stage
+    std::vector<Operator> without_p2p;
+    for (const Operator& op : round)
+        if (op.name != "pipeline") without_p2p.push_back(op);
+    CHECK(total_ms(without_p2p, pp2, bound()) == Approx(total_ms(half, one, bound())));
+    // Weights: each GPU holds half of the layers, and the embedding or the lm_head (not both).
+    const ModelSpec& m = pp2.model;
+    const double embedding = m.vocab * m.hidden * 1.0;  // fp8: a byte per weight
+    CHECK(weight_bytes_per_gpu(pp2) == Approx((weight_bytes_per_gpu(one) - 2 * embedding) / 2 + embedding).epsilon(1e-6));
+    // The KV cache: each stage holds its layers' share of every sequence.
+    CHECK(kv_bytes_per_sequence_per_gpu(pp2, 4096) == Approx(kv_bytes_per_sequence_per_gpu(one, 4096) / 2));
+    // Latency: one sequence's token takes as long as on one GPU (both stages, one after the other) plus the
+    // transfer; the throughput per GPU at a large batch is that of tp 2.
+    CHECK(formula::step_ms("llama-3.1-70b", "h100-sxm", 1, 2048, "fp8", "", 2, "bound", 1, 1, 2) >
+          formula::step_ms("llama-3.1-70b", "h100-sxm", 1, 2048, "fp8", "", 1, "bound"));
+}
+
+TEST_CASE("layouts keep bound below typical, in the serving model too") {
+    const serving::Workload w{1000, 200};
+    for (const Layout& layout : {Layout{8, 8, 1}, Layout{8, 1, 1}, Layout{4, 2, 1}, Layout{1, 8, 1}, Layout{8, 4, 1}}) {
+        const Deployment d = deploy("deepseek-v3", "h200", DType::fp8, 8, layout);
+        for (double batch : {1.0, 16.0, 128.0}) {
+            CHECK(total_ms(decode_operators(d, batch, 4096), d, bound()) <=
+                  total_ms(decode_operators(d, batch, 4096), d, typical()));
+            CHECK(serving::iteration_ms(d, bound(), w, batch, 1) <= serving::iteration_ms(d, typical(), w, batch, 1));
+        }
+    }
+    // The serving model's fused iteration of the DEP8 layout against operator lists built directly: decode alone.
+    const Deployment dep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1});
+    const serving::Workload one_context{4096, 2};  // one decode step at 4096 tokens of context
+    CHECK(serving::iteration_ms(dep8, bound(), one_context, 64, 0) ==
+          Approx(total_ms(decode_operators(dep8, 64, 4096), dep8, bound())));
+    const Deployment pp2 = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 2, {1, 1, 2});
+    CHECK(serving::iteration_ms(pp2, typical(), one_context, 64, 0) ==
+          Approx(total_ms(decode_operators(pp2, 64, 4096), pp2, typical())));
+}
+
+TEST_CASE("the C ABI: the released functions take the defaults of the layout, the _v2 ones all of it") {
+    double a = 0, b = 0;
+    REQUIRE(roofline_step_ms("deepseek-v3", "h200", 64, 4096, "fp8", "", 8, "typical", &a) == ROOFLINE_OK);
+    REQUIRE(roofline_step_ms_v2("deepseek-v3", "h200", 64, 4096, "fp8", "", 8, "typical", 1, 1, 1, &b) == ROOFLINE_OK);
+    CHECK(a == b);
+    REQUIRE(roofline_step_ms_v2("deepseek-v3", "h200", 64, 4096, "fp8", "", 8, "typical", 8, 8, 1, &b) == ROOFLINE_OK);
+    CHECK(b == formula::step_ms("deepseek-v3", "h200", 64, 4096, "fp8", "", 8, "typical", 8, 8, 1));
+    CHECK(b != a);
+    REQUIRE(roofline_cache_gb_v2("deepseek-v3", 64, 4096, "", 8, 8, 8, 1, &b) == ROOFLINE_OK);
+    REQUIRE(roofline_cache_gb("deepseek-v3", 64, 4096, "", 8, &a) == ROOFLINE_OK);
+    CHECK(b == Approx(a / 8));
+    CHECK(roofline_step_ms_v2("llama-3.1-70b", "h200", 8, 1024, "", "", 8, "bound", 2, 1, 1, &b) ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "ep");
+    // The table tells which function is which.
+    const roofline_formula_info* f = roofline_formula_find("ROOFLINE_STEP_MS");
+    REQUIRE(f != nullptr);
+    CHECK(f->c_arg_count == 8);
+    CHECK(f->arg_count == 11);
+    CHECK(std::string(f->c_name) == "roofline_step_ms");
+    CHECK(std::string(f->c_name_all) == "roofline_step_ms_v2");
+    const roofline_formula_info* d = roofline_formula_find("ROOFLINE_DECODE_MS");
+    CHECK(d->c_arg_count == d->arg_count);
+    CHECK(std::string(d->c_name_all) == "roofline_decode_ms");
+}
