@@ -246,10 +246,11 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         CHECK(cache(m, 131072) == Approx(per_token * 131072));
         CHECK(cache(m, 4096, 8) == Approx(cache(m, 4096)));  // the latent is replicated, not split
     }
-    SECTION("Kimi Linear: 7 MLA layers grow by their latent and RoPE key; 20 KDA layers hold a 128 x 128 state per head") {
+    SECTION("Kimi Linear: 7 MLA layers grow by their latent and RoPE key; 20 KDA layers hold a 128 x 128 float32 state per head") {
         const ModelSpec m = imported("kimi-linear-48b-a3b");
         const double latent = (512 + 64) * 2.0;
-        const double state = (32 * 128 * 128 + 3 * 4096 * 3) * 2.0;  // + the q, k and v convolutions' 3 columns
+        // float32, and the q, k and v convolutions' last 3 columns in 16 bits (vLLM's kda_state_dtype).
+        const double state = 32 * 128 * 128 * 4.0 + 3 * 4096 * 3 * 2.0;
         CHECK(cache(m, 1000) == Approx(7 * latent * 1000 + 20 * state));
         CHECK(cache(m, 1000000) == Approx(7 * latent * 1000000 + 20 * state));
         // tp 2: the latent is replicated, the KDA heads are split.
@@ -302,7 +303,7 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         // q, k, v, f_a, g_a, b; f_b, g_b; the three convolutions of 4; A_log, dt_bias, o_norm; o_proj.
         const double params = hidden * (3 * width + 2 * rank + 32) + 2 * rank * width + 3 * width * 4 + 32 + width + 128 +
                               width * hidden;
-        const double state = (32 * 128 * 128 + 3 * width * 3) * 2.0;
+        const double state = 32 * 128 * 128 * 4.0 + 3 * width * 3 * 2.0;
         const auto ops = step(m);  // kept: op() points into it
         const Operator& linear = op(ops, "linear_attn");
         CHECK(linear.bytes == Approx(20 * (params * 2 + batch * (hidden + in + out + hidden) * 2 + 2 * batch * state)));

@@ -298,8 +298,10 @@ void read_mamba2(Reader& r, ModelSpec& m) {
 /// beta per head (b), an output gate of the same low rank (g_a, g_b) with a per-head RMS norm; a
 /// head_dim x head_dim state per head. The weights as the published checkpoint names them (q/k/v_proj,
 /// q/k/v_conv1d, f_a/f_b_proj, b_proj, g_a/g_b_proj, A_log, dt_bias, o_norm, o_proj; vLLM's
-/// model_executor/models/kimi_linear.py); the state as vLLM holds it (MambaStateShapeCalculator.
-/// kda_state_shape: the q, k and v convolutions' last kernel - 1 columns, and num_heads x head_dim x head_dim).
+/// model_executor/models/kimi_linear.py); the state as vLLM holds it (layers/mamba/mamba_utils.py:
+/// MambaStateShapeCalculator.kda_state_shape, the q, k and v convolutions' last kernel - 1 columns and
+/// num_heads x head_dim x head_dim; MambaStateDtypeCalculator.kda_state_dtype, the convolutions in the
+/// model's 16 bits, the recurrent state in float32).
 void read_kda(Reader& r, ModelSpec& m, const json& c) {
     auto number = [&](const char* key) {
         auto it = c.find(key);
@@ -325,12 +327,14 @@ void read_kda(Reader& r, ModelSpec& m, const json& c) {
     s.out_width = width;
     s.params = m.hidden * (3 * width + 2 * rank + heads) + 2 * rank * width + 3 * width * kernel + heads + width +
                dim + width * m.hidden;  // ... + f_b, g_b; the convolutions; A_log, dt_bias, o_norm; o_proj
-    s.state_values = heads * dim * dim + 3 * width * (kernel - 1);
+    s.conv_values = 3 * width * (kernel - 1);
+    s.state_values = heads * dim * dim + s.conv_values;
     // Per token and head (the paper's recurrence S = (I - beta k k^T) Diag(alpha) S + beta k v^T, o = S^T q):
     // the per-channel decay (dk dv), k^T S and the rank-1 update (4 dk dv), S^T q (2 dk dv); the convolutions.
     s.flops_per_token = 7 * heads * dim * dim + 2 * 3 * width * kernel;
     s.heads = heads;
-    s.state_value_bytes = 2;
+    s.state_value_bytes = 4;
+    s.conv_value_bytes = 2;
 }
 
 /// DeepSeek-V3.2's DSA indexer: index_n_heads x index_head_dim queries from the query latent, one key per

@@ -84,7 +84,7 @@ Shard shard(const DeploymentRef& d) {
     s.indexer = m.indexer.params;
     const double state_split = m.state.heads > 0 ? std::min(d.tp, m.state.heads) : 1;
     s.state = m.state.params / state_split;
-    s.state_bytes = m.state.state_values / state_split * m.state.state_value_bytes;
+    s.state_bytes = m.state.state_bytes() / state_split;
     return s;
 }
 
