@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "options.hpp"
 
@@ -78,8 +79,19 @@ KvCache kv_cache_of(const Values& values) {
 
 KvCache prefill_kv_cache() { return {default_kv_dtype(), true, "written by the prefill"}; }
 
+std::string model_label(const std::string& model) {
+    const std::size_t first = model.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || model[first] != '{') return model;
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits, of the exact text, as the library hashes it
+    for (unsigned char ch : model) {
+        h ^= ch;
+        h *= 1099511628211ull;
+    }
+    return fmt::format("config:{:08x}", h >> 32);
+}
+
 std::string deployment(const Values& values, const KvCache& kv_cache) {
-    std::string text = fmt::format("{} on {}, weights {}", values.text_at("model"), values.text_at("gpu"),
+    std::string text = fmt::format("{} on {}, weights {}", model_label(values.text_at("model")), values.text_at("gpu"),
                                    values.text_at("weight_dtype"));
     const double tp = values.at("tp");
     auto layout = [&](const char* name) { return values.has(name) ? values.at(name) : 1.0; };

@@ -63,6 +63,11 @@ KvCache kv_cache_of(const Values& values);
 /// The KV cache a prefill writes (ROOFLINE_TTFT_MS has no kv_dtype: its prefill writes the default format).
 KvCache prefill_kv_cache();
 
+/// How a model argument is named in a title or a JSON member: the id itself, or for the text of a
+/// config.json (its first character other than a space, tab, CR or LF is '{') the id the library gives it,
+/// "config:" and the first 8 hex digits of the text's 64-bit FNV-1a hash (roofline.h), not the whole text.
+std::string model_label(const std::string& model);
+
 /// "llama-3-8b on h100-sxm, weights bf16, 4 GPUs in tensor parallel; KV cache: bf16 (default)": a
 /// catalog model on a catalog GPU.
 std::string deployment(const Values& values, const KvCache& kv_cache);

@@ -526,7 +526,11 @@ def add_chart(book, sheet):
 # ---------------------------------------------------------------------------------------------------
 # Drop-down lists (cell validation) for the yellow inputs.
 
-FORMATS = '"bf16";"fp16";"fp8";"int8";"int4"'
+# One format for every weight (or for the KV cache): every format the formulas take but "native". The
+# ROOFLINE_PLAN's weight_dtype refuses "native" (it plans one format for every weight), the KV cache has
+# no checkpoint format; the model-aware step formulas take "native" for the weights too (WEIGHT_FORMATS).
+FORMATS = '"bf16";"fp16";"fp8";"int8";"int4";"nvfp4";"mxfp4";"fp8_block"'
+WEIGHT_FORMATS = '"native";' + FORMATS
 PROFILES = '"typical";"bound";"llama.cpp"'
 
 
@@ -590,13 +594,14 @@ def models(book, sheet):
         ("Batch", 32, "sequences decoding together", "#,##0"),
         ("Context per sequence", 4096, "tokens (prompt + generated so far)", "#,##0"),
         ("Prompt tokens of the prefill", 2000, "tokens, one prompt", "#,##0"),
-        ("Weight format", "bf16", "bf16, fp16, fp8, int8 or int4 (drop-down)", None),
-        ("KV cache format", "bf16", "bf16, fp16, fp8, int8 or int4 (drop-down)", None),
+        ("Weight format", "bf16", "native (each checkpoint's own), bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or "
+                                  "fp8_block (drop-down)", None),
+        ("KV cache format", "bf16", "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or fp8_block (drop-down)", None),
         ("Profile", "typical", "typical: the estimate; bound: the ideal roofline, which no engine beats", None),
     ])
     first, last = MODELS_TOP + 1, MODELS_TOP + LIST_ROWS
     drop_down(book, sheet, "B5", "Catalog_GPUs", "A GPU of the catalog (ROOFLINE_GPUS()).")
-    drop_down(book, sheet, "B9", FORMATS, "The format of the weights.")
+    drop_down(book, sheet, "B9", WEIGHT_FORMATS, "The format of the weights; native: each checkpoint's own.")
     drop_down(book, sheet, "B10", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B11", PROFILES, "typical: the estimate; bound: the ideal roofline.")
 
@@ -707,7 +712,7 @@ def planner_inputs():
         ("Time per output token, target", 50, "ms after the first token (a mean)", "#,##0.#"),
         ("GPU (optional)", None, "empty: every GPU of the catalog", None),
         ("Weight format (optional)", None, "empty: bf16, fp8, int8 and int4", None),
-        ("KV cache format", "bf16", "bf16, fp16, fp8, int8 or int4", None),
+        ("KV cache format", "bf16", "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or fp8_block", None),
         ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
         ("Disaggregated", 0, "1: separate prefill and decode pools", "0"),
         ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
@@ -731,7 +736,8 @@ def planner(book, sheet):
     book.inputs(sheet, 5, [(label, value, help_text, fmt) for label, value, help_text, fmt in inputs])
     drop_down(book, sheet, "B5", "Catalog_Models", "A model of the catalog (ROOFLINE_MODELS()).")
     drop_down(book, sheet, "B11", "Catalog_GPUs", "Empty: every GPU of the catalog.")
-    drop_down(book, sheet, "B12", FORMATS, "Empty: every format the GPU supports.")
+    drop_down(book, sheet, "B12", FORMATS, "Empty: bf16, fp8, int8 and int4 where the GPU supports them. One "
+                                           "format for every weight: not native.")
     drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B14", PROFILES, "typical: the estimate; bound: the ideal roofline.")
     drop_down(book, sheet, "B15", '"0";"1"', "0: colocated; 1: disaggregated prefill and decode.")

@@ -7,7 +7,8 @@ holds an error value, if the roofline chart or array formula is missing, if the 
 ROOFLINE_PLAN's through the C ABI (the Python package over the libroofline inside the .oxt) or breaks the
 arithmetic of its own columns, if the Models sheet's lists are not the C ABI's (exactly, with blank rows
 below them), if a drop-down of catalog ids does not show the C ABI's list or stops an id that is not in
-it, or if the PDF lacks a page per sheet.
+it, if a drop-down of formats lacks one its formulas take or one of them gives an error value, or if the
+PDF lacks a page per sheet.
 
 usage: /usr/bin/python3 examples/show_capacity_planning.py WORKDIR OXT WORKBOOK PDF_OUT
 e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/calc-addin/roofline.oxt \\
@@ -155,6 +156,7 @@ def show(doc, pdf_tmp):
     problems += check_scenarios(doc)
     problems += check_models(doc)
     problems += check_lists(doc)
+    problems += check_format_lists(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -421,6 +423,46 @@ def check_lists(doc):
                                 f"{function} is {want}")
     finally:
         sheets.removeByName("Scratch")
+    return problems
+
+
+# The drop-downs of formats: (sheet, cell, the formats listed). Each lists every format the formulas it
+# feeds take (ROOFLINE_STEP_MS and the others of the Models sheet take "native" for the weights;
+# ROOFLINE_PLAN refuses it, and a KV cache has no checkpoint format), and each of them computes there.
+FORMATS = ["bf16", "fp16", "fp8", "int8", "int4", "nvfp4", "mxfp4", "fp8_block"]
+FORMAT_LISTS = [("Models", "B9", ["native"] + FORMATS), ("Models", "B10", FORMATS),
+                ("Planner", "B12", FORMATS), ("Planner", "B13", FORMATS)]
+
+
+def check_format_lists(doc):
+    """Each drop-down of FORMAT_LISTS lists exactly its formats; each format, chosen, recalculates its sheet
+    without an error value anywhere (and the Planner still gives an answer)."""
+    from com.sun.star.sheet.FormulaResult import ERROR  # noqa: PLC0415
+    problems = []
+    print("\nThe drop-down lists of formats")
+    for sheet_name, ref, want in FORMAT_LISTS:
+        sheet = doc.Sheets.getByName(sheet_name)
+        cell = sheet.getCellRangeByName(ref)
+        rule = cell.Validation
+        shown = re.findall(r'"([^"]*)"', rule.getFormula1())
+        saved = cell.getFormula()
+        failed = []
+        for fmt in shown:
+            cell.setString(fmt)
+            doc.calculateAll()
+            found = sheet.queryFormulaCells(ERROR)
+            answer = sheet.getCellRangeByName("A21").getString() if sheet_name == "Planner" else ""
+            if found.Count:
+                failed.append(f"{fmt} (error values in {found.getRangeAddressesAsString()})")
+            elif sheet_name == "Planner" and not answer.startswith(("Cheapest: ", "No configuration: ")):
+                failed.append(f"{fmt} (the answer {answer!r})")
+        cell.setFormula(saved)
+        doc.calculateAll()
+        print(f"  {sheet_name}.{ref}: {rule.Type.value} of {', '.join(shown)}; "
+              f"{'each computes' if not failed else 'FAILS: ' + '; '.join(failed)}")
+        if rule.Type.value != "LIST" or shown != want:
+            problems.append(f"{sheet_name}.{ref}: the drop-down lists {shown}, not {want}")
+        problems += [f"{sheet_name}.{ref} = {f}" for f in failed]
     return problems
 
 

@@ -111,7 +111,7 @@ TEST_CASE("every committed config.json imports with its published parameter coun
                 CHECK(m.active_params_b() == Approx(active).epsilon(0.12));
         }
     }
-    CHECK(imported_count >= 17);
+    CHECK(imported_count == 20);  // the 24 folders but the 4 refused
     CHECK(refused_count == static_cast<int>(kRefused.size()));
 }
 
@@ -178,6 +178,33 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(imported("kimi-k2").experts == 384);
         CHECK(imported("kimi-k2").layers_with(Mlp::dense) == 1);
     }
+    SECTION("Kimi Linear: KDA on linear_attn_config's kda_layers, MLA on its full_attn_layers (numbered from 1)") {
+        const ModelSpec m = imported("kimi-linear-48b-a3b");
+        CHECK(m.layers_with(Attention::state) == 20);
+        CHECK(m.layers_with(Attention::full) == 7);
+        CHECK(m.state.kind == "kda");
+        CHECK(m.mla());
+        CHECK(m.q_lora_rank == 0);  // null: q_proj straight from the hidden state
+        // Layers 1-3 KDA, layer 4 MLA, ..., layer 27 MLA (counted from 1, as the config counts them).
+        CHECK(m.runs[0].attention == Attention::state);
+        CHECK(m.runs[0].count == 1);  // layer 1: dense MLP (first_k_dense_replace 1), then MoE
+        CHECK(m.runs[2].attention == Attention::full);
+        CHECK(m.runs.back().attention == Attention::full);
+        CHECK(m.layers_with(Mlp::dense) == 1);
+        CHECK(m.moe_layers() == 26);
+        CHECK(m.experts == 256);
+        CHECK(m.experts_per_token == 8);  // spelled num_experts_per_token
+        CHECK(m.shared_experts == 1);     // spelled num_shared_experts
+        // The checkpoint's 49,122,681,728 values (sources.json) but for the 26 x 256 e_score_correction_bias.
+        CHECK(m.params_b() * 1e9 == Approx(49122681728.0 - 26 * 256).epsilon(1e-12));
+    }
+    SECTION("DeepSeek-V3.1: DeepSeek-V3's layers; FP8 blocks with UE8M0 scales are counted as fp8_block") {
+        const ModelSpec m = imported("deepseek-v3.1");
+        CHECK(m.layers_with(Mlp::dense) == 3);
+        CHECK(m.mtp_layers == 1);
+        CHECK(m.native_experts == DType::fp8_block);
+        CHECK(m.params_b() == imported("deepseek-r1").params_b());
+    }
 }
 
 TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
@@ -219,6 +246,18 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         CHECK(cache(m, 131072) == Approx(per_token * 131072));
         CHECK(cache(m, 4096, 8) == Approx(cache(m, 4096)));  // the latent is replicated, not split
     }
+    SECTION("Kimi Linear: 7 MLA layers grow by their latent and RoPE key; 20 KDA layers hold a 128 x 128 float32 state per head") {
+        const ModelSpec m = imported("kimi-linear-48b-a3b");
+        const double latent = (512 + 64) * 2.0;
+        // float32, and the q, k and v convolutions' last 3 columns in 16 bits (vLLM's kda_state_dtype).
+        const double state = 32 * 128 * 128 * 4.0 + 3 * 4096 * 3 * 2.0;
+        CHECK(cache(m, 1000) == Approx(7 * latent * 1000 + 20 * state));
+        CHECK(cache(m, 1000000) == Approx(7 * latent * 1000000 + 20 * state));
+        // tp 2: the latent is replicated, the KDA heads are split.
+        CHECK(cache(m, 1000, 2) == Approx(7 * latent * 1000 + 20 * state / 2));
+        CHECK(formula::cache_gb("kimi-linear-48b-a3b", 16, 131072, "", 1) ==
+              Approx(16 * (7 * latent * 131072 + 20 * state) / 1e9));
+    }
 }
 
 TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
@@ -256,6 +295,21 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         // The same step at another context: the state layers do not change.
         const auto other = decode_operators(DeploymentRef{m, h200(), DType::bf16, DType::bf16, 1}, batch, 100);
         CHECK(op(other, "linear_attn").bytes == linear.bytes);
+    }
+    SECTION("Kimi Delta Attention layers (Kimi Linear), and its MLA layers' latents") {
+        const ModelSpec m = imported("kimi-linear-48b-a3b");
+        const double width = 32 * 128, rank = 128, hidden = 2304;
+        const double in = 5 * width + 2 * rank + 32, out = width;
+        // q, k, v, f_a, g_a, b; f_b, g_b; the three convolutions of 4; A_log, dt_bias, o_norm; o_proj.
+        const double params = hidden * (3 * width + 2 * rank + 32) + 2 * rank * width + 3 * width * 4 + 32 + width + 128 +
+                              width * hidden;
+        const double state = 32 * 128 * 128 * 4.0 + 3 * width * 3 * 2.0;
+        const auto ops = step(m);  // kept: op() points into it
+        const Operator& linear = op(ops, "linear_attn");
+        CHECK(linear.bytes == Approx(20 * (params * 2 + batch * (hidden + in + out + hidden) * 2 + 2 * batch * state)));
+        CHECK(linear.flops == Approx(20 * batch * (2 * params + 7 * 32 * 128 * 128 + 2 * 3 * width * 4)));
+        // The 7 MLA layers read every cached token's latent and RoPE key and write the new token's.
+        CHECK(op(ops, "attention").bytes == Approx(batch * (512 + 64) * 2 * 7 * (ctx + 1)));
     }
     SECTION("Mamba2 layers split by heads in tensor parallel (Nemotron-3 Nano)") {
         const ModelSpec m = imported("nemotron-3-nano-30b-a3b");
@@ -339,6 +393,30 @@ TEST_CASE("a config that uses what no reader understands is refused, naming the 
         "vocab_size": 1000, "intermediate_size": 5120})"),
                Contains("config.json has no 'linear_num_key_heads'"));
     CHECK_THAT(refusal("{" + llama + R"(, "num_attention_heads": "32"})"), Contains("'num_attention_heads' must be a number"));
+    const std::string kimi = R"("model_type": "kimi_linear", "hidden_size": 2304, "num_hidden_layers": 3,
+        "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 9216, "vocab_size": 163840,
+        "kv_lora_rank": 512, "q_lora_rank": null, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+    const std::string kda = R"("num_heads": 32, "head_dim": 128, "short_conv_kernel_size": 4)";
+    CHECK(model_from_hf_config("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3], )" +
+                                   kda + "}}", "kimi", "config_json").layers_with(Attention::state) == 2);
+    CHECK(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3],
+        "use_full_rank_gate": true, )" + kda + "}}") ==
+          "argument 'config_json': config.json field 'linear_attn_config.use_full_rank_gate' is not supported "
+          "(model_type 'kimi_linear')");
+    CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1], "full_attn_layers": [3], )" + kda + "}}"),
+               Contains("config.json field 'linear_attn_config' names layer 2 in neither kda_layers nor full_attn_layers"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 3], "full_attn_layers": [3], )" + kda + "}}"),
+               Contains("config.json field 'linear_attn_config.full_attn_layers' names layer 3 twice"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [0, 1], "full_attn_layers": [3], )" + kda + "}}"),
+               Contains("'linear_attn_config.kda_layers' must list layers from 1 to num_hidden_layers"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3]}})"),
+               Contains("config.json has no 'linear_attn_config.num_heads'"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "mla_use_output_gate": true, "linear_attn_config": {"kda_layers": [1, 2],
+        "full_attn_layers": [3], )" + kda + "}}"),
+               Contains("config.json field 'mla_use_output_gate' is not supported (model_type 'kimi_linear')"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "attn_res_block_size": 2, "linear_attn_config": {"kda_layers": [1, 2],
+        "full_attn_layers": [3], )" + kda + "}}"),
+               Contains("config.json field 'attn_res_block_size' is not supported (model_type 'kimi_linear')"));
 }
 
 TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json's values, verbatim", "[hf][catalog]") {
@@ -369,5 +447,5 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
         CHECK(find_model(id)->native_experts == from_file.native_experts);
         ++checked;
     }
-    CHECK(checked >= 16);
+    CHECK(checked == 19);  // the catalog ids with a folder (all but minimax-m2.5 and the refused)
 }

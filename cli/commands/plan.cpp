@@ -57,7 +57,7 @@ std::string prices_phrase(const Values& values) {
 }
 
 void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache, bool disaggregated, std::size_t shown) {
-    fmt::print("Capacity plan: {} at {} requests/s, {} in, {} out; TTFT <= {} ms, TPOT <= {} ms\n", values.text_at("model"),
+    fmt::print("Capacity plan: {} at {} requests/s, {} in, {} out; TTFT <= {} ms, TPOT <= {} ms\n", model_label(values.text_at("model")),
                values.at("rps"), count_of(values.at("prompt_tokens"), "token"), count_of(values.at("output_tokens"), "token"),
                values.at("ttft_ms"), values.at("tpot_ms"));
     fmt::print("profile {}; {}; {}; {}\n", values.text_at("profile"), kv_cache.phrase(),
@@ -107,7 +107,7 @@ void run_plan(PlanOptions& options, bool top_given) {
             rows.push_back(row);
         }
         nlohmann::json object = kv_cache.json();
-        object["model"] = values.text_at("model");
+        object["model"] = model_label(values.text_at("model"));
         object["profile"] = values.text_at("profile");
         object["disaggregated"] = options.disaggregated;
         object["configurations"] = all;

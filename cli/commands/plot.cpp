@@ -55,7 +55,7 @@ void plot_operators(const Values& values, const std::string& path) {
     Values prefill = values;  // one prompt
     prefill["batch"] = 1;
     add_operators("prefill", prefill.call("ROOFLINE_TTFT_BREAKDOWN"));
-    chart.title = fmt::format("Roofline of {} (bf16 dense, HBM): operators of {}", gpu, values.text_at("model"));
+    chart.title = fmt::format("Roofline of {} (bf16 dense, HBM): operators of {}", gpu, model_label(values.text_at("model")));
     chart.subtitle = fmt::format("decode: batch {}, {} of context; prefill: 1 prompt of {}; {}", values.at("batch"),
                                  count_of(values.at("ctx"), "token"), count_of(values.at("prompt_tokens"), "token"),
                                  deployment(values, kv_cache_of(values)));

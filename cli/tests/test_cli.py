@@ -261,6 +261,23 @@ class ModelAware(unittest.TestCase):
             self.assertIn("lab-gpu", r.stdout)
             self.assertEqual(run("--hf-config", "mini", "catalog", "gpus").returncode, 2)
 
+    def test_a_model_given_as_config_json_text_is_named_by_its_short_id(self):
+        text = json.dumps({"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192,
+                           "num_hidden_layers": 16, "num_attention_heads": 32, "vocab_size": 32000})
+        h = 14695981039346656037  # FNV-1a, 64 bits, of the text (roofline.h: "config:" and its first 8 hex digits)
+        for byte in text.encode():
+            h = ((h ^ byte) * 1099511628211) % 2**64
+        short = f"config:{h >> 32:08x}"
+        r = run("step", "--model", text, "--gpu", "l4", "--batch", "1", "--ctx", "1024")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        header = r.stdout.splitlines()[0]
+        self.assertIn(f"; {short} on l4, weights ", header)
+        self.assertNotIn("model_type", r.stdout)
+        plan = run("plan", "--model", text, "--rps", "1", "--prompt-tokens", "100", "--output-tokens", "10",
+                   "--ttft-ms", "2000", "--tpot-ms", "100", "--gpu", "l4", "--json")
+        self.assertEqual(plan.returncode, 0, plan.stderr)
+        self.assertEqual(json.loads(plan.stdout)["model"], short)
+
     def test_hf_config_with_its_hf_quant_config(self):
         # ID=config.json,hf_quant_config.json: an NVFP4 checkpoint's formats are in the second file.
         d = Path(__file__).resolve().parents[2] / "tests" / "data" / "hf-configs" / "deepseek-v3.1-nvfp4"

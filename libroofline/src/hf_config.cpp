@@ -33,12 +33,12 @@ constexpr std::array<const char*, 2> kMtpLayers{"num_nextn_predict_layers", "mtp
 
 /// Fields that change the architecture: a reader that reads one says so (Reader::use), and a config that
 /// has one no reader used is refused, naming it.
-constexpr std::array<const char*, 22> kArchitectureFields{
+constexpr std::array<const char*, 23> kArchitectureFields{
     "layer_types", "full_attention_interval", "moe_layer_freq", "mlp_layer_types", "mlp_only_layers",
     "decoder_sparse_step", "hybrid_override_pattern", "indexer_types", "compress_ratios", "no_rope_layers",
     "attention_chunk_size", "linear_attn_config", "index_topk", "sliding_window_pattern", "interleave_moe_layer_step",
     "attn_type_list", "sparse_attention_config", "num_hash_layers", "routed_expert_hidden_size", "attn_output_gate",
-    "dense_intermediate_size", "sliding_window"};
+    "dense_intermediate_size", "sliding_window", "attn_res_block_size"};
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -293,6 +293,50 @@ void read_mamba2(Reader& r, ModelSpec& m) {
     s.state_value_bytes = r.text("mamba_ssm_cache_dtype") == "float32" ? 4 : 2;
 }
 
+/// Kimi Delta Attention (Kimi Linear, arXiv 2510.26692): num_heads heads of head_dim for q, k and v, each
+/// through its own short convolution; a per-channel decay from a low-rank projection (f_a, f_b), a gate
+/// beta per head (b), an output gate of the same low rank (g_a, g_b) with a per-head RMS norm; a
+/// head_dim x head_dim state per head. The weights as the published checkpoint names them (q/k/v_proj,
+/// q/k/v_conv1d, f_a/f_b_proj, b_proj, g_a/g_b_proj, A_log, dt_bias, o_norm, o_proj; vLLM's
+/// model_executor/models/kimi_linear.py); the state as vLLM holds it (layers/mamba/mamba_utils.py:
+/// MambaStateShapeCalculator.kda_state_shape, the q, k and v convolutions' last kernel - 1 columns and
+/// num_heads x head_dim x head_dim; MambaStateDtypeCalculator.kda_state_dtype, the convolutions in the
+/// model's 16 bits, the recurrent state in float32).
+void read_kda(Reader& r, ModelSpec& m, const json& c) {
+    auto number = [&](const char* key) {
+        auto it = c.find(key);
+        if (it == c.end() || it->is_null()) r.fail(fmt::format("config.json has no 'linear_attn_config.{}'", key));
+        if (it->is_boolean() || !it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>()))
+            r.fail(fmt::format("config.json field 'linear_attn_config.{}' must be a number > 0", key));
+        return it->get<double>();
+    };
+    for (const auto& [key, value] : c.items()) {
+        if (key == "kda_layers" || key == "full_attn_layers" || key == "num_heads" || key == "head_dim" ||
+            key == "short_conv_kernel_size" || key == "gate_lower_bound")  // the decay's bound: no size
+            continue;
+        if (key == "use_full_rank_gate" && value == false) continue;
+        r.unsupported(fmt::format("linear_attn_config.{}", key));  // Kimi-K3's full-rank gate, and the unknown
+    }
+    const double heads = number("num_heads"), dim = number("head_dim"), kernel = number("short_conv_kernel_size");
+    if (heads > 1e5 || dim > 1e5 || kernel > 1e3)
+        r.fail("config.json field 'linear_attn_config' has num_heads, head_dim or short_conv_kernel_size beyond any model");
+    const double width = heads * dim, rank = dim;  // f_a and g_a project to head_dim
+    StateLayerSpec& s = m.state;
+    s.kind = "kda";
+    s.in_width = 5 * width + 2 * rank + heads;  // q, k, v, the decay and the output gate (and their low rank), beta
+    s.out_width = width;
+    s.params = m.hidden * (3 * width + 2 * rank + heads) + 2 * rank * width + 3 * width * kernel + heads + width +
+               dim + width * m.hidden;  // ... + f_b, g_b; the convolutions; A_log, dt_bias, o_norm; o_proj
+    s.conv_values = 3 * width * (kernel - 1);
+    s.state_values = heads * dim * dim + s.conv_values;
+    // Per token and head (the paper's recurrence S = (I - beta k k^T) Diag(alpha) S + beta k v^T, o = S^T q):
+    // the per-channel decay (dk dv), k^T S and the rank-1 update (4 dk dv), S^T q (2 dk dv); the convolutions.
+    s.flops_per_token = 7 * heads * dim * dim + 2 * 3 * width * kernel;
+    s.heads = heads;
+    s.state_value_bytes = 4;
+    s.conv_value_bytes = 2;
+}
+
 /// DeepSeek-V3.2's DSA indexer: index_n_heads x index_head_dim queries from the query latent, one key per
 /// token of index_head_dim, a weight per head.
 void read_indexer(Reader& r, ModelSpec& m) {
@@ -430,6 +474,44 @@ void read_dsa(Reader& r, ModelSpec& m) {
         run.attention = Attention::sparse;
         run.window = m.indexer.topk;
     }
+}
+
+/// Kimi Linear: Kimi Delta Attention on linear_attn_config's kda_layers, MLA on its full_attn_layers (both
+/// numbered from 1, together every layer once), DeepSeek-V3's MoE (num_experts, num_shared_experts).
+void read_kimi_linear(Reader& r, ModelSpec& m) {
+    read_transformer(r, m);
+    r.use("linear_attn_config");
+    if (!m.mla()) r.fail("config.json has no 'kv_lora_rank' (Kimi Linear's full attention layers are MLA)");
+    if (r.flag("mla_use_output_gate", false)) r.unsupported("mla_use_output_gate");
+    auto it = r.j().find("linear_attn_config");
+    if (it == r.j().end() || !it->is_object()) r.fail("config.json has no 'linear_attn_config' object");
+    read_kda(r, m, *it);
+    std::vector<int> kind(static_cast<std::size_t>(m.layers), 0);  // 1: KDA, 2: MLA
+    auto mark = [&](const char* key, int k) {
+        auto list = it->find(key);
+        if (list == it->end() || !list->is_array())
+            r.fail(fmt::format("config.json has no 'linear_attn_config.{}' list", key));
+        for (const json& v : *list) {
+            if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > static_cast<long long>(m.layers))
+                r.fail(fmt::format("config.json field 'linear_attn_config.{}' must list layers from 1 to num_hidden_layers", key));
+            int& slot = kind[static_cast<std::size_t>(v.get<long long>() - 1)];
+            if (slot != 0)
+                r.fail(fmt::format("config.json field 'linear_attn_config.{}' names layer {} twice or as both kinds", key,
+                                   v.get<long long>()));
+            slot = k;
+        }
+    };
+    mark("kda_layers", 1);
+    mark("full_attn_layers", 2);
+    for (std::size_t i = 0; i < kind.size(); ++i)
+        if (kind[i] == 0)
+            r.fail(fmt::format("config.json field 'linear_attn_config' names layer {} in neither kda_layers nor "
+                               "full_attn_layers", i + 1));
+    const MoePlacement moe = moe_placement(r);
+    m.runs = layers_of(m.layers, [&](int i) {
+        const Attention a = kind[static_cast<std::size_t>(i)] == 1 ? Attention::state : Attention::full;
+        return LayerRun{1, a, 0, m.moe() ? moe.of(i) : Mlp::dense};
+    });
 }
 
 /// gpt-oss: layer_types of sliding and full attention, MoE on every layer (intermediate_size is an expert's).
@@ -600,6 +682,7 @@ constexpr Family kFamilies[] = {
     {"deepseek_v32", read_dsa},
     {"glm_moe_dsa", read_dsa},
     {"nemotron_h", read_nemotron_h},
+    {"kimi_linear", read_kimi_linear},
 };
 
 /// Families known to need what no reader here reads: refused by name, with the field that says so.
@@ -611,7 +694,6 @@ struct Refused {
 constexpr Refused kRefused[] = {
     {"deepseek_v4", "compress_ratios", "compressed KV layers"},
     {"kimi_k3", "linear_attn_config", "Kimi Delta Attention layers"},
-    {"kimi_linear", "linear_attn_config", "Kimi Delta Attention layers"},
     {"minimax_m3", "sparse_attention_config", "block-sparse attention"},
     {"minimax_m1", "attn_type_list", "lightning attention layers"},
 };

@@ -102,7 +102,7 @@ Shard shard(const DeploymentRef& d) {
     s.indexer = m.indexer.params;
     s.state_split = m.state.heads > 0 ? std::min(ta, m.state.heads) : 1;
     s.state = m.state.params / s.state_split;
-    s.state_bytes = m.state.state_values / s.state_split * m.state.state_value_bytes;
+    s.state_bytes = m.state.state_bytes() / s.state_split;
     return s;
 }
 

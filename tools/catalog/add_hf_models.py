@@ -30,7 +30,7 @@ READ = {
     "linear_num_value_heads", "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_ssm_dtype",
     "hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
     "mamba_ssm_cache_dtype", "mlp_hidden_act",
-    "index_topk", "index_n_heads", "index_head_dim",
+    "index_topk", "index_n_heads", "index_head_dim", "linear_attn_config", "mla_use_output_gate",
     "num_nextn_predict_layers", "mtp_num_hidden_layers",
     "quantization_config",
 }

@@ -55,12 +55,19 @@ struct LayerRun {
 
 /// The linear-attention or state-space layers of a model (all of a model's are alike).
 struct StateLayerSpec {
-    std::string kind;            ///< "gated_deltanet" or "mamba2" (empty: none)
+    std::string kind;            ///< "gated_deltanet", "kda" or "mamba2" (empty: none)
     double params = 0;           ///< parameters of one layer (projections, convolution, norms)
     double state_values = 0;     ///< values of one sequence's recurrent and convolution state, one layer
     double flops_per_token = 0;  ///< FLOPs of the recurrence and the convolution per token, one layer
     double heads = 0;            ///< the heads that tensor parallelism splits
     double state_value_bytes = 2;  ///< bytes per state value (16 bits, unless the config asks for float32)
+    /// Of state_values, those of the convolution kept in conv_value_bytes instead (0, 0: none apart; KDA's
+    /// recurrent state is float32 and its convolution's in 16 bits, as vLLM keeps them).
+    double conv_values = 0, conv_value_bytes = 0;
+    /// Bytes of one sequence's state, one layer.
+    double state_bytes() const noexcept {
+        return (state_values - conv_values) * state_value_bytes + conv_values * conv_value_bytes;
+    }
     double in_width = 0, out_width = 0;  ///< widths of its input projection's output and of its output projection's input
 };
 
