@@ -82,7 +82,7 @@ const Row& op(const std::vector<Row>& rows, const std::string& name) {
 
 TEST_CASE("every GPU number is the catalog file's, and every entry cites its sources", "[catalog]") {
     const json gpus = catalog("gpus.json");
-    REQUIRE(gpus.at("gpus").size() >= 18);
+    REQUIRE(gpus.at("gpus").size() >= 26);
     const std::pair<const char*, const char*> fields[] = {{"fp32", "fp32_tflops"}, {"bf16", "bf16_tflops"},
                                                           {"fp16", "fp16_tflops"}, {"fp8", "fp8_tflops"},
                                                           {"int8", "int8_tops"}};
@@ -169,6 +169,40 @@ TEST_CASE("every GPU's FP4 peak, scale-up domain, scale-out and power are the fi
     }
 }
 
+TEST_CASE("the GPUs of 2026: Blackwell Ultra, NVL72 racks, CDNA 4, H20, RTX PRO 6000 and DGX Spark", "[catalog]") {
+    for (const char* id : {"b300", "gb200", "gb300", "mi355x", "mi350x", "h20", "rtx-pro-6000", "dgx-spark"}) {
+        INFO(id);
+        CHECK(gpu(id, "bf16_tflops") > 0);
+        CHECK(gpu(id, "hbm_tbs") > 0);
+        CHECK(gpu(id, "hbm_gb") > 0);
+        CHECK(gpu(id, "interconnect_tbs") > 0);
+        CHECK(gpu(id, "scaleup_gpus") >= 1);
+        CHECK(gpu(id, "power_w") > 0);
+    }
+    // The NVL72 racks are one NVLink domain of 72 GPUs; an HGX node, an OAM platform and a server of PCIe cards 8.
+    CHECK(gpu("gb200", "scaleup_gpus") == 72);
+    CHECK(gpu("gb300", "scaleup_gpus") == 72);
+    for (const char* id : {"b200", "b300", "h100-sxm", "h200", "mi300x", "mi355x", "rtx-pro-6000"}) CHECK(gpu(id, "scaleup_gpus") == 8);
+    CHECK(gpu("dgx-spark", "scaleup_gpus") == 1);
+    CHECK(gpu("h100-nvl", "scaleup_gpus") == 2);  // the NVLink-bridged pair
+    // FP4: Blackwell Ultra's is 1.5x Blackwell's, and it gives up INT8 for it; MI355X computes MXFP4.
+    CHECK(gpu("b300", "fp4_tflops") > gpu("b200", "fp4_tflops"));
+    CHECK(gpu("gb300", "fp4_tflops") == Approx(1.5 * gpu("gb200", "fp4_tflops")));
+    CHECK(gpu("b300", "int8_tops") < gpu("b200", "int8_tops") / 10);
+    CHECK(gpu("mi355x", "fp4_tflops") > 2 * gpu("mi355x", "fp8_tflops") * 0.99);
+    CHECK(gpu("mi355x", "fp4_tflops") > gpu("mi350x", "fp4_tflops"));
+    CHECK(gpu("rtx-5090", "fp4_tflops") > 0);
+    for (const char* id : {"h100-sxm", "h200", "h20", "a100-sxm-80gb", "l40s", "mi300x", "mi325x"})
+        CHECK(std::isnan(gpu_or_nan(id, "fp4_tflops")));  // Hopper, Ampere, Ada, CDNA 3: no FP4 units
+    // Scale-out: ConnectX-7 at 400 Gb/s (0.05 TB/s) per GPU on B200 and GB200, ConnectX-8 at 800 Gb/s on B300 and GB300.
+    CHECK(gpu("b200", "scaleout_tbs") == 0.05);
+    CHECK(gpu("gb200", "scaleout_tbs") == 0.05);
+    CHECK(gpu("b300", "scaleout_tbs") == 0.1);
+    CHECK(gpu("gb300", "scaleout_tbs") == 0.1);
+    CHECK(gpu("h100-sxm", "scaleout_tbs") == 0.05);
+    CHECK(std::isnan(gpu_or_nan("rtx-4090", "scaleout_tbs")));  // a PCIe card has no NIC of its own
+}
+
 TEST_CASE("a user's GPU without the 2026 fields keeps working; a bad one is refused naming the field", "[catalog]") {
     size_t added = 0;
     REQUIRE(roofline_catalog_add_json(R"({"gpus": [{"id": "old-style-gpu", "tflops": {"bf16": 300}, "hbm_tbs": 1.5,
@@ -229,6 +263,11 @@ TEST_CASE("NVFP4 and MXFP4 weights compute at the FP4 peak where the GPU has it,
     // On an H200 (no FP4 units) NVFP4 weights dequantize: the prefill is no faster than in BF16.
     CHECK(ttft(m, "h200", tokens, batch, "nvfp4", tp) >= 0.99 * ttft(m, "h200", tokens, batch, "bf16", tp));
     CHECK(ttft(m, "h200", tokens, batch, "nvfp4", tp) > 1.5 * ttft(m, "h200", tokens, batch, "fp8", tp));
+    // CDNA 4 takes MXFP4 (E8M0 scales per 32) at its FP4 peak, not NVFP4 (E4M3 scales per 16): that dequantizes.
+    const Row mx = mlp("mi355x", "mxfp4");
+    CHECK(mx.ms == Approx(mx.flops / (gpu("mi355x", "fp4_tflops") * 1e12) * 1e3));
+    const Row nv = mlp("mi355x", "nvfp4");
+    CHECK(nv.ms == Approx(nv.flops / (gpu("mi355x", "bf16_tflops") * 1e12) * 1e3));
 }
 
 TEST_CASE("every model adds up to its published parameter count and cites its config.json", "[catalog]") {
