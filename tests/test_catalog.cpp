@@ -82,7 +82,7 @@ const Row& op(const std::vector<Row>& rows, const std::string& name) {
 
 TEST_CASE("every GPU number is the catalog file's, and every entry cites its sources", "[catalog]") {
     const json gpus = catalog("gpus.json");
-    REQUIRE(gpus.at("gpus").size() >= 18);
+    REQUIRE(gpus.at("gpus").size() >= 26);
     const std::pair<const char*, const char*> fields[] = {{"fp32", "fp32_tflops"}, {"bf16", "bf16_tflops"},
                                                           {"fp16", "fp16_tflops"}, {"fp8", "fp8_tflops"},
                                                           {"int8", "int8_tops"}};
@@ -130,6 +130,144 @@ TEST_CASE("every GPU's price says where it is from and when it was read, or why 
         }
     }
     CHECK(priced >= 16);  // issue #11: all but the RTX 3090 Ti and the MI250X, for which no public offer was found
+}
+
+/// A field of ROOFLINE_GPU that the catalog may lack: NaN where it says ROOFLINE_ERROR_NO_SOLUTION.
+double gpu_or_nan(const std::string& id, const char* field) {
+    double v = NAN;
+    const int status = roofline_gpu(id.c_str(), field, &v);
+    INFO(id << "." << field << ": " << roofline_errmsg());
+    REQUIRE((status == ROOFLINE_OK || status == ROOFLINE_ERROR_NO_SOLUTION));
+    return status == ROOFLINE_OK ? v : NAN;
+}
+
+TEST_CASE("every GPU's FP4 peak, scale-up domain, scale-out and power are the file's, with their sources", "[catalog]") {
+    const json gpus = catalog("gpus.json");
+    const std::pair<const char*, const char*> fields[] = {
+        {"scaleup_gpus", "scaleup_gpus"}, {"scaleout_tbs", "scaleout_tbs"}, {"power_w", "power_w"}};
+    for (const json& g : gpus["gpus"]) {
+        const std::string id = g["id"];
+        INFO(id);
+        // fp4 sits with the other peaks; null (no FP4 matrix mode, or no figure) is no answer, never a 0.
+        REQUIRE(g["tflops"].contains("fp4"));
+        if (g["tflops"]["fp4"].is_null()) CHECK(std::isnan(gpu_or_nan(id, "fp4_tflops")));
+        else CHECK(gpu(id, "fp4_tflops") == g["tflops"]["fp4"].get<double>());
+        REQUIRE(g.contains("scaleup_gpus"));  // every built-in entry says it (a user's may leave it out)
+        for (const auto& [key, field] : fields) {
+            REQUIRE(g.contains(key));
+            if (g[key].is_null()) CHECK(std::isnan(gpu_or_nan(id, field)));
+            else CHECK(gpu(id, field) == g[key].get<double>());
+        }
+        for (const char* source : {"scaleup", "scaleout", "power"}) {
+            REQUIRE(g["sources"].contains(source));
+            CHECK_FALSE(g["sources"][source].get<std::string>().empty());
+        }
+        if (!g["power_w"].is_null()) CHECK(g["sources"]["power"].get<std::string>().find("http") != std::string::npos);
+        const double up = gpu(id, "scaleup_gpus");
+        CHECK(up == std::floor(up));
+        CHECK((up == 1 || up == 2 || up == 4 || up == 8 || up == 72));
+    }
+}
+
+TEST_CASE("the GPUs of 2026: Blackwell Ultra, NVL72 racks, CDNA 4, H20, RTX PRO 6000 and DGX Spark", "[catalog]") {
+    for (const char* id : {"b300", "gb200", "gb300", "mi355x", "mi350x", "h20", "rtx-pro-6000", "dgx-spark"}) {
+        INFO(id);
+        CHECK(gpu(id, "bf16_tflops") > 0);
+        CHECK(gpu(id, "hbm_tbs") > 0);
+        CHECK(gpu(id, "hbm_gb") > 0);
+        CHECK(gpu(id, "interconnect_tbs") > 0);
+        CHECK(gpu(id, "scaleup_gpus") >= 1);
+        CHECK(gpu(id, "power_w") > 0);
+    }
+    // The NVL72 racks are one NVLink domain of 72 GPUs; an HGX node, an OAM platform and a server of PCIe cards 8.
+    CHECK(gpu("gb200", "scaleup_gpus") == 72);
+    CHECK(gpu("gb300", "scaleup_gpus") == 72);
+    for (const char* id : {"b200", "b300", "h100-sxm", "h200", "mi300x", "mi355x", "rtx-pro-6000"}) CHECK(gpu(id, "scaleup_gpus") == 8);
+    CHECK(gpu("dgx-spark", "scaleup_gpus") == 1);
+    CHECK(gpu("h100-nvl", "scaleup_gpus") == 2);  // the NVLink-bridged pair
+    // FP4: Blackwell Ultra's is 1.5x Blackwell's, and it gives up INT8 for it; MI355X computes MXFP4.
+    CHECK(gpu("b300", "fp4_tflops") > gpu("b200", "fp4_tflops"));
+    CHECK(gpu("gb300", "fp4_tflops") == Approx(1.5 * gpu("gb200", "fp4_tflops")));
+    CHECK(gpu("b300", "int8_tops") < gpu("b200", "int8_tops") / 10);
+    CHECK(gpu("mi355x", "fp4_tflops") > 2 * gpu("mi355x", "fp8_tflops") * 0.99);
+    CHECK(gpu("mi355x", "fp4_tflops") > gpu("mi350x", "fp4_tflops"));
+    CHECK(gpu("rtx-5090", "fp4_tflops") > 0);
+    for (const char* id : {"h100-sxm", "h200", "h20", "a100-sxm-80gb", "l40s", "mi300x", "mi325x"})
+        CHECK(std::isnan(gpu_or_nan(id, "fp4_tflops")));  // Hopper, Ampere, Ada, CDNA 3: no FP4 units
+    // Scale-out: ConnectX-7 at 400 Gb/s (0.05 TB/s) per GPU on B200 and GB200, ConnectX-8 at 800 Gb/s on B300 and GB300.
+    CHECK(gpu("b200", "scaleout_tbs") == 0.05);
+    CHECK(gpu("gb200", "scaleout_tbs") == 0.05);
+    CHECK(gpu("b300", "scaleout_tbs") == 0.1);
+    CHECK(gpu("gb300", "scaleout_tbs") == 0.1);
+    CHECK(gpu("h100-sxm", "scaleout_tbs") == 0.05);
+    CHECK(std::isnan(gpu_or_nan("rtx-4090", "scaleout_tbs")));  // a PCIe card has no NIC of its own
+}
+
+TEST_CASE("a user's GPU without the 2026 fields keeps working; a bad one is refused naming the field", "[catalog]") {
+    size_t added = 0;
+    REQUIRE(roofline_catalog_add_json(R"({"gpus": [{"id": "old-style-gpu", "tflops": {"bf16": 300}, "hbm_tbs": 1.5,
+                                          "hbm_gb": 48, "interconnect_tbs": 0.05}]})", &added) == ROOFLINE_OK);
+    CHECK(gpu("old-style-gpu", "scaleup_gpus") == 8);  // the default: one node of 8
+    for (const char* field : {"fp4_tflops", "scaleout_tbs", "power_w"}) {
+        INFO(field);
+        CHECK(std::isnan(gpu_or_nan("old-style-gpu", field)));  // not given: no answer
+    }
+    CHECK(step("llama-3-8b", "old-style-gpu", 1, 0, "nvfp4") > 0);  // FP4 weights dequantize: no FP4 peak
+    const std::pair<const char*, const char*> bad[] = {
+        {R"("scaleup_gpus": 0)", "scaleup_gpus"}, {R"("scaleup_gpus": 2.5)", "scaleup_gpus"},
+        {R"("scaleup_gpus": "72")", "scaleup_gpus"}, {R"("scaleout_tbs": -0.1)", "scaleout_tbs"},
+        {R"("power_w": -700)", "power_w"}, {R"("tflops": {"bf16": 1, "fp4": -1})", "fp4"},
+        {R"("fp4_formats": ["int4"])", "fp4_formats"}, {R"("fp4_formats": "mxfp4")", "fp4_formats"}};
+    for (const auto& [field, name] : bad) {
+        INFO(field);
+        const std::string text = std::string(R"({"gpus": [{"id": "bad-gpu", "tflops": {"bf16": 1}, "hbm_tbs": 1, "hbm_gb": 1, )") +
+                                 field + "}]}";
+        CHECK(roofline_catalog_add_json(text.c_str(), &added) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(std::string(roofline_errarg()) == "catalog_json");
+        CHECK(std::string(roofline_errmsg()).find(name) != std::string::npos);
+    }
+}
+
+/// The prefill of `batch` prompts of `tokens` tokens, ms.
+double ttft(const char* m, const char* g, double tokens, double batch, const char* w, double tp) {
+    double v = NAN;
+    INFO(m << " on " << g << " in " << w << ": " << roofline_errmsg());
+    REQUIRE(roofline_ttft_ms(m, g, tokens, batch, w, tp, "bound", &v) == ROOFLINE_OK);
+    return v;
+}
+
+TEST_CASE("NVFP4 and MXFP4 weights compute at the FP4 peak where the GPU has it, and dequantize elsewhere", "[operators][fp4]") {
+    // A compute-bound prefill: Llama 3.1 70B, 8 prompts of 4096 tokens, on one GPU (at tp 8 the prefill's
+    // all-reduces take longer than its FP4 matrix products on a B200).
+    const char* m = "llama-3.1-70b";
+    const double tokens = 4096, batch = 8, tp = 1;
+    // On a B200 the projections and the MLP run at the FP4 peak, the attention (16-bit) and the all-reduces
+    // as before: about twice as fast as FP8, never more than the ratio of the peaks.
+    const double peaks = gpu("b200", "fp4_tflops") / gpu("b200", "fp8_tflops");
+    REQUIRE(peaks == 2);  // NVIDIA: 9 PFLOPS FP4, 4.5 PFLOPS FP8, dense
+    const double fp8 = ttft(m, "b200", tokens, batch, "fp8", tp), nvfp4 = ttft(m, "b200", tokens, batch, "nvfp4", tp);
+    CHECK(fp8 / nvfp4 <= peaks);
+    CHECK(fp8 / nvfp4 > 0.8 * peaks);
+    CHECK(ttft(m, "b200", tokens, batch, "mxfp4", tp) <= nvfp4);  // MXFP4 too, and its scales are fewer bytes
+    // Operator by operator: the MLP's FLOPs at the FP4 peak on a B200 (compute bound), at the BF16 peak on an H200.
+    auto mlp = [&](const char* g, const char* w) {
+        roofline_array* a = nullptr;
+        INFO(g << " " << w << ": " << roofline_errmsg());
+        REQUIRE(roofline_ttft_breakdown(m, g, tokens, batch, w, tp, "bound", &a) == ROOFLINE_OK);
+        return op(rows_of(a), "mlp");
+    };
+    const Row b200 = mlp("b200", "nvfp4");
+    CHECK(b200.ms == Approx(b200.flops / (gpu("b200", "fp4_tflops") * 1e12) * 1e3));
+    const Row h200 = mlp("h200", "nvfp4");
+    CHECK(h200.ms == Approx(h200.flops / (gpu("h200", "bf16_tflops") * 1e12) * 1e3));
+    // On an H200 (no FP4 units) NVFP4 weights dequantize: the prefill is no faster than in BF16.
+    CHECK(ttft(m, "h200", tokens, batch, "nvfp4", tp) >= 0.99 * ttft(m, "h200", tokens, batch, "bf16", tp));
+    CHECK(ttft(m, "h200", tokens, batch, "nvfp4", tp) > 1.5 * ttft(m, "h200", tokens, batch, "fp8", tp));
+    // CDNA 4 takes MXFP4 (E8M0 scales per 32) at its FP4 peak, not NVFP4 (E4M3 scales per 16): that dequantizes.
+    const Row mx = mlp("mi355x", "mxfp4");
+    CHECK(mx.ms == Approx(mx.flops / (gpu("mi355x", "fp4_tflops") * 1e12) * 1e3));
+    const Row nv = mlp("mi355x", "nvfp4");
+    CHECK(nv.ms == Approx(nv.flops / (gpu("mi355x", "bf16_tflops") * 1e12) * 1e3));
 }
 
 TEST_CASE("every model adds up to its published parameter count and cites its config.json", "[catalog]") {

@@ -256,7 +256,7 @@ Error error_of(std::string_view formula, std::vector<Arg> args) {
 Arg text(const char* s) { return {std::string(s)}; }
 }  // namespace
 
-TEST_CASE("errors say where, which argument and why; unknown ids get the nearest id", "[errors]") {
+TEST_CASE("errors say where, which argument and why, and unknown ids get the nearest id", "[errors]") {
     const Error typo = error_of("ROOFLINE_STEP_MS", {text("llama3-70b"), text("h100-sxm"), {1.0}, {0.0}});
     CHECK(typo.status() == Status::unknown_id);
     CHECK(typo.argument() == "model");
@@ -270,13 +270,16 @@ TEST_CASE("errors say where, which argument and why; unknown ids get the nearest
           "no GPU 'H100SXM' in the catalog; did you mean 'h100-sxm'?");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // hbm_gb or hbm_tbs: too far
           "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
-          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour)");
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
+          "scaleout_tbs, power_w)");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
           "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
-          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour); did you mean 'hbm_gb'?");
+          "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
+          "scaleout_tbs, power_w); did you mean 'hbm_gb'?");
     const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
     CHECK(dtype.argument() == "weight_dtype");
-    CHECK(dtype.reason() == "no dtype 'q4km' (fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m); did you mean 'q4_k_m'?");
+    CHECK(dtype.reason() == "no dtype 'q4km' (native, fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m, nvfp4, mxfp4, "
+                            "fp8_block); did you mean 'q4_k_m'?");
     CHECK(error_of("ROOFLINE_TTFT_MS", {text("llama-3-8b"), text("h100-sxm"), {100.0}, {1.0}, text("bf16"), {1.0},
                                         text("tipical")})
               .reason() == "no profile 'tipical' (bound, typical, llama.cpp); did you mean 'typical'?");

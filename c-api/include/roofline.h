@@ -488,8 +488,12 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 /**
 ** ROOFLINE_GPU(gpu; field): a number of the GPU catalog. Fields: fp32_tflops, tf32_tflops, bf16_tflops,
 ** fp16_tflops, fp8_tflops (dense TFLOP/s), int8_tops, int4_tops (dense TOPS), hbm_tbs (TB/s), hbm_gb
-** (GB), l2_mb (MB), interconnect_tbs (TB/s per direction). ROOFLINE_ERROR_NO_SOLUTION where the GPU has
-** no such figure (fp8 on an A100).
+** (GB), l2_mb (MB), interconnect_tbs (TB/s per direction within the scale-up domain), usd_per_gpu_hour
+** (an example on-demand price, USD), fp4_tflops (dense block-scaled FP4: NVFP4/MXFP4), scaleup_gpus (the
+** GPUs of one scale-up domain: 8 for an HGX/OAM node, 72 for an NVL72 rack, 1 for a GPU alone; 8 where a
+** user catalog leaves it out), scaleout_tbs (network TB/s per GPU per direction beyond the domain),
+** power_w (board power per GPU, W). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
+** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
 ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);
 

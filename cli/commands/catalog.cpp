@@ -22,7 +22,8 @@ void run_catalog(const CatalogOptions& options) {
     const bool gpus = options.which == "gpus";
     const Result ids = call(gpus ? "ROOFLINE_GPUS" : "ROOFLINE_MODELS", {});
     const std::vector<std::string> fields =
-        gpus ? std::vector<std::string>{"bf16_tflops", "fp8_tflops", "hbm_tbs", "hbm_gb", "interconnect_tbs"}
+        gpus ? std::vector<std::string>{"bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_tbs", "hbm_gb", "interconnect_tbs",
+                                        "scaleup_gpus", "scaleout_tbs"}
              : std::vector<std::string>{"params_b", "active_params_b", "layers", "kv_heads", "kv_kib_per_token"};
     // Models: the cache one sequence of 32768 tokens holds (ROOFLINE_CACHE_GB), windows, chunks and state
     // layers counted, beside kv_kib_per_token (as if every attention layer kept every token).

@@ -51,6 +51,34 @@ std::optional<double> number(const json& j, const char* key) {
 
 double peak(const json& tflops, const char* key) { return number(tflops, key).value_or(0); }
 
+/// A field of a GPU that must be a finite number >= 0 where it is given (null or absent: `otherwise`).
+double non_negative(const json& g, const char* key, double otherwise, const std::string& id,
+                    const std::string& argument) {
+    auto it = g.find(key);
+    if (it == g.end() || it->is_null()) return otherwise;
+    const double v = it->is_number() ? it->get<double>() : NAN;
+    if (!(v >= 0) || !std::isfinite(v))
+        invalid_input(argument, fmt::format("GPU '{}' needs {} to be a number >= 0", id, key));
+    return v;
+}
+
+/// The FP4 formats a GPU's matrix units take, from "fp4_formats" (absent: both NVFP4 and MXFP4).
+void read_fp4_formats(const json& g, GpuSpec& s, const std::string& argument) {
+    auto it = g.find("fp4_formats");
+    if (it == g.end() || it->is_null()) return;
+    if (!it->is_array())
+        invalid_input(argument, fmt::format("GPU '{}' needs fp4_formats to be a list of \"nvfp4\" and \"mxfp4\"", s.id));
+    s.fp4_nvfp4 = s.fp4_mxfp4 = false;
+    for (const json& f : *it) {
+        const std::string name = f.is_string() ? lower(f.get<std::string>()) : std::string();
+        if (name == "nvfp4") s.fp4_nvfp4 = true;
+        else if (name == "mxfp4") s.fp4_mxfp4 = true;
+        else
+            invalid_input(argument, fmt::format("GPU '{}' has an fp4_formats entry {} that is not \"nvfp4\" or \"mxfp4\"",
+                                                s.id, f.dump()));
+    }
+}
+
 GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     if (!g.is_object() || !g.contains("id") || !g["id"].is_string())
         invalid_input(argument, "every GPU needs an \"id\"");
@@ -65,6 +93,8 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.fp8 = peak(t, "fp8");
     s.int8 = peak(t, "int8");
     s.int4 = peak(t, "int4");
+    s.fp4 = t.is_object() ? non_negative(t, "fp4", 0, s.id, argument) : 0;
+    read_fp4_formats(g, s, argument);
     s.hbm_tbs = number(g, "hbm_tbs").value_or(0);
     s.hbm_gb = number(g, "hbm_gb").value_or(0);
     s.l2_mb = number(g, "l2_mb").value_or(0);
@@ -72,6 +102,11 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.usd_per_gpu_hour = number(g, "usd_per_gpu_hour").value_or(0);
     if (!(s.usd_per_gpu_hour >= 0) || !std::isfinite(s.usd_per_gpu_hour))
         invalid_input(argument, fmt::format("GPU '{}' has a negative or infinite usd_per_gpu_hour", s.id));
+    s.scaleup_gpus = non_negative(g, "scaleup_gpus", 8, s.id, argument);
+    if (!(s.scaleup_gpus >= 1) || s.scaleup_gpus != std::floor(s.scaleup_gpus))
+        invalid_input(argument, fmt::format("GPU '{}' needs scaleup_gpus to be a whole number >= 1", s.id));
+    s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
+    s.power_w = non_negative(g, "power_w", 0, s.id, argument);
     if (g.contains("sources")) s.source = g["sources"].dump();
     if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
         invalid_input(argument, fmt::format("GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", s.id));
@@ -186,6 +221,8 @@ double GpuSpec::peak_tflops(DType compute) const noexcept {
         case DType::fp32: p = fp32; break;
         case DType::bf16: p = bf16; break;
         case DType::fp8: p = fp8; break;
+        case DType::nvfp4: p = fp4_nvfp4 ? fp4 : 0; break;
+        case DType::mxfp4: p = fp4_mxfp4 ? fp4 : 0; break;
         default: p = fp16; break;
     }
     return p > 0 ? p : fp16;
@@ -420,6 +457,11 @@ constexpr GpuField kGpuFields[] = {
     {"l2_mb", [](const GpuSpec& g) { return g.l2_mb; }},
     {"interconnect_tbs", [](const GpuSpec& g) { return g.interconnect_tbs; }},
     {"usd_per_gpu_hour", [](const GpuSpec& g) { return g.usd_per_gpu_hour; }},
+    // Appended (issue #18); the names above are frozen, new ones only ever go at the end.
+    {"fp4_tflops", [](const GpuSpec& g) { return g.fp4; }},
+    {"scaleup_gpus", [](const GpuSpec& g) { return g.scaleup_gpus; }},
+    {"scaleout_tbs", [](const GpuSpec& g) { return g.scaleout_tbs; }},
+    {"power_w", [](const GpuSpec& g) { return g.power_w; }},
 };
 
 struct ModelField {

@@ -24,8 +24,8 @@ constexpr std::array kDTypes{
     Info{DType::q8_0, "q8_0", 8.5, DType::fp16},
     Info{DType::q4_0, "q4_0", 4.5, DType::fp16},
     Info{DType::q4_k_m, "q4_k_m", 4.84, DType::fp16},
-    Info{DType::nvfp4, "nvfp4", 4.5, DType::fp16},
-    Info{DType::mxfp4, "mxfp4", 4.25, DType::fp16},
+    Info{DType::nvfp4, "nvfp4", 4.5, DType::nvfp4},
+    Info{DType::mxfp4, "mxfp4", 4.25, DType::mxfp4},
     Info{DType::fp8_block, "fp8_block", 8 + 32.0 / (128 * 128), DType::fp8},
 };
 

@@ -130,9 +130,12 @@ constexpr ArgSpec kGpu = text("gpu", "catalog id",
 constexpr ArgSpec kGpuField = text("field", "field name",
     "A field of the GPU catalog: fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, "
     "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour (an example on-demand price; prices "
-    "date quickly).",
+    "date quickly), fp4_tflops (dense NVFP4/MXFP4), scaleup_gpus (GPUs of one scale-up domain: 8 for a node, 72 "
+    "for an NVL72 rack), scaleout_tbs (network TB/s per GPU beyond the domain), power_w (W per GPU).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
-    "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）。");
+    "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）、"
+    "fp4_tflops（稠密 NVFP4/MXFP4 算力）、scaleup_gpus（一个纵向扩展域内的 GPU 数：单机 8，NVL72 机柜 72）、"
+    "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）。");
 constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "

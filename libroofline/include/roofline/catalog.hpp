@@ -15,19 +15,28 @@
 
 namespace roofline {
 
-/// A GPU: dense peaks per dtype, memory, and the interconnect that tensor parallelism uses.
+/// A GPU: dense peaks per dtype, memory, the links of its scale-up domain and of the network beyond it.
 struct GpuSpec {
     std::string id, name;
     /// Dense peak per compute dtype, TFLOP/s (TOPS for int8/int4); 0 where the GPU has no such mode.
-    double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0, int8 = 0, int4 = 0;
+    /// fp4: the block-scaled FP4 of the matrix units (NVFP4 and MXFP4 on Blackwell, MXFP4 on CDNA 4).
+    double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0, int8 = 0, int4 = 0, fp4 = 0;
+    /// The FP4 formats the matrix units take at the fp4 peak (when fp4 > 0); another FP4 format dequantizes.
+    bool fp4_nvfp4 = true, fp4_mxfp4 = true;
     double hbm_tbs = 0;           ///< memory bandwidth, TB/s
     double hbm_gb = 0;            ///< memory, GB
     double l2_mb = 0;             ///< L2 cache, MB (0: not published)
-    double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction, TB/s
+    double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction within the scale-up domain, TB/s
     double usd_per_gpu_hour = 0;  ///< example on-demand cloud price of one GPU for an hour, USD (0: none)
+    /// GPUs that reach each other at interconnect_tbs: 8 for an HGX/OAM node or a server of PCIe cards,
+    /// 72 for an NVL72 rack, 2 for an NVLink-bridged pair, 1 for a GPU alone (8 where a catalog omits it).
+    double scaleup_gpus = 8;
+    double scaleout_tbs = 0;      ///< network bandwidth per GPU per direction beyond the domain, TB/s (0: none)
+    double power_w = 0;           ///< board power per GPU (TDP/TBP), W (0: not published)
     std::string source;
 
-    /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it.
+    /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it
+    /// (nvfp4 and mxfp4 at the fp4 peak where the GPU takes that format, else dequantized to fp16).
     double peak_tflops(DType compute) const noexcept;
 };
 

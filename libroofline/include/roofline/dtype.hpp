@@ -30,8 +30,8 @@ inline double bytes_per_value(DType dtype) noexcept { return bits_per_value(dtyp
 
 /// The format the matrix units compute in, for weights of this dtype: fp8 weights compute in fp8 on
 /// GPUs that have it; the integer and llama.cpp formats are weight-only quantization, dequantized to
-/// fp16; the rest compute as stored (fp8_block in fp8; nvfp4 and mxfp4 dequantized to fp16 until the
-/// catalog has FP4 peaks).
+/// fp16; the rest compute as stored (fp8_block in fp8; nvfp4 and mxfp4 in FP4, with FP4 activations, at
+/// the FP4 peak of a GPU whose matrix units take that format, else dequantized: GpuSpec::peak_tflops).
 DType compute_dtype(DType weights) noexcept;
 
 }  // namespace roofline
