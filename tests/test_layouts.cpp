@@ -218,3 +218,37 @@ TEST_CASE("the C ABI: the released functions take the defaults of the layout, th
     CHECK(d->c_arg_count == d->arg_count);
     CHECK(std::string(d->c_name_all) == "roofline_decode_ms");
 }
+
+TEST_CASE("a replica beyond its scale-up domain: the traffic to the other domains goes over the network") {
+    // DeepSeek-V3 as DEP16 on two 8-GPU H100 nodes: of each GPU's 15 peers, 8 are on the other node.
+    const GpuSpec& h100 = *gpu_entry("h100-sxm");
+    REQUIRE(h100.scaleup_gpus == 8);
+    REQUIRE(h100.scaleout_tbs > 0);
+    const Deployment dep16 = deploy("deepseek-v3", "h100-sxm", DType::fp8, 16, {16, 16, 1});
+    const auto ops = decode_operators(dep16, 512, 2048);
+    const Operator& a2a = *find_op(ops, "alltoall");
+    CHECK(a2a.scaleout_bytes == Approx(a2a.link_bytes * 8 / 15));
+    std::vector<Operator> only{a2a};
+    const double ms = estimate(only, h100, bound());
+    CHECK(ms == Approx(std::max((a2a.link_bytes - a2a.scaleout_bytes) / (h100.interconnect_tbs * 1e12),
+                                a2a.scaleout_bytes / (h100.scaleout_tbs * 1e12)) *
+                       1e3));
+    // Within one node nothing leaves it.
+    const auto dep8 = decode_operators(deploy("deepseek-v3", "h100-sxm", DType::fp8, 8, {8, 8, 1}), 512, 2048);
+    CHECK(find_op(dep8, "alltoall")->scaleout_bytes == 0);
+    // Tensor parallelism over two nodes: every ring step waits for the network.
+    const auto tp16 = decode_operators(deploy("llama-3.1-405b", "h100-sxm", DType::fp8, 16), 64, 2048);
+    CHECK(find_op(tp16, "allreduce")->scaleout_bytes == find_op(tp16, "allreduce")->link_bytes);
+    // Pipeline stages of a node each: the one boundary between the two nodes goes over the network.
+    const auto pp2 = decode_operators(deploy("llama-3.1-405b", "h100-sxm", DType::fp8, 16, {1, 1, 2}), 64, 2048);
+    CHECK(find_op(pp2, "pipeline")->scaleout_bytes == find_op(pp2, "pipeline")->link_bytes);
+    CHECK(find_op(pp2, "allreduce")->scaleout_bytes == 0);
+    // A GPU without a network bandwidth in the catalog stays within its domain.
+    try {
+        formula::step_ms("llama-3.1-70b", "l40s", 8, 1024, "", "", 16, "bound");
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "tp");
+        CHECK_THAT(e.what(), Contains("scale-up domain"));
+    }
+}

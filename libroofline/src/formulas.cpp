@@ -996,6 +996,10 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
     check_layout(f, *m, tp, layout);
     if (tp > 1 && !(g->interconnect_tbs > 0))
         out_of_domain(f, arg_named(f, "tp"), tp, fmt::format("1: the catalog has no interconnect bandwidth for '{}'", g->id));
+    if (tp > g->scaleup_gpus && !(g->scaleout_tbs > 0))
+        out_of_domain(f, arg_named(f, "tp"), tp,
+                      fmt::format("at most {}, the scale-up domain of '{}': the catalog has no network bandwidth for it",
+                                  g->scaleup_gpus, g->id));
     DeploymentRef ref = native ? DeploymentRef::native(*m, *g, kv, tp) : DeploymentRef{*m, *g, weights, kv, tp};
     ref.layout = layout;
     return {std::move(m), std::move(g), ref};

@@ -164,9 +164,9 @@ public:
         }
         Operator& op = ops_[count_++];
         // Every field of Operator, so that one added to it is not forgotten here (this does not compile).
-        auto& [op_name, flops, bytes, link_bytes, kernels, op_compute, expert_parallel, ms, bound] = op;
+        auto& [op_name, flops, bytes, link_bytes, scaleout_bytes, kernels, op_compute, expert_parallel, ms, bound] = op;
         if (std::string_view(op_name) != std::string_view(name, N - 1)) op_name.assign(name, N - 1);
-        flops = bytes = link_bytes = kernels = ms = 0;
+        flops = bytes = link_bytes = scaleout_bytes = kernels = ms = 0;
         op_compute = compute;
         expert_parallel = false;
         bound = Resource::memory;
@@ -277,23 +277,34 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
            compute_dtype(d.embedding));
 
     // Traffic between GPUs, ring collectives: an all-reduce over p GPUs sends 2 (p - 1) / p of its data per GPU.
+    // A group of more GPUs than the scale-up domain holds reaches part of them over the network: a ring's every
+    // step waits for its slowest link (all of its bytes count as leaving the domain); an all-to-all sends the
+    // share of its peers outside the domain over the network.
     const double token_bytes = m.hidden * kActivationBytes;
+    const double domain = std::max(1.0, d.gpu.scaleup_gpus);
+    auto spans = [&](double gpus) { return gpus > domain; };
+    auto outside = [&](double gpus) { return gpus > domain ? (gpus - domain) / (gpus - 1) : 0.0; };
     const double mixers = m.layers - m.layers_with(Attention::none);
     // Layers whose MLP runs in tensor parallel over the stage: the dense ones, and the MoE ones without ep.
     const double tensor_mlps = dense_layers + (expert_parallel ? 0 : moe_layers);
-    double reduce_count = 0, reduce_bytes = 0;
+    double reduce_count = 0, reduce_bytes = 0, reduce_out = 0;
     if (s.attention_tp > 1) {  // after each token mixer, within its attention group
         reduce_count += mixers;
-        reduce_bytes += mixers * 2 * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
+        const double bytes = mixers * 2 * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
+        reduce_bytes += bytes;
+        reduce_out += spans(s.attention_tp) ? bytes : 0;
     }
     if (s.groups == 1 && s.stage > 1) {  // after each tensor-parallel MLP, over the stage
         reduce_count += tensor_mlps;
-        reduce_bytes += tensor_mlps * 2 * (s.stage - 1) / s.stage * t.stage * token_bytes;
+        const double bytes = tensor_mlps * 2 * (s.stage - 1) / s.stage * t.stage * token_bytes;
+        reduce_bytes += bytes;
+        reduce_out += spans(s.stage) ? bytes : 0;
     }
     if (reduce_count > 0) {
         Operator& allreduce = ops.add("allreduce");
         allreduce.count = reduce_count;
         allreduce.link_bytes = reduce_bytes;
+        allreduce.scaleout_bytes = reduce_out;
     }
     // Data-parallel attention meets a tensor-parallel MLP: the groups' tokens gathered before it, its output
     // reduced and scattered back after it; with ep > 1, the group's tokens gathered again after the combine.
@@ -310,6 +321,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         Operator& allgather = ops.add("allgather");
         allgather.count = gather_count;
         allgather.link_bytes = gather_bytes;
+        allgather.scaleout_bytes = spans(s.stage) ? gather_bytes : 0;
     }
     if (expert_parallel && moe_layers > 0) {
         // Dispatch and combine: each GPU sends its stage / GPUs share of the tokens to their k experts, each expert's
@@ -318,12 +330,16 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         alltoall.count = 2 * moe_layers;
         alltoall.link_bytes = moe_layers * 2 * t.stage / s.stage * m.experts_per_token * s.expert_tp *
                               (s.ep - 1) / s.ep * token_bytes;
+        alltoall.scaleout_bytes = alltoall.link_bytes * outside(s.stage);
     }
     if (s.pp > 1) {
         // The micro-batch's activations from stage to stage, each GPU of a stage sending its share.
         Operator& p2p = ops.add("pipeline");
         p2p.count = s.pp - 1;
         p2p.link_bytes = (s.pp - 1) * t.stage / s.stage * token_bytes;
+        // Consecutive stages on the same domain where they fit: the boundaries between domains go over the network.
+        const double domains = std::ceil(d.tp / domain);
+        p2p.scaleout_bytes = p2p.link_bytes * std::min(1.0, std::max(0.0, domains - 1) / (s.pp - 1));
     }
 }
 
@@ -460,8 +476,13 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
     bool have_roof = false;
     for (Operator& op : ops) {
         if (op.link_bytes > 0) {
-            op.ms = memory_time_ms(op.link_bytes, gpu.interconnect_tbs * profile.interconnect_efficiency) +
-                    op.count * profile.allreduce_latency_us / 1e3;
+            // Within the scale-up domain and over the network at once: the slower of the two.
+            const double inside = op.link_bytes - op.scaleout_bytes;
+            const double up = inside > 0 ? memory_time_ms(inside, gpu.interconnect_tbs * profile.interconnect_efficiency) : 0;
+            const double out = op.scaleout_bytes > 0
+                                   ? memory_time_ms(op.scaleout_bytes, gpu.scaleout_tbs * profile.interconnect_efficiency)
+                                   : 0;
+            op.ms = std::max(up, out) + op.count * profile.allreduce_latency_us / 1e3;
             op.bound = Resource::interconnect;
         } else {
             if (!have_roof || op.compute != roof_dtype) {

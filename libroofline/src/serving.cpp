@@ -164,6 +164,7 @@ public:
             k.flops1 = (one[i].flops - zero[i].flops) / u;
             k.bytes1 = (one[i].bytes - zero[i].bytes) / u;
             k.link1 = (one[i].link_bytes - zero[i].link_bytes) / u;
+            k.out1 = (one[i].scaleout_bytes - zero[i].scaleout_bytes) / u;
             if (k.kind == Kind::experts) {
                 // bytes = weights of the touched experts + activations of each token.
                 const double t1 = touched(u), t2 = touched(2 * u);
@@ -211,7 +212,8 @@ private:
     enum class Kind { per_token, attention, lm_head, experts, state };
     struct Coefficients {
         Kind kind = Kind::per_token;
-        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, bytes_per_expert = 0, bytes_per_sequence = 0;
+        double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
+               bytes_per_sequence = 0;
     };
 
     /// As the experts operator counts them: over the tokens of one pipeline micro-batch.
@@ -253,6 +255,7 @@ private:
                     op.flops = k.flops0 + tokens * k.flops1;
                     op.bytes = k.bytes0 + tokens * k.bytes1;
                     op.link_bytes = tokens * k.link1;
+                    op.scaleout_bytes = tokens * k.out1;
                     break;
             }
         }

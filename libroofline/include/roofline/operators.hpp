@@ -41,7 +41,8 @@ struct Operator {
     std::string name;
     double flops = 0;           ///< on one GPU
     double bytes = 0;           ///< moved to or from memory on one GPU
-    double link_bytes = 0;      ///< sent over the interconnect by one GPU (all-reduces)
+    double link_bytes = 0;      ///< sent to other GPUs by one GPU (collectives, pipeline transfers)
+    double scaleout_bytes = 0;  ///< the part of link_bytes that leaves the scale-up domain (over the network)
     double count = 0;           ///< how many kernels (all-reduces) it stands for
     DType compute = DType::bf16;
     bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies
