@@ -252,3 +252,56 @@ TEST_CASE("a replica beyond its scale-up domain: the traffic to the other domain
         CHECK_THAT(e.what(), Contains("scale-up domain"));
     }
 }
+
+TEST_CASE("the planner searches layouts and FP4 formats, on a list of GPUs, and lists the best by default") {
+    // DeepSeek-R1 at 20 requests/s of 1000 -> 1000 tokens within 2 s to the first token and 50 ms per token.
+    serving::PlanOptions o;
+    o.gpus = {"b200", "h200"};
+    o.all_rows = true;
+    const auto all = serving::plan("deepseek-r1", 20, {1000, 1000}, {2000, 50}, o);
+    bool dep = false, fp4 = false, other_gpu = false;
+    for (const serving::PlanRow& r : all) {
+        other_gpu |= r.gpu != "b200" && r.gpu != "h200";
+        dep |= r.layout.ep == r.tp && r.layout.dp_attention == r.tp && r.tp > 1;
+        fp4 |= r.gpu == "b200" && r.weights == DType::nvfp4;
+        CHECK(layout_problem(*model_entry("deepseek-r1"), r.tp, r.layout).empty());
+    }
+    CHECK_FALSE(other_gpu);
+    CHECK(dep);
+    CHECK(fp4);
+    // By default only the rows no other row of the same GPU beats on both cost and TPOT.
+    o.all_rows = false;
+    const auto best = serving::plan("deepseek-r1", 20, {1000, 1000}, {2000, 50}, o);
+    REQUIRE_FALSE(best.empty());
+    CHECK(best.size() < all.size());
+    for (const serving::PlanRow& r : best)
+        for (const serving::PlanRow& x : all) {
+            if (x.gpu != r.gpu) continue;
+            const bool beats = (*x.usd_per_hour < *r.usd_per_hour && x.tpot_ms <= r.tpot_ms) ||
+                               (*x.usd_per_hour <= *r.usd_per_hour && x.tpot_ms < r.tpot_ms);
+            CHECK_FALSE(beats);
+        }
+    // The formula: a list of GPUs, the layout columns, and rows=all.
+    const Table t = formula::plan("deepseek-r1", 20, 1000, 1000, 2000, 50, "b200, h200", "", "", "typical", 0, "", 0.9,
+                                  "all");
+    REQUIRE(t.cols == 16);
+    CHECK(std::get<std::string>(t.cells[13]) == "ep");
+    CHECK(std::get<std::string>(t.cells[15]) == "pp");
+    CHECK(t.rows == all.size() + 1);
+}
+
+TEST_CASE("when nothing fits, the planner says what the weights need against what the GPUs have") {
+    serving::PlanOptions o;
+    o.gpus = {"rtx-3090"};
+    o.weights = DType::bf16;
+    try {
+        serving::plan("llama-3.1-405b", 1, {1000, 100}, {1000, 50}, o);
+        FAIL("planned");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "model");
+        // The nearest: bf16 at tp 8 (the domain of the catalog's RTX 3090 server), 24 GB of which 0.9 usable.
+        CHECK_THAT(e.what(), Contains("at tp 8 on 'rtx-3090'"));
+        CHECK_THAT(e.what(), Contains("21.6 GB"));
+        CHECK_THAT(e.what(), Contains("a smaller format"));
+    }
+}

@@ -307,12 +307,14 @@ TEST_CASE("PLAN: every row meets the targets, carries the load, and the rows are
             REQUIRE(rows.size() > 10);
             for (std::size_t i = 0; i < rows.size(); ++i) {
                 const PlanRow& r = rows[i];
-                INFO(r.gpu << " tp " << r.tp << " " << to_string(r.weights));
+                INFO(r.gpu << " tp " << r.tp << " " << to_string(r.weights) << " ep " << r.layout.ep << " dp_attention "
+                           << r.layout.dp_attention << " pp " << r.layout.pp);
                 CHECK(r.ttft_ms <= t.ttft_ms);
                 CHECK(r.tpot_ms <= t.tpot_ms);
                 CHECK(r.gpus == r.replicas * r.tp + r.prefill_replicas * r.prefill_tp);
                 CHECK(r.output_tokens_per_s_per_gpu == Approx(rps * 300 / r.gpus));
-                const Deployment d = deploy("llama-3.1-70b", r.gpu.c_str(), r.weights, r.tp);
+                Deployment d = deploy("llama-3.1-70b", r.gpu.c_str(), r.weights, r.tp);
+                d.layout = r.layout;
                 const Profile& p = *find_profile(profile);
                 if (!disaggregated) {
                     const ReplicaState s = replica_rps(d, p, w, t);
@@ -341,7 +343,7 @@ TEST_CASE("PLAN: every row meets the targets, carries the load, and the rows are
 
 TEST_CASE("PLAN narrows to one GPU and one format, and takes a price override", "[serving]") {
     PlanOptions o;
-    o.gpu = "H200";
+    o.gpus = {"H200"};
     o.weights = DType::fp8;
     o.prices["h200"] = 10;
     const auto rows = plan("llama-3.1-70b", 20, {1000, 200}, {800, 40}, o);
@@ -358,7 +360,7 @@ TEST_CASE("a user catalog's GPU carries its own price into the plan", "[serving]
                               "interconnect_tbs": 0.2, "usd_per_gpu_hour": 1.25}]})");
     CHECK(find_gpu("lab-gpu")->usd_per_gpu_hour == 1.25);
     PlanOptions o;
-    o.gpu = "lab-gpu";
+    o.gpus = {"lab-gpu"};
     const auto rows = plan("llama-3.1-8b", 10, {1000, 200}, {800, 40}, o);
     REQUIRE_FALSE(rows.empty());
     CHECK(*rows.front().usd_per_hour == Approx(1.25 * rows.front().gpus));
@@ -382,7 +384,7 @@ TEST_CASE("PLAN rejects bad input with an error naming the argument", "[serving]
     require_error([&] { plan("llama-3.1-70b", 100, w, {0.01, 50}); }, Status::no_solution, "ttft_ms");
     require_error([&] { plan("llama-3.1-70b", 100, w, {-1, 50}); }, Status::invalid_argument, "ttft_ms");
     PlanOptions o;
-    o.gpu = "h100";
+    o.gpus = {"h100"};
     require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::unknown_id, "gpu");
     o = {};
     o.profile = "fast";
@@ -391,7 +393,7 @@ TEST_CASE("PLAN rejects bad input with an error naming the argument", "[serving]
     o.mem_util = 1.5;
     require_error([&] { plan("llama-3.1-70b", 100, w, t, o); }, Status::invalid_argument, "mem_util");
     o = {};
-    o.gpu = "rtx-3090";
+    o.gpus = {"rtx-3090"};
     o.tps = {1};
     o.weights = DType::bf16;
     require_error([&] { plan("llama-3.1-405b", 1, w, t, o); }, Status::no_solution, "model");

@@ -695,16 +695,23 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
 ** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]): the capacity plan
-** for `rps` requests per second (> 0) within both targets, as a new array of 13 columns: a header row ("gpu", "tp",
+** for `rps` requests per second (> 0) within both targets, as a new array of 16 columns (13 before 0.6; columns
+** are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
-** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok"), then one row per feasible configuration, cheapest
-** first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per replica, replicas, the
+** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp"), then one row per
+** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
+** replica, replicas, the
 ** prefill pool's GPUs per replica and replicas (0 and 0 unless disaggregated), GPUs in total, TTFT and TPOT of
 ** a replica at full load in ms, output tokens/s per GPU, USD per hour of all the GPUs and USD per million
-** output tokens; the two prices are an empty text "" where the GPU has no price (such rows come last).
-** It searches every GPU of the catalog (or `gpu` alone; "" or "all": every one), tp 1, 2, 4 and 8 within the
-** GPU's node, and the weight formats bf16, fp8 (where the GPU has it), int8 and int4 (or `weight_dtype` alone;
-** "" or "all": those). `disaggregated`: 0 (prefill and decode share each replica) or 1 (separate prefill and
+** output tokens; the two prices are an empty text "" where the GPU has no price (such rows come last); then the
+** replica's layout (LAYOUTS above). It searches every GPU of the catalog (or those `gpu` names: one id or a list
+** "h100-sxm, h200"; "" or "all": every one), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
+** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in
+** tensor or data parallelism), and in two pipeline stages, and over two and four domains for a model that does
+** not fit in one; the weight formats bf16, fp8 (where the GPU has it), int8, int4, nvfp4 and mxfp4 (where the GPU
+** computes them) (or `weight_dtype` alone; "" or "all": those). Since 0.6 it lists, for each GPU, only the
+** configurations that no other configuration of that GPU beats on both cost and TPOT (roofline_plan_v2's
+** `rows` "all" lists every one). `disaggregated`: 0 (prefill and decode share each replica) or 1 (separate prefill and
 ** decode pools of the same GPU and format, each sized for its own target). `prices`: USD per GPU-hour that
 ** replace the catalog's, as a text "h100-sxm=2.49, a100-sxm-80gb=1.29" (entries separated by ',', ';' or a
 ** new line, a decimal point; "" or "catalog" for the catalog's example prices); an unknown GPU id in it is
@@ -716,6 +723,14 @@ ROOFLINE_API int roofline_plan(const char* model, double rps, double prompt_toke
                                double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
                                const char* kv_dtype, const char* profile, double disaggregated, const char* prices,
                                double mem_util, roofline_array** result);
+
+/** roofline_plan with the choice of rows appended: `rows` "best" (what roofline_plan gives: for each GPU the
+** configurations that no other configuration of that GPU beats on both cost and TPOT) or "all" (every feasible
+** one). Since 0.6. */
+ROOFLINE_API int roofline_plan_v2(const char* model, double rps, double prompt_tokens, double output_tokens,
+                                  double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
+                                  const char* kv_dtype, const char* profile, double disaggregated,
+                                  const char* prices, double mem_util, const char* rows, roofline_array** result);
 
 /**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,

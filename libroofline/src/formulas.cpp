@@ -204,13 +204,20 @@ constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
     "bound (the ideal roofline, no queue: what no engine can beat); also llama.cpp.",
     "typical（估计值：拟合的效率、Prefill 排队、按最长上下文预留显存）或 bound（理想 Roofline、无排队：任何引擎都"
     "无法超越）；也可用 llama.cpp。"), "typical");
-constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog id",
-    "One GPU of the catalog to plan on, e.g. h100-sxm; empty or all: every GPU of the catalog.",
-    "只在目录中的这一种 GPU 上规划，如 h100-sxm；留空或 all：目录中的全部 GPU。"), "all");
+constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
+    "The GPUs of the catalog to plan on, one or a list: \"h100-sxm\" or \"h100-sxm, h200, b200\" (',' ';' or a new "
+    "line between them); empty or all: every GPU of the catalog.",
+    "在目录中的这些 GPU 上规划，一种或一个列表：\"h100-sxm\" 或 \"h100-sxm, h200, b200\"（以 ',' ';' 或换行分隔）；"
+    "留空或 all：目录中的全部 GPU。"), "all");
 constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
-    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it, int8 and "
-    "int4.",
-    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8、int8 与 int4。"), "all");
+    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it, int8, "
+    "int4, and nvfp4 and mxfp4 where the GPU computes them.",
+    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8、int8、int4，以及 GPU 能直接计算时的 "
+    "nvfp4 与 mxfp4。"), "all");
+constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
+    "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
+    "TPOT; all: every feasible configuration.",
+    "best：每种 GPU 只列出没有被同一 GPU 的其他配置在成本与 TPOT 上同时超过的配置；all：列出全部可行配置。"), "best");
 constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -269,7 +276,7 @@ constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kK
 constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
                                      kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
 constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
-                               kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil};
+                               kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows};
 constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -504,14 +511,15 @@ constexpr std::array kFormulas{
         "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)", before_layout(kArgsReplicaRps)),
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
-        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok",
-        "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, tp "
-        "and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and TPOT at "
-        "full load, output tokens/s per GPU, USD per hour and per million output tokens (\"\" without a price).",
-        "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、tp 与权重格式一行，最便宜的在前："
+        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp",
+        "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
+        "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
+        "TPOT at full load, output tokens/s per GPU, USD per hour and per million output tokens (\"\" without a "
+        "price), and the replica's layout (ep, dp_attention, pp).",
+        "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、每块 GPU 每秒输出 "
-        "token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)"),
+        "token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"），以及副本的并行布局（ep、dp_attention、pp）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 1),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
         "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
         "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",
@@ -1175,6 +1183,23 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
+/// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
+/// each the catalog's id of a GPU.
+std::vector<std::string> gpu_list_of(const FormulaSpec& f, std::string_view text) {
+    if (text.find_first_of(",;\n") == std::string_view::npos) return {gpu_of(f, text).id};  // one id, as it is
+    std::vector<std::string> ids;
+    while (!text.empty()) {
+        const std::size_t end = text.find_first_of(",;\n");
+        const std::string_view item = trimmed(text.substr(0, end));
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        if (item.empty()) continue;
+        ids.push_back(gpu_of(f, item).id);
+    }
+    if (ids.empty())
+        throw Error::of_argument(Status::invalid_argument, f.name, "gpu", "names no GPU (got a list of separators)");
+    return ids;
+}
+
 /// The price overrides of ROOFLINE_PLAN: "h100-sxm=2.49, a100-sxm-80gb=1.29" (',' ';' or a new line between
 /// entries; a decimal point), by the catalog's id of each GPU; none for "" or "catalog".
 std::map<std::string, double> prices_of(const FormulaSpec& f, std::string_view text) {
@@ -1247,14 +1272,19 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
 
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
-           std::string_view profile, double disaggregated, std::string_view prices, double mem_util) {
+           std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
+           std::string_view rows_wanted) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
-                                    kv_dtype, profile, disaggregated, prices, mem_util});
+                                    kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted});
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
     serving::PlanOptions o;
-    if (!every(gpu)) o.gpu = gpu_of(f, gpu).id;
+    if (!every(gpu)) o.gpus = gpu_list_of(f, gpu);
+    const std::string_view rows_choice = or_default(f, "rows", rows_wanted);
+    if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
+        unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});
+    o.all_rows = iequals(rows_choice, "all");
     if (!every(weight_dtype)) {
         // The planner compares configurations of one format for every weight; the checkpoint's own mix is
         // not one of its rows yet (issue 17): said so, rather than "no dtype 'native'".
@@ -1273,9 +1303,11 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
     Table t;
-    t.cols = 13;
+    t.cols = 16;
+    // Columns only grow at the end (a workbook's INDEX(...; ; 13) keeps its meaning).
     for (const char* h : {"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus",
-                          "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok"})
+                          "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep",
+                          "dp_attention", "pp"})
         t.cells.emplace_back(std::string(h));
     t.cells.reserve(t.cols * (rows.size() + 1));
     for (const serving::PlanRow& r : rows) {
@@ -1287,6 +1319,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
             t.cells.emplace_back(finite(f, v));
         t.cells.push_back(price_cell(f, r.usd_per_hour));
         t.cells.push_back(price_cell(f, r.usd_per_mtok));
+        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp}) t.cells.emplace_back(finite(f, v));
     }
     t.rows = rows.size() + 1;
     return t;

@@ -203,7 +203,8 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
                    std::string_view profile, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
-           std::string_view profile, double disaggregated, std::string_view prices, double mem_util);
+           std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
+           std::string_view rows = "best");
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,

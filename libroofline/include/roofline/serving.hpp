@@ -110,21 +110,28 @@ double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Prof
 
 /// What the planner searches and how.
 struct PlanOptions {
-    std::optional<std::string> gpu;      ///< one GPU of the catalog; all of them when empty
+    std::vector<std::string> gpus;       ///< GPUs of the catalog to plan on; all of them when empty
     std::optional<DType> weights;        ///< one weight format; when empty: bf16, fp8 (where the GPU has fp8
-                                         ///< matrix units), int8 and int4 (weight-only)
+                                         ///< matrix units), int8 and int4 (weight-only), and nvfp4 and mxfp4
+                                         ///< where the GPU computes them at its FP4 peak
     DType kv = DType::bf16;              ///< KV cache format
     std::string profile = "typical";     ///< a profile name (operators.hpp)
     double mem_util = 0.9;               ///< fraction of each GPU's memory for weights and KV cache
     std::map<std::string, double> prices;  ///< USD per GPU-hour by GPU id, overriding the catalog
     bool disaggregated = false;          ///< separate prefill and decode pools
-    std::vector<double> tps{1, 2, 4, 8};  ///< tensor parallelism tried (within an 8-GPU node)
+    /// GPUs per replica tried; when empty: 1, 2, 4, 8 and on to the GPU's scale-up domain (72 on NVL72), and for
+    /// a model that does not fit in one domain, two and four domains over the network.
+    std::vector<double> tps;
+    /// Every feasible configuration; when false, for each GPU only those that no other configuration of the same
+    /// GPU beats on both cost (GPUs where there is no price) and TPOT.
+    bool all_rows = false;
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
 struct PlanRow {
     std::string gpu;
     double tp = 0;                      ///< GPUs per (decode) replica
+    Layout layout;                      ///< how a (decode) replica's GPUs share the model
     DType weights = DType::bf16;
     double batch = 0;                   ///< decode batch per replica at full load
     double replicas = 0;                ///< (decode) replicas
@@ -138,10 +145,13 @@ struct PlanRow {
     std::optional<double> usd_per_mtok;      ///< per million output tokens at the load
 };
 
-/// Every feasible configuration for `rps` requests/s of the workload within the targets, cheapest first
-/// (rows without a price last, by GPUs). Throws invalid_argument for a bad input or an unknown GPU or
-/// profile, no_solution (naming the target that rules every configuration out, where one does) when
-/// nothing is feasible.
+/// The feasible configurations for `rps` requests/s of the workload within the targets, cheapest first
+/// (rows without a price last, by GPUs). For each GPU, replicas of 1, 2, 4, 8 ... GPUs up to its scale-up
+/// domain in the layouts docs/serving-model.md lists (tensor parallelism; for MoE models experts over all the
+/// replica's GPUs, with attention in tensor or data parallelism; pipeline stages), and beyond the domain over
+/// the network for a model that does not fit in it. Throws invalid_argument for a bad input or an unknown GPU or
+/// profile, no_solution when nothing is feasible: its message names the binding constraint with its numbers
+/// and what would come nearest (the argument: the target that rules most configurations out, or "model").
 std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& options = {});
 /// The same for a model of the catalog: throws invalid_argument naming "model" for an unknown id.
