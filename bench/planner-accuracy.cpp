@@ -1,7 +1,8 @@
 // roofline-planner-accuracy: for every row of tests/data/serving-validation.csv (published serving
 // throughput under latency limits, at a stated batch, or at maximum load), the throughput per GPU the serving
 // model predicts under `bound` and `typical`, with errors; then the median absolute percentage error (MdAPE)
-// of `typical` per GPU, per kind of row and per source family. A row the model finds infeasible within its
+// of `typical` per GPU, per model, per layout kind (TP, TEP, DEP, PP, ...: serving_validation::layout_kind),
+// per kind of row and per source family. A row the model finds infeasible within its
 // limits counts as a prediction of 0 (an error of -100%).
 //
 //   build/bench/roofline-planner-accuracy [tests/data/serving-validation.csv] [--svg FILE]
@@ -221,36 +222,47 @@ int main(int argc, char** argv) {
         }
     }
     const auto rows = measurements::read(path);
-    std::map<std::string, std::vector<double>> by_gpu, by_kind, by_family;  // |%| of typical
+    std::map<std::string, std::vector<double>> by_gpu, by_model, by_layout, by_kind, by_family;  // |%| of typical
     std::vector<double> all;
     std::vector<Point> points;
     int above = 0;
-    fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id", "gpu",
-               "model", "w", "tp", "in", "out", "batch", "published", "bound", "err", "typical", "err");
+    fmt::print("{:<40} {:<14} {:<16} {:<5} {:>3} {:<5} {:>5} {:>5} {:>6} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id",
+               "gpu", "model", "w", "tp", "lay", "in", "out", "batch", "published", "bound", "err", "typical", "err");
     for (const auto& r : rows) {
         const double published = r.number("output_tokens_per_s_per_gpu");
         const double bound = predict(r, "bound"), typical = predict(r, "typical");
         const double e_bound = (bound / published - 1) * 100, e_typical = (typical / published - 1) * 100;
         if (!(bound >= published)) ++above;
         const auto kind = serving_validation::kind(r);
+        const std::string layout = serving_validation::layout_kind(r);
         by_gpu[r["gpu"]].push_back(std::abs(e_typical));
+        by_model[r["model"]].push_back(std::abs(e_typical));
+        by_layout[layout].push_back(std::abs(e_typical));
         by_kind[serving_validation::kind_name(kind)].push_back(std::abs(e_typical));
         by_family[serving_validation::family(r)].push_back(std::abs(e_typical));
         all.push_back(std::abs(e_typical));
         points.push_back({r["id"], serving_validation::family(r), published, bound, typical});
         const std::string batch = kind == serving_validation::Kind::stated_batch     ? r["batch"]
+                                  : kind == serving_validation::Kind::decode_batch   ? "D" + r["batch"]
                                   : kind == serving_validation::Kind::latency_limits ? "SLO"
                                                                                      : "max";
-        fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
-                   r["id"], r["gpu"], r["model"], r["weight_dtype"], r["tp"], r["prompt_tokens"], r["output_tokens"],
+        const std::string experts = serving_validation::optional(r, "expert_dtype");
+        const std::string formats = experts.empty() ? r["weight_dtype"] : r["weight_dtype"] + "/" + experts;
+        fmt::print("{:<40} {:<14} {:<16} {:<5} {:>3} {:<5} {:>5} {:>5} {:>6} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
+                   r["id"], r["gpu"], r["model"], formats, r["tp"], layout, r["prompt_tokens"], r["output_tokens"],
                    batch, published, bound, e_bound, typical, e_typical);
     }
     fmt::print("\nMedian absolute percentage error of typical, output tokens/s per GPU\n");
-    for (const auto& [gpu, v] : by_gpu) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", gpu, v.size(), median(v));
-    for (const auto& [kind, v] : by_kind) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", kind, v.size(), median(v));
-    for (const auto& [fam, v] : by_family)
-        fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "source " + fam, v.size(), median(v));
-    fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "all", all.size(), median(all));
+    const auto group = [](const char* title, const std::map<std::string, std::vector<double>>& m, const char* prefix) {
+        fmt::print("  {}\n", title);
+        for (const auto& [k, v] : m) fmt::print("    {:<28} {:>3} rows  {:6.1f}%\n", prefix + k, v.size(), median(v));
+    };
+    group("per GPU", by_gpu, "");
+    group("per model", by_model, "");
+    group("per layout kind", by_layout, "");
+    group("per kind of row", by_kind, "");
+    group("per source", by_family, "source ");
+    fmt::print("  {:<30} {:>3} rows  {:6.1f}%\n", "all", all.size(), median(all));
     fmt::print("\nbound below a published throughput: {} of {} rows\n", above, rows.size());
 
     if (!svg_path.empty()) {
