@@ -17,8 +17,12 @@
 //   phase                 "decode" for a decode pool (above); default empty: prefill and decode colocated.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "roofline/catalog.hpp"
 #include "roofline/dtype.hpp"
@@ -102,8 +106,10 @@ inline roofline::Deployment deployment(const measurements::Row& r) {
 
 /// The row's prediction for the deployment `d` (the row's own, or the same GPUs in another layout):
 /// 0 when the model finds no batch within the row's limits (a throughput of nothing: the model's error).
+/// `another_layout`: `d` is not the layout that ran, so a stated batch is capped by what fits in all of the
+/// GPUs' memory in `d` (under `profile`'s accounting); 0 when not even the weights fit.
 inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const roofline::Deployment& d,
-                                             const roofline::Profile& profile) {
+                                             const roofline::Profile& profile, bool another_layout = false) {
     using namespace roofline;
     const serving::Workload w{r.number("prompt_tokens"), r.number("output_tokens")};
     // No limit: a target no batch reaches (a year, in ms), so memory alone bounds the batch.
@@ -111,18 +117,21 @@ inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const r
     const auto found = r.field.find("mem_util");
     const double mem_util = found == r.field.end() || found->second.empty() ? 0.9 : r.number("mem_util");
     try {
+        double batch = r["batch"].empty() ? 0 : r.number("batch");
+        if (another_layout && batch > 0) batch = std::min(batch, std::floor(serving::memory_batch(d, profile, w, 1.0)));
+        if (another_layout && kind(r) != Kind::latency_limits && kind(r) != Kind::maximum_load && !(batch >= 1)) return 0;
         serving::ReplicaState s;
         switch (kind(r)) {
             case Kind::latency_limits:
                 s = serving::replica_rps(d, profile, w, {r.number("ttft_ms_limit"), r.number("tpot_ms_limit")}, mem_util);
                 break;
             case Kind::stated_batch:
-                s = serving::replica_state(d, profile, w, r.number("batch"), 1.0);  // it ran: memory is not the question
+                s = serving::replica_state(d, profile, w, batch, 1.0);  // it ran: memory is not the question
                 break;
             case Kind::decode_batch:
                 // Decode tokens only, every sequence's context running over its decode steps; it ran: memory
                 // is not the question.
-                return r.number("batch") / serving::iteration_ms(d, profile, w, r.number("batch"), 0) * 1000 / d.tp;
+                return batch / serving::iteration_ms(d, profile, w, batch, 0) * 1000 / d.tp;
             case Kind::maximum_load: s = serving::replica_rps(d, profile, w, {no_limit_ms, no_limit_ms}, mem_util); break;
         }
         return s.output_tokens_per_s / d.tp;
@@ -135,6 +144,45 @@ inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const r
 /// The same for the row's own deployment.
 inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const roofline::Profile& profile) {
     return predicted_tokens_per_s_per_gpu(r, deployment(r), profile);
+}
+
+/// The layouts of the row's `tp` GPUs over which `bound` must stay a bound (docs/serving-model.md, section 11):
+/// the row's own; tensor parallelism (all 1); for an MoE model TEP (ep = tp) and DEP (ep = dp_attention = tp);
+/// for any model pipeline stages of tensor-parallel GPUs (pp each divisor of tp above 1). Only the layouts
+/// the operator model accepts for the model (layout_problem) are listed; the row's own comes first.
+inline std::vector<roofline::Layout> bound_layouts(const roofline::Deployment& d) {
+    using roofline::Layout;
+    std::vector<Layout> out{d.layout};
+    const auto add = [&](const Layout& l) {
+        for (const Layout& o : out)
+            if (o.ep == l.ep && o.dp_attention == l.dp_attention && o.pp == l.pp) return;
+        if (roofline::layout_problem(d.model, d.tp, l).empty()) out.push_back(l);
+    };
+    add({1, 1, 1});
+    if (d.model.moe()) {
+        add({d.tp, 1, 1});
+        add({d.tp, d.tp, 1});
+    }
+    for (double pp = 2; pp <= d.tp; ++pp)
+        if (std::fmod(d.tp, pp) == 0) add({1, 1, pp});
+    return out;
+}
+
+/// The best `bound` prediction for the row over bound_layouts(): its value and the layout that gives it. The
+/// row's own layout is predicted as it ran; the others with the stated batch capped by their memory.
+inline std::pair<double, roofline::Layout> best_bound_over_layouts(const measurements::Row& r,
+                                                                   const roofline::Profile& bound) {
+    const roofline::Deployment own = deployment(r);
+    std::pair<double, roofline::Layout> best{-1, own.layout};
+    bool first = true;
+    for (const roofline::Layout& l : bound_layouts(own)) {
+        roofline::Deployment d = own;
+        d.layout = l;
+        const double v = predicted_tokens_per_s_per_gpu(r, d, bound, !first);
+        first = false;
+        if (v > best.first) best = {v, l};
+    }
+    return best;
 }
 
 }  // namespace serving_validation
