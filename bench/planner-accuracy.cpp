@@ -1,16 +1,19 @@
 // roofline-planner-accuracy: for every row of tests/data/serving-validation.csv (published serving
-// throughput under latency limits, at a stated batch, or at maximum load), the throughput per GPU the serving
-// model predicts under `bound` and `typical`, with errors; then the median absolute percentage error (MdAPE)
-// of `typical` per GPU, per model, per layout kind (TP, TEP, DEP, PP, ...: serving_validation::layout_kind),
-// per kind of row and per source family. A row the model finds infeasible within its
-// limits counts as a prediction of 0 (an error of -100%).
+// throughput under latency limits, at a stated batch, of a decode pool at a stated batch, or at maximum load),
+// the throughput per GPU the serving model predicts under `bound` and `typical`, with errors; then the median
+// absolute percentage error (MdAPE) of `typical` per GPU, per model, per layout kind (TP, TEP, DEP, PP, ...:
+// serving_validation::layout_kind), per kind of row and per source family; then, per row, the best `bound`
+// over the layouts of its GPUs (serving_validation::bound_layouts) and `bound` in tensor parallelism alone.
+// A row the model finds infeasible within its limits counts as a prediction of 0 (an error of -100%).
 //
 //   build/bench/roofline-planner-accuracy [tests/data/serving-validation.csv] [--svg FILE]
 //
 // --svg FILE also writes the validation figure (docs/images/planner-validation.svg): predicted against
 // published output tokens/s per GPU, log-log, the y = x line and a +-25% band, `typical` as filled markers
-// and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row.
-// Exit status 1 when `bound` is below a published throughput (no engine should beat it), 2 on bad arguments.
+// and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row; beside
+// the plot, the MdAPE per GPU, per model and per layout kind, and the legend.
+// Exit status 1 when `bound` (in the row's layout, or its best over layouts) is below a published throughput
+// (no engine should beat it), 2 on bad arguments.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,7 +106,7 @@ std::string svg(const std::vector<Point>& points, const std::map<std::string, st
     const double lw = 472, lh = 18.0 * static_cast<double>(families.size() + 1 + summary.size()) + 10;
     double panel_h = 24;
     for (const Group& g : groups) panel_h += 16 + 14 * static_cast<double>(g.lines.size()) + 8;
-    const double left = 80, top = 56, bottom = 64, pw = 684, right = 28 + lw + 16;
+    const double left = 80, top = 56, pw = 684, right = 28 + lw + 16;
     const double W = left + pw + right, H = std::max(620.0, top + panel_h + 12 + lh + 16);
     const double ph = 500;
     // Whole decades around every positive value.
