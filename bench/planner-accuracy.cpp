@@ -316,16 +316,20 @@ int main(int argc, char** argv) {
         roofline::Deployment tp_only = serving_validation::deployment(r);
         const bool own_is_tp = tp_only.layout.trivial();
         tp_only.layout = {};
-        const double tp_bound = serving_validation::predicted_tokens_per_s_per_gpu(r, tp_only, bound_profile, !own_is_tp);
+        // Tensor parallelism over tp GPUs needs the attention heads to divide among them (not for 48 or 72).
+        const bool tp_expressible = roofline::layout_problem(tp_only.model, tp_only.tp, tp_only.layout).empty();
+        const double tp_bound =
+            tp_expressible ? serving_validation::predicted_tokens_per_s_per_gpu(r, tp_only, bound_profile, !own_is_tp) : NAN;
         if (!(best >= published)) ++best_below;
-        if (!(tp_bound >= published)) ++tp_below;
+        if (tp_expressible && !(tp_bound >= published)) ++tp_below;
         const std::string name = fmt::format("{} ep{:g} dp{:g} pp{:g}", serving_validation::layout_kind(r.number("tp"), layout),
                                              layout.ep, layout.dp_attention, layout.pp);
         fmt::print("{:<40} {:<5} {:>10.0f} {:>10.0f} {:>10.0f} {:<14} {:>10.0f}{}\n", r["id"],
                    serving_validation::layout_kind(r), published, predict(r, "bound"), best, name, tp_bound,
-                   tp_bound >= published ? "" : "  (TP alone is below)");
+                   !tp_expressible ? "  (no TP layout: heads)" : tp_bound >= published ? "" : "  (TP alone is below)");
     }
-    fmt::print("best bound over layouts below a published throughput: {} of {} rows; bound in TP alone below: {}\n",
+    fmt::print("best bound over layouts below a published throughput: {} of {} rows; bound in TP alone (where the "
+               "heads allow it) below: {}\n",
                best_below, rows.size(), tp_below);
 
     if (!svg_path.empty()) {
