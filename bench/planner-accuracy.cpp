@@ -1,15 +1,19 @@
 // roofline-planner-accuracy: for every row of tests/data/serving-validation.csv (published serving
-// throughput under latency limits, at a stated batch, or at maximum load), the throughput per GPU the serving
-// model predicts under `bound` and `typical`, with errors; then the median absolute percentage error (MdAPE)
-// of `typical` per GPU, per kind of row and per source family. A row the model finds infeasible within its
-// limits counts as a prediction of 0 (an error of -100%).
+// throughput under latency limits, at a stated batch, of a decode pool at a stated batch, or at maximum load),
+// the throughput per GPU the serving model predicts under `bound` and `typical`, with errors; then the median
+// absolute percentage error (MdAPE) of `typical` per GPU, per model, per layout kind (TP, TEP, DEP, PP, ...:
+// serving_validation::layout_kind), per kind of row and per source family; then, per row, the best `bound`
+// over the layouts of its GPUs (serving_validation::bound_layouts) and `bound` in tensor parallelism alone.
+// A row the model finds infeasible within its limits counts as a prediction of 0 (an error of -100%).
 //
 //   build/bench/roofline-planner-accuracy [tests/data/serving-validation.csv] [--svg FILE]
 //
 // --svg FILE also writes the validation figure (docs/images/planner-validation.svg): predicted against
 // published output tokens/s per GPU, log-log, the y = x line and a +-25% band, `typical` as filled markers
-// and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row.
-// Exit status 1 when `bound` is below a published throughput (no engine should beat it), 2 on bad arguments.
+// and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row; beside
+// the plot, the MdAPE per GPU, per model and per layout kind, and the legend.
+// Exit status 1 when `bound` (in the row's layout, or its best over layouts) is below a published throughput
+// (no engine should beat it), 2 on bad arguments.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,6 +23,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "serving_validation.hpp"
@@ -53,6 +59,10 @@ Family family_style(const std::string& f) {
         {"trt10", {"TensorRT-LLM v1.0, maximum load", "#2ca02c"}},
         {"rocm", {"vLLM on ROCm (MI300X), stated batch", "#9467bd"}},
         {"mlperf51", {"MLPerf Inference v5.1, latency limits", "#ff7f0e"}},
+        {"mlperf50", {"MLPerf Inference v5.0 (NVIDIA), max load, limits", "#bcbd22"}},
+        {"lmsys", {"LMSYS SGLang wide EP, decode pools", "#8c564b"}},
+        {"trtllm", {"TensorRT-LLM DeepSeek-R1, DEP8, stated batch", "#17becf"}},
+        {"sglang", {"SGLang gpt-oss-120b, batch-1 decode", "#e377c2"}},
     };
     const auto it = known.find(f);
     return it != known.end() ? it->second : Family{"other", "#7f7f7f"};
@@ -78,12 +88,27 @@ std::string thousands(double v) {
     return s;
 }
 
+// One group of the panel beside the plot: a title and (label, rows, MdAPE of typical) lines.
+struct Group {
+    std::string title;
+    std::vector<std::tuple<std::string, std::size_t, double>> lines;
+};
+
 // The validation figure as an SVG document.
-// `stats`: rows and MdAPE of typical per source family; `summary`: further MdAPE lines under the legend.
+// `stats`: rows and MdAPE of typical per source family; `summary`: further MdAPE lines under the legend;
+// `groups`: the panel on the right (MdAPE per GPU, per model, per layout kind).
 std::string svg(const std::vector<Point>& points, const std::map<std::string, std::pair<std::size_t, double>>& stats,
-                const std::vector<std::pair<std::string, double>>& summary) {
-    const double W = 800, H = 620, left = 80, right = 36, top = 56, bottom = 64;
-    const double pw = W - left - right, ph = H - top - bottom;
+                const std::vector<std::pair<std::string, double>>& summary, const std::vector<Group>& groups) {
+    // The plot (684 x 500), and on its right the panel of MdAPE per group with the legend under it.
+    std::vector<std::string> families;
+    for (const Point& p : points)
+        if (std::find(families.begin(), families.end(), p.family) == families.end()) families.push_back(p.family);
+    const double lw = 472, lh = 18.0 * static_cast<double>(families.size() + 1 + summary.size()) + 10;
+    double panel_h = 24;
+    for (const Group& g : groups) panel_h += 16 + 14 * static_cast<double>(g.lines.size()) + 8;
+    const double left = 80, top = 56, pw = 684, right = 28 + lw + 16;
+    const double W = left + pw + right, H = std::max(620.0, top + panel_h + 12 + lh + 16);
+    const double ph = 500;
     // Whole decades around every positive value.
     double lo = 1e300, hi = 0;
     for (const Point& p : points)
@@ -139,7 +164,7 @@ std::string svg(const std::vector<Point>& points, const std::map<std::string, st
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top,
                      pw, ph);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">published output tokens/s per GPU</text>\n",
-                     left + pw / 2, H - 22);
+                     left + pw / 2, top + ph + 42);
     s += fmt::format("<text transform=\"translate(20,{:.1f}) rotate(-90)\" text-anchor=\"middle\">predicted output "
                      "tokens/s per GPU</text>\n",
                      top + ph / 2);
@@ -164,14 +189,27 @@ std::string svg(const std::vector<Point>& points, const std::map<std::string, st
                              xml_escape(p.id), cx - 5, cy - 4, cx + 5, cy - 4, cx, cy + 5, f.colour);
         }
     }
-    // Legend in the bottom right corner of the plot, where no point lies (no prediction is that far below the
-    // published figure but the infeasible ones, drawn on the bottom edge at the left).
-    std::vector<std::string> families;
-    for (const Point& p : points)
-        if (std::find(families.begin(), families.end(), p.family) == families.end()) families.push_back(p.family);
-    const double lw = 424, lh = 18.0 * static_cast<double>(families.size() + 1 + summary.size()) + 10;
-    const double lx = left + pw - lw + 2;
-    double ly = top + ph - lh + 10;
+    // The panel: MdAPE of typical per GPU, per model and per layout kind.
+    double py = top + 4;
+    const double px = left + pw + 28;
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-weight=\"bold\">MdAPE of typical</text>\n", px, py);
+    py += 20;
+    for (const Group& g : groups) {
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", px, py, xml_escape(g.title));
+        py += 16;
+        for (const auto& [label, n, mdape] : g.lines) {
+            s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\">{}</text>", px + 8, py, xml_escape(label));
+            s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{} rows</text>", px + 232,
+                             py, n);
+            s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{:.1f}%</text>\n", px + 300,
+                             py, mdape);
+            py += 14;
+        }
+        py += 8;
+    }
+    // The legend under the panel, beside the plot (no marker hides behind it).
+    const double lx = px + 8;
+    double ly = py + 16;
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" fill-opacity=\"0.92\" "
                      "stroke=\"#bbb\"/>\n",
                      lx - 8, ly - 14, lw - 2, lh - 6);
@@ -221,37 +259,78 @@ int main(int argc, char** argv) {
         }
     }
     const auto rows = measurements::read(path);
-    std::map<std::string, std::vector<double>> by_gpu, by_kind, by_family;  // |%| of typical
+    std::map<std::string, std::vector<double>> by_gpu, by_model, by_layout, by_kind, by_family;  // |%| of typical
     std::vector<double> all;
     std::vector<Point> points;
     int above = 0;
-    fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id", "gpu",
-               "model", "w", "tp", "in", "out", "batch", "published", "bound", "err", "typical", "err");
+    fmt::print("{:<40} {:<14} {:<16} {:<11} {:>3} {:<5} {:>5} {:>5} {:>6} {:>10} {:>10} {:>7} {:>10} {:>7}\n", "id",
+               "gpu", "model", "w", "tp", "lay", "in", "out", "batch", "published", "bound", "err", "typical", "err");
     for (const auto& r : rows) {
         const double published = r.number("output_tokens_per_s_per_gpu");
         const double bound = predict(r, "bound"), typical = predict(r, "typical");
         const double e_bound = (bound / published - 1) * 100, e_typical = (typical / published - 1) * 100;
         if (!(bound >= published)) ++above;
         const auto kind = serving_validation::kind(r);
+        const std::string layout = serving_validation::layout_kind(r);
         by_gpu[r["gpu"]].push_back(std::abs(e_typical));
+        by_model[r["model"]].push_back(std::abs(e_typical));
+        by_layout[layout].push_back(std::abs(e_typical));
         by_kind[serving_validation::kind_name(kind)].push_back(std::abs(e_typical));
         by_family[serving_validation::family(r)].push_back(std::abs(e_typical));
         all.push_back(std::abs(e_typical));
         points.push_back({r["id"], serving_validation::family(r), published, bound, typical});
         const std::string batch = kind == serving_validation::Kind::stated_batch     ? r["batch"]
+                                  : kind == serving_validation::Kind::decode_batch   ? "D" + r["batch"]
                                   : kind == serving_validation::Kind::latency_limits ? "SLO"
                                                                                      : "max";
-        fmt::print("{:<34} {:<14} {:<14} {:<5} {:>3} {:>5} {:>5} {:>5} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
-                   r["id"], r["gpu"], r["model"], r["weight_dtype"], r["tp"], r["prompt_tokens"], r["output_tokens"],
+        const std::string experts = serving_validation::optional(r, "expert_dtype");
+        const std::string formats = experts.empty() ? r["weight_dtype"] : r["weight_dtype"] + "/" + experts;
+        fmt::print("{:<40} {:<14} {:<16} {:<11} {:>3} {:<5} {:>5} {:>5} {:>6} {:>10.0f} {:>10.0f} {:>6.1f}% {:>10.0f} {:>6.1f}%\n",
+                   r["id"], r["gpu"], r["model"], formats, r["tp"], layout, r["prompt_tokens"], r["output_tokens"],
                    batch, published, bound, e_bound, typical, e_typical);
     }
     fmt::print("\nMedian absolute percentage error of typical, output tokens/s per GPU\n");
-    for (const auto& [gpu, v] : by_gpu) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", gpu, v.size(), median(v));
-    for (const auto& [kind, v] : by_kind) fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", kind, v.size(), median(v));
-    for (const auto& [fam, v] : by_family)
-        fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "source " + fam, v.size(), median(v));
-    fmt::print("  {:<22} {:>2} rows  {:6.1f}%\n", "all", all.size(), median(all));
+    const auto group = [](const char* title, const std::map<std::string, std::vector<double>>& m, const char* prefix) {
+        fmt::print("  {}\n", title);
+        for (const auto& [k, v] : m) fmt::print("    {:<28} {:>3} rows  {:6.1f}%\n", prefix + k, v.size(), median(v));
+    };
+    group("per GPU", by_gpu, "");
+    group("per model", by_model, "");
+    group("per layout kind", by_layout, "");
+    group("per kind of row", by_kind, "");
+    group("per source", by_family, "source ");
+    fmt::print("  {:<30} {:>3} rows  {:6.1f}%\n", "all", all.size(), median(all));
     fmt::print("\nbound below a published throughput: {} of {} rows\n", above, rows.size());
+
+    // Deliver 6: bound over the layouts of each row's GPUs (serving_validation::bound_layouts): the best
+    // bound and the layout that gives it, and bound in plain tensor parallelism, against the published figure.
+    fmt::print("\nbound over the layouts of the row's GPUs (own, TP, TEP and DEP for MoE, TPxPP/PP); other layouts "
+               "keep the row's batch where it fits in their memory\n");
+    fmt::print("{:<40} {:<5} {:>10} {:>10} {:>10} {:<14} {:>10}\n", "id", "own", "published", "own bound", "best",
+               "best layout", "TP bound");
+    int best_below = 0, tp_below = 0;
+    for (const auto& r : rows) {
+        const double published = r.number("output_tokens_per_s_per_gpu");
+        const auto& bound_profile = *roofline::find_profile("bound");
+        const auto [best, layout] = serving_validation::best_bound_over_layouts(r, bound_profile);
+        roofline::Deployment tp_only = serving_validation::deployment(r);
+        const bool own_is_tp = tp_only.layout.trivial();
+        tp_only.layout = {};
+        // Tensor parallelism over tp GPUs needs the attention heads to divide among them (not for 48 or 72).
+        const bool tp_expressible = roofline::layout_problem(tp_only.model, tp_only.tp, tp_only.layout).empty();
+        const double tp_bound =
+            tp_expressible ? serving_validation::predicted_tokens_per_s_per_gpu(r, tp_only, bound_profile, !own_is_tp) : NAN;
+        if (!(best >= published)) ++best_below;
+        if (tp_expressible && !(tp_bound >= published)) ++tp_below;
+        const std::string name = fmt::format("{} ep{:g} dp{:g} pp{:g}", serving_validation::layout_kind(r.number("tp"), layout),
+                                             layout.ep, layout.dp_attention, layout.pp);
+        fmt::print("{:<40} {:<5} {:>10.0f} {:>10.0f} {:>10.0f} {:<14} {:>10.0f}{}\n", r["id"],
+                   serving_validation::layout_kind(r), published, predict(r, "bound"), best, name, tp_bound,
+                   !tp_expressible ? "  (no TP layout: heads)" : tp_bound >= published ? "" : "  (TP alone is below)");
+    }
+    fmt::print("best bound over layouts below a published throughput: {} of {} rows; bound in TP alone (where the "
+               "heads allow it) below: {}\n",
+               best_below, rows.size(), tp_below);
 
     if (!svg_path.empty()) {
         std::map<std::string, std::pair<std::size_t, double>> stats;
@@ -261,12 +340,20 @@ int main(int argc, char** argv) {
         if (const auto it = by_kind.find("under latency limits"); it != by_kind.end())
             summary.emplace_back(fmt::format("the {} rows under latency limits", it->second.size()), median(it->second));
         std::ofstream out(svg_path);
-        out << svg(points, stats, summary);
+        std::vector<Group> groups;
+        for (const auto& [title, m] : {std::pair<const char*, const std::map<std::string, std::vector<double>>*>{"per GPU", &by_gpu},
+                                        {"per model", &by_model},
+                                        {"per layout kind (TP, TEP, DEP, PP, ...)", &by_layout}}) {
+            Group g{title, {}};
+            for (const auto& [k, v] : *m) g.lines.emplace_back(k, v.size(), median(v));
+            groups.push_back(std::move(g));
+        }
+        out << svg(points, stats, summary, groups);
         if (!out) {
             fmt::print(stderr, "cannot write {}\n", svg_path);
             return 2;
         }
         fmt::print("wrote {}\n", svg_path);
     }
-    return above == 0 ? 0 : 1;
+    return above == 0 && best_below == 0 ? 0 : 1;
 }

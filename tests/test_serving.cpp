@@ -4,6 +4,7 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -423,4 +424,46 @@ TEST_CASE("no published serving throughput beats bound; typical stays below boun
         CHECK(b >= published);
         CHECK(t <= b);
     }
+}
+
+TEST_CASE("bound stays a bound over layouts: for every validation row, the best bound over the layouts of its GPUs "
+          "(its own, TP, TEP and DEP for MoE models, pipeline stages) is at least the published throughput",
+          "[serving][layouts]") {
+    const auto rows = measurements::read(ROOFLINE_SERVING_VALIDATION);
+    int moe_rows = 0, layout_rows = 0;
+    for (const auto& r : rows) {
+        INFO(r["id"] << " (" << serving_validation::layout_kind(r) << ")");
+        const double published = r.number("output_tokens_per_s_per_gpu");
+        const Deployment own = serving_validation::deployment(r);
+        const std::vector<Layout> layouts = serving_validation::bound_layouts(own);
+        // The row's own layout first, then tensor parallelism; TEP and DEP on every GPU of an MoE row; pipeline
+        // stages where tp > 1; each where the operator model accepts it (tensor-parallel attention over 48, 72
+        // or 96 GPUs does not divide DeepSeek's 128 or Kimi K2's 64 heads: only DEP is left there).
+        REQUIRE(!layouts.empty());
+        CHECK((layouts[0].ep == own.layout.ep && layouts[0].dp_attention == own.layout.dp_attention &&
+               layouts[0].pp == own.layout.pp));
+        const auto has = [&](double ep, double dp, double pp) {
+            if (!layout_problem(own.model, own.tp, {ep, dp, pp}).empty()) return true;  // not expressible
+            return std::any_of(layouts.begin(), layouts.end(), [&](const Layout& l) {
+                return l.ep == ep && l.dp_attention == dp && l.pp == pp;
+            });
+        };
+        CHECK(has(1, 1, 1));
+        if (own.model.moe()) {
+            ++moe_rows;
+            CHECK(has(own.tp, 1, 1));
+            CHECK(has(own.tp, own.tp, 1));
+        }
+        if (own.tp > 1) CHECK(has(1, 1, own.tp));
+        if (!own.layout.trivial()) ++layout_rows;
+        const auto [best, layout] = serving_validation::best_bound_over_layouts(r, bound());
+        INFO("best bound " << best << " in ep " << layout.ep << " dp_attention " << layout.dp_attention << " pp "
+                           << layout.pp << ", published " << published);
+        CHECK(best >= published);
+        // The best over layouts is never below the row's own layout's bound.
+        CHECK(best >= serving_validation::predicted_tokens_per_s_per_gpu(r, bound()));
+    }
+    // The file holds MoE rows and rows in layouts other than tensor parallelism (EP with DP attention, PP).
+    CHECK(moe_rows >= 6);
+    CHECK(layout_rows >= 6);
 }
