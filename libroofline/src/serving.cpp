@@ -366,7 +366,8 @@ Deployment with_model(const Deployment& d, const ModelSpec& m) {
 
 bool is_bound(const Profile& p) noexcept {
     return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
-           p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1;
+           p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1 &&
+           p.overlap_expert_traffic;
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

@@ -27,6 +27,10 @@ struct Profile {
     /// Expert parallelism: tokens of the busiest GPU's experts over the mean (>= 1; bound: 1). It multiplies the
     /// experts' FLOPs and activations when ep > 1 (docs/serving-model.md, "Layouts").
     double expert_imbalance = 1;
+    /// Expert parallelism's traffic (dispatch, combine and the gathers around them) overlapped with the step's other
+    /// work, as engines do with two micro-batches in flight (SGLang's two-batch overlap, DeepEP): the step takes the
+    /// longer of the two. bound: true (no engine hides more); the fitted profiles: false unless profiles.json says so.
+    bool overlap_expert_traffic = false;
 };
 
 /// The profiles: "bound" and those fitted on published measurements (profiles.json).
@@ -45,7 +49,8 @@ struct Operator {
     double scaleout_bytes = 0;  ///< the part of link_bytes that leaves the scale-up domain (over the network)
     double count = 0;           ///< how many kernels (all-reduces) it stands for
     DType compute = DType::bf16;
-    bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies
+    bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies,
+                                   ///< or (on a link operator) traffic of expert parallelism that the profile may overlap
     // Filled by estimate():
     double ms = 0;
     Resource bound = Resource::memory;
