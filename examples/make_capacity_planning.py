@@ -695,8 +695,8 @@ def models(book, sheet):
 PLAN_TOP = 25     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
 PLAN_ROWS = 150   # configurations listed (the array formula's height less its header row)
 PLAN_PRINTED = 40  # configurations printed (the PDF's page)
-PLAN_COLS = 13    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
-                  # output_tok_s_per_gpu, usd_per_hour, usd_per_mtok
+PLAN_COLS = 16    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
+                  # output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp
 FRONT_COLOR = 0x2CA02C
 ALL_COLOR = 0x7F7F7F
 
@@ -728,10 +728,11 @@ def planner(book, sheet):
             for i, (label, *_) in enumerate(inputs)]
     plan_call = f"ROOFLINE_PLAN({';'.join(refs)})"
     book.title(sheet, "A1", "Capacity planner: which GPUs, how many, at what cost, for a load and latency targets")
-    book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every GPU of the catalog, tensor parallelism "
-                           "1, 2, 4, 8 and the weight formats, and lists each configuration")
-    book.note(sheet, "A3", "that serves the load within both targets, cheapest first (the serving model: "
-                           "docs/serving-model.md). Prices are examples that date quickly: give yours.")
+    book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every GPU of the catalog, replicas of 1 to 72 "
+                           "GPUs in tensor, expert and pipeline parallelism, the weight formats (FP4 where the GPU "
+                           "computes it), and lists for each GPU the configurations")
+    book.note(sheet, "A3", "that serve the load within both targets and that no other beats on both cost and TPOT, "
+                           "cheapest first (docs/serving-model.md). Prices are examples that date quickly: give yours.")
     book.put(sheet, "A4", "Inputs", bold=True, size=12)
     book.inputs(sheet, 5, [(label, value, help_text, fmt) for label, value, help_text, fmt in inputs])
     drop_down(book, sheet, "B5", "Catalog_Models", "A model of the catalog (ROOFLINE_MODELS()).")
@@ -754,10 +755,12 @@ def planner(book, sheet):
     r = first
     why = f'ROOFLINE_WHY("ROOFLINE_PLAN";{";".join(refs)})'
     pool = (f'IF(G{r}>0;" for decode, and "&G{r}&IF(G{r}=1;" prefill replica";" prefill replicas")&" of tp "&F{r};"")')
+    layout = (f'IF(N{r}>1;", experts over "&N{r};"")&IF(O{r}>1;", attention in "&O{r}&" groups";"")&'
+              f'IF(P{r}>1;", "&P{r}&" pipeline stages";"")')
     price = (f'IF(ISNUMBER(L{r});": $"&TEXT(L{r};"#,##0.00")&" per hour, $"&TEXT(M{r};"0.000")&'
              f'" per million output tokens";": no price in the catalog (add one in the price overrides)")')
     summary = (f'=IF({count}=0;"No configuration: "&{why};'
-               f'"Cheapest: "&H{r}&" \u00d7 "&A{r}&" ("&E{r}&IF(E{r}=1;" replica";" replicas")&" of tp "&B{r}&", "&C{r}&'
+               f'"Cheapest: "&H{r}&" \u00d7 "&A{r}&" ("&E{r}&IF(E{r}=1;" replica";" replicas")&" of tp "&B{r}&{layout}&", "&C{r}&'
                f'" weights, batch "&TEXT(D{r};"0")&{pool}&")"&{price}&'
                f'"; TTFT "&TEXT(I{r};"0")&" ms, TPOT "&TEXT(J{r};"0.0")&" ms")')
     book.put(sheet, "A21", summary, bold=True, color=TITLE_COLOR, size=11)
@@ -768,10 +771,11 @@ def planner(book, sheet):
     # table when nothing is feasible (the answer above then says why), so no cell shows #N/A.
     book.title(sheet, f"A{top - 2}", f"Every configuration, cheapest first (ROOFLINE_PLAN, an array formula; a printout shows the first "
                f"{PLAN_PRINTED})", size=12)
-    book.header(sheet, f"A{top - 1}:O{top - 1}",
-                ["GPU", "Tensor parallel (GPUs per replica)", "Weights", "Batch per replica", "Replicas",
+    book.header(sheet, f"A{top - 1}:R{top - 1}",
+                ["GPU", "GPUs per replica (tp)", "Weights", "Batch per replica", "Replicas",
                  "Prefill tp", "Prefill replicas", "GPUs in total", "TTFT at full load (ms)",
                  "TPOT at full load (ms)", "Output tok/s per GPU", "USD per hour", "USD per million output tokens",
+                 "Experts over (ep)", "Attention groups (dp_attention)", "Pipeline stages (pp)",
                  "Pareto front", "Front: USD per million"])
     area = f"A{top}:{_col(PLAN_COLS - 1)}{last}"
     cells = sheet.getCellRangeByName(area)
@@ -779,29 +783,29 @@ def planner(book, sheet):
     names = sheet.getCellRangeByName(f"A{top}:{_col(PLAN_COLS - 1)}{top}")
     book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
     names.ShrinkToFit = True
-    for col, fmt in zip("BCDEFGHIJKLM", ["0", None, "#,##0", "#,##0", "0;-0;", "0;-0;", "#,##0", "#,##0",
-                                         "0.0", "#,##0", "#,##0.00", "0.000"]):
+    for col, fmt in zip("BCDEFGHIJKLMNOP", ["0", None, "#,##0", "#,##0", "0;-0;", "0;-0;", "#,##0", "#,##0",
+                                            "0.0", "#,##0", "#,##0.00", "0.000", "0", "0", "0"]):
         rng = sheet.getCellRangeByName(f"{col}{first}:{col}{last}")
-        book.style(rng, fmt=fmt, align="CENTER" if col in "BC" else None)
+        book.style(rng, fmt=fmt, align="CENTER" if col in "BCNOP" else None)
     book.style(sheet.getCellRangeByName(f"A{first}:A{last}"), bold=True)
     book.style(sheet.getCellRangeByName(f"M{first}:M{last}"), bold=True)
     # The Pareto front: no other configuration has a lower TPOT at a cost no higher, or a lower cost at a
     # TPOT no higher.
     tpot, cost = f"$J${first}:$J${last}", f"$M${first}:$M${last}"
-    for ref, text in ((f"N{top}", "pareto"), (f"O{top}", "front_usd_per_mtok")):
+    for ref, text in ((f"Q{top}", "pareto"), (f"R{top}", "front_usd_per_mtok")):
         book.put(sheet, ref, text, italic=True, color=NOTE_COLOR, align="CENTER").ShrinkToFit = True
     for r in range(first, last + 1):
-        book.put(sheet, f"N{r}", f'=IF(ISNUMBER(M{r});IF(COUNTIFS({tpot};"<"&J{r};{cost};"<="&M{r})+'
+        book.put(sheet, f"Q{r}", f'=IF(ISNUMBER(M{r});IF(COUNTIFS({tpot};"<"&J{r};{cost};"<="&M{r})+'
                                  f'COUNTIFS({tpot};"<="&J{r};{cost};"<"&M{r})=0;"yes";"");"")', align="CENTER",
                  color=FRONT_COLOR, bold=True)
-        book.put(sheet, f"O{r}", f'=IF(N{r}="yes";M{r};"")', fmt="0.000")
+        book.put(sheet, f"R{r}", f'=IF(Q{r}="yes";M{r};"")', fmt="0.000")
     book.note(sheet, f"A{last + 1}", "Rows beyond the configurations stay empty. USD per hour and per million "
                                      "output tokens are empty where the GPU has no price: give it one in the price "
                                      "overrides. Pareto front: no other configuration is both cheaper and faster "
                                      "(a lower TPOT).")
     book.name("Planner_Inputs", "Planner", f"A5:B{4 + len(inputs)}")
-    book.name("Planner_Table", "Planner", f"A{top}:O{last}")
-    book.widths(sheet, [5.6, 2.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.9, 1.9, 2.0, 2.0, 2.2, 1.9, 2.2])
+    book.name("Planner_Table", "Planner", f"A{top}:R{last}")
+    book.widths(sheet, [5.6, 2.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.9, 1.9, 2.0, 2.0, 2.2, 1.8, 2.0, 1.8, 1.9, 2.2])
     add_cost_chart(book, sheet, first, last)
 
 
@@ -839,7 +843,7 @@ def add_cost_chart(book, sheet, first, last):
     chart_type.setDataSeries((
         series(f"$Planner.$J${first}:$J${last}", f"$Planner.$M${first}:$M${last}", f"$Planner.$M${PLAN_TOP - 1}",
                ALL_COLOR, False, 200),
-        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$O${first}:$O${last}", f"$Planner.$N${PLAN_TOP - 1}",
+        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$R${first}:$R${last}", f"$Planner.$Q${PLAN_TOP - 1}",
                FRONT_COLOR, True, 260),
     ))
     chart.HasMainTitle = True

@@ -118,7 +118,7 @@ def show(doc, pdf_tmp):
                 problems.append(f"the roof has {len(numeric)} numeric rows of {len(body)}, not 50")
             rows = [rows[0]] + body[::7] + ([body[-1]] if (len(body) - 1) % 7 else [])
         if key == "Planner_Table":  # the machine names of ROOFLINE_PLAN's own header row, then the ranked rows
-            rows = [r[:14] for r in rows[:1 + PLANNER_SHOWN] if any(r)]
+            rows = [r[:17] for r in rows[:1 + PLANNER_SHOWN] if any(r)]
         if key == "Planner_Answer":
             print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}")
             continue
@@ -221,7 +221,7 @@ def check_planner(doc):
     expected = ROOFLINE.call("ROOFLINE_PLAN", *args)
     area = doc.NamedRanges.getByName("Planner_Table").ReferredCells.RangeAddress
     height = area.EndRow - area.StartRow  # configurations the sheet has room for
-    table = sheet.getCellRangeByName(f"A{PLAN_TOP}:M{PLAN_TOP + height}").DataArray
+    table = sheet.getCellRangeByName(f"A{PLAN_TOP}:P{PLAN_TOP + height}").DataArray
     shown = [r for r in table if r[0] != ""]
     count = sheet.getCellRangeByName("B20").getValue()
     print(f"\nThe Planner against ROOFLINE_PLAN through the C ABI (Python package, {len(expected) - 1} "
@@ -259,7 +259,7 @@ def check_planner(doc):
     costs = [r[12] for r in shown[1:] if isinstance(r[12], float)]
     if costs != sorted(costs):
         problems.append("Planner: the configurations are not cheapest first")
-    front = [r for r in sheet.getCellRangeByName(f"J{PLAN_TOP + 1}:N{PLAN_TOP + height}").DataArray if r[4] == "yes"]
+    front = [r for r in sheet.getCellRangeByName(f"Q{PLAN_TOP + 1}:Q{PLAN_TOP + height}").DataArray if r[0] == "yes"]
     if not front:
         problems.append("Planner: the Pareto front is empty")
     summary = sheet.getCellRangeByName("A21").getString()

@@ -1,6 +1,6 @@
 """The capacity planner's formulas in a real headless Calc.
 
-ROOFLINE_PLAN as an array formula: its dimensions (a header row of the 13 agreed column names, then one
+ROOFLINE_PLAN as an array formula: its dimensions (a header row of the 16 agreed column names (13 before 0.6: columns are only appended), then one
 row per configuration: the cells one row below and one column right of it show #N/A, as Calc shows for
 any array smaller than its range), every cell equal to the C ABI's for the same call (typed, and from cell
 references), and the arithmetic its columns must keep (worked by hand below). The planner's other
@@ -21,7 +21,7 @@ check = Checks()
 
 # The column names agreed for ROOFLINE_PLAN (issue 11), in order.
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms",
-          "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok")
+          "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp")
 
 # The issue's example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
 # TPOT 50 ms.
@@ -178,10 +178,10 @@ def main(workdir, oxt, library):
 
         check_array(sheet, 1, rows, expected, "=ROOFLINE_PLAN(the issue's example) over a larger range")
         check_array(sheet, top2, rows2, narrow, "=ROOFLINE_PLAN(one GPU, fp8, disaggregated, a price) from cells")
-        header = tuple(sheet.getCellRangeByName("A1:M1").DataArray[0])
+        header = tuple(sheet.getCellRangeByName(f"A1:{col(len(HEADER) - 1)}1").DataArray[0])
         check(header == HEADER, f"Calc: the array's first row is the header: {header}")
         size = (sheet.getCellRangeByName(f"A{probe}").getValue(), sheet.getCellRangeByName(f"B{probe}").getValue())
-        check(size == (n + 1, 13), f"Calc: ROWS and COLUMNS of ROOFLINE_PLAN(...) are {size}: {n + 1} x 13")
+        check(size == (n + 1, 16), f"Calc: ROWS and COLUMNS of ROOFLINE_PLAN(...) are {size}: {n + 1} x 16")
         cheapest = sheet.getCellRangeByName(f"C{probe}").getValue()
         check(close(cheapest, expected[1][12], 1e-12),
               f"Calc: INDEX(ROOFLINE_PLAN(...); 2; 13), the cheapest USD per million output tokens: {cheapest}")
