@@ -157,7 +157,10 @@ int main(void) {
         for (j = 0; j < info->arg_count; ++j)
             for (v = 0; v < nvalues; ++v) {
                 cases[n] = base;
-                if (info->args[j]->type == ROOFLINE_TYPE_TEXT) cases[n].args[j].text = v % 2 ? "unknown" : "";
+                /* An empty optional gpu is ROOFLINE_PLAN's whole catalog: once in the grid, not in every value. */
+                const int whole_catalog = info->args[j]->optional && strcmp(info->args[j]->name, "gpu") == 0 && v > 1;
+                if (info->args[j]->type == ROOFLINE_TYPE_TEXT)
+                    cases[n].args[j].text = v % 2 || whole_catalog ? "unknown" : "";
                 else cases[n].args[j].number = kValues[v];
                 ++n;
             }
