@@ -12,7 +12,8 @@
 #include <string.h>
 
 #define THREADS 8
-#define ROUNDS 20
+#define ROUNDS 20 /* ROOFLINE_THREAD_ROUNDS overrides it (the tsan test preset: 5) */
+static size_t rounds = ROUNDS;
 #define MAX_ARGS 16
 
 typedef struct {
@@ -56,7 +57,7 @@ static void run(const Case* c, Case* out) {
 static void* worker(void* arg) {
     size_t* mismatches = (size_t*)arg;
     size_t round, i;
-    for (round = 0; round < ROUNDS; ++round) {
+    for (round = 0; round < rounds; ++round) {
         for (i = 0; i < ncases; ++i) {
             /* Each thread walks the cases from its own starting point, so that different formulas overlap. */
             const Case* want = &cases[(i + (size_t)round * 7) % ncases];
@@ -129,6 +130,8 @@ int main(void) {
     pthread_t threads[THREADS];
     size_t mismatches[THREADS] = {0};
     const size_t nvalues = sizeof kValues / sizeof kValues[0];
+    const char* rounds_env = getenv("ROOFLINE_THREAD_ROUNDS");
+    if (rounds_env && atoi(rounds_env) > 0) rounds = (size_t)atoi(rounds_env);
     int passed = 0, failed = 0;
 
     for (f = 0; f < roofline_formula_count(); ++f) total += roofline_formula_at(f)->arg_count * nvalues + 1;
@@ -179,7 +182,7 @@ int main(void) {
             fprintf(stderr, "thread %zu: %zu results differ from the single-threaded ones\n", t, mismatches[t]);
         }
     }
-    printf("%zu cases x %d rounds in each of %d threads\n", ncases, ROUNDS, THREADS);
+    printf("%zu cases x %zu rounds in each of %d threads\n", ncases, rounds, THREADS);
     free(cases);
 
     /* A host replaces a model and a GPU it added while 8 threads compute with them: each call sees one
