@@ -194,7 +194,7 @@ Operator& linear(OperatorList& ops, const char (&name)[N], double params, double
 
 /// Sequences (or prompts) of one pipeline micro-batch when `n` pass the replica: n / pp, and at least a whole one
 /// when there are fewer than pp (a sequence is not split; the other stages wait: the pipeline's bubble).
-double per_micro_batch(const Shard& s, double n) { return n >= s.pp ? n / s.pp : std::min(n, 1.0); }
+double per_micro_batch(double pp, double n) { return n >= pp ? n / pp : std::min(n, 1.0); }
 
 /// The tokens of a step as one GPU sees them: `stage` pass its pipeline stage in one micro-batch, `mix` its
 /// attention group's share of them (stage / dp_attention).
@@ -202,7 +202,7 @@ struct Tokens {
     double stage, mix;
 };
 Tokens tokens_of(const Shard& s, double sequences, double tokens_each = 1) {
-    const double stage = per_micro_batch(s, sequences) * tokens_each;
+    const double stage = per_micro_batch(s.pp, sequences) * tokens_each;
     return {stage, stage / s.groups};
 }
 
@@ -393,7 +393,7 @@ std::string layout_problem(const ModelSpec& m, double tp, const Layout& l) {
 }
 
 double micro_batch_tokens(const DeploymentRef& d, double tokens) noexcept {
-    return tokens >= d.layout.pp ? tokens / d.layout.pp : std::min(tokens, 1.0);
+    return per_micro_batch(d.layout.pp, tokens);
 }
 
 double expected_distinct_experts(double experts, double per_token, double tokens) noexcept {
