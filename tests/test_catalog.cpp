@@ -203,7 +203,7 @@ TEST_CASE("the GPUs of 2026: Blackwell Ultra, NVL72 racks, CDNA 4, H20, RTX PRO 
     CHECK(std::isnan(gpu_or_nan("rtx-4090", "scaleout_tbs")));  // a PCIe card has no NIC of its own
 }
 
-TEST_CASE("a user's GPU without the 2026 fields keeps working; a bad one is refused naming the field", "[catalog]") {
+TEST_CASE("a user's GPU without the 2026 fields keeps working, a bad one is refused naming the field", "[catalog]") {
     size_t added = 0;
     REQUIRE(roofline_catalog_add_json(R"({"gpus": [{"id": "old-style-gpu", "tflops": {"bf16": 300}, "hbm_tbs": 1.5,
                                           "hbm_gb": 48, "interconnect_tbs": 0.05}]})", &added) == ROOFLINE_OK);

@@ -120,6 +120,27 @@ TEST_CASE("expert parallelism: the all-to-all of dispatch and combine replaces t
     CHECK(find_op(dep, "allgather")->link_bytes == Approx(3 * (7.0 / 8 + 7.0 / 8) * tokens * h * 2));
 }
 
+TEST_CASE("expert load imbalance: typical's documented factor slows the expert-parallel experts only") {
+    // profiles.json, typical's "set": 1.11, TensorRT-LLM's EP32 measurement with a load balancer; bound keeps 1.
+    CHECK(typical().expert_imbalance == 1.11);
+    CHECK(bound().expert_imbalance == 1);
+    Profile balanced = typical();
+    balanced.expert_imbalance = 1;
+    const Deployment dep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1});
+    const Deployment tp8 = deploy("deepseek-v3", "h200", DType::fp8, 8);
+    for (const Deployment* d : {&dep8, &tp8}) {
+        auto ops = decode_operators(*d, 256, 4096), same = ops;
+        estimate(ops, d->gpu, typical());
+        estimate(same, d->gpu, balanced);
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            INFO(ops[i].name);
+            const double factor = ops[i].expert_parallel && ops[i].link_bytes == 0 ? 1.11 : 1.0;
+            CHECK(ops[i].ms == Approx(same[i].ms * factor));
+        }
+        CHECK((d == &dep8) == (find_op(ops, "experts")->expert_parallel));
+    }
+}
+
 TEST_CASE("expert parallelism needs experts, and a layout must divide the replica") {
     auto refused = [](auto&& call, const char* argument) {
         try {

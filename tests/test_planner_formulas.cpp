@@ -233,7 +233,7 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
     }
 }
 
-TEST_CASE("PLAN narrows to one GPU and one format; prices override the catalog's", "[planner]") {
+TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's", "[planner]") {
     const Table catalog = table("ROOFLINE_PLAN", example({text("H100-SXM"), text("fp8")}));
     const double usd = find_gpu("h100-sxm")->usd_per_gpu_hour;
     REQUIRE(usd > 0);

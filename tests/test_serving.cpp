@@ -413,7 +413,7 @@ TEST_CASE("catalog prices: every price is a number >= 0, and the data-center GPU
     }
 }
 
-TEST_CASE("no published serving throughput beats bound; typical stays below bound", "[serving]") {
+TEST_CASE("no published serving throughput beats bound, typical stays below bound", "[serving]") {
     const auto rows = measurements::read(ROOFLINE_SERVING_VALIDATION);
     REQUIRE(rows.size() >= 9);
     for (const auto& r : rows) {

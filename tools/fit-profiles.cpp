@@ -110,11 +110,22 @@ int main(int argc, char** argv) {
         cases.push_back(std::move(c));
     }
 
+    // A profile's "set" parameters (documented, not fitted) are kept from the file being rewritten.
+    nlohmann::ordered_json previous;
+    if (std::ifstream in(argv[2]); in) previous = nlohmann::ordered_json::parse(in, nullptr, false);
+    const auto set_of = [&](const std::string& name) {
+        if (previous.is_object() && previous.contains("profiles"))
+            for (const auto& p : previous["profiles"])
+                if (p.value("name", "") == name && p.contains("set")) return p["set"];
+        return nlohmann::ordered_json();
+    };
     nlohmann::ordered_json out;
     out["about"] = "Profiles fitted by tools/fit-profiles.cpp on tests/data/measurements.csv (a committed copy of "
                    "shared/reference/measurements.csv): five parameters per profile, fitted on all rows of the profile "
                    "at once by minimising the sum of |log(predicted/measured)|. Rerun: scripts/fit-profiles. "
-                   "Errors: median absolute percentage error on the rows, and in leave-one-out cross-validation.";
+                   "Errors: median absolute percentage error on the rows, and in leave-one-out cross-validation. A "
+                   "profile's 'set' parameters are not fitted: each is documented with its source in 'sources', and "
+                   "the fitter keeps them.";
     out["profiles"] = nlohmann::json::array();
     for (const std::string name : {"typical", "llama.cpp"}) {
         std::vector<const Case*> mine;
@@ -142,6 +153,7 @@ int main(int argc, char** argv) {
             fmt::print("{:10} {:8} rows {:3}  MdAPE fitted {:5.1f}%  leave-one-out {:5.1f}%\n", name, metric, train.size(),
                        median(train), median(loo));
         }
+        if (auto set = set_of(name); !set.is_null()) prof["set"] = set;
         out["profiles"].push_back(prof);
         fmt::print("{:10} {}\n", name, prof["fitted"].dump());
     }

@@ -67,22 +67,24 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     for (std::size_t r = 1; r <= shown; ++r) gpu_width = std::max(gpu_width, plan.text(r, "gpu").size());
     // Disaggregated: the prefill pool as replicas x GPUs per replica.
     const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
-    fmt::print("\n  {:>3}  {:<{}}  {:<7} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>10} {:>9}\n", "#", "gpu", gpu_width,
-               "weights", "tp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms", "TPOT ms", "tok/s/GPU", "USD/hour",
-               "USD/Mtok");
+    fmt::print("\n  {:>3}  {:<{}}  {:<7} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>10} {:>9}\n", "#",
+               "gpu", gpu_width, "weights", "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
+               "TPOT ms", "tok/s/GPU", "USD/hour", "USD/Mtok");
     for (std::size_t r = 1; r <= shown; ++r) {
         const std::string prefill =
             disaggregated
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
-        fmt::print("  {:>3}  {:<{}}  {:<7} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>10} {:>9}\n", r,
-                   plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), plan.number(r, "tp"), plan.number(r, "batch"),
+        fmt::print("  {:>3}  {:<{}}  {:<7} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>10} {:>9}\n",
+                   r, plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), plan.number(r, "tp"), plan.number(r, "ep"),
+                   plan.number(r, "dp_attention"), plan.number(r, "pp"), plan.number(r, "batch"),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), plan.number(r, "ttft_ms"),
                    plan.number(r, "tpot_ms"), plan.number(r, "output_tok_s_per_gpu"),
                    price(plan.at(r, "usd_per_hour"), "{:.2f}"), price(plan.at(r, "usd_per_mtok"), "{:.3f}"));
     }
     fmt::print("\n  TTFT, TPOT: means at a replica's full load; tok/s/GPU: output tokens per second per GPU; USD/Mtok: per\n"
-               "  million output tokens{}\n",
+               "  million output tokens; tp: GPUs of a replica, ep: of them holding a share of the experts, dp: attention\n"
+               "  groups (data-parallel attention), pp: pipeline stages (docs/serving-model.md, Layouts){}\n",
                disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica" : "");
     if (shown < plan.configurations())
         fmt::print("\n  ... and {} more configuration{} (--top 0 shows all)\n", plan.configurations() - shown,

@@ -444,11 +444,12 @@ class Plan(unittest.TestCase):
         self.assertIn("profile typical; KV cache: bf16 (default)", r.stdout)
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         self.assertEqual(len(lines), min(20, len(rows) - 1))
-        # "#  gpu  weights  tp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  USD/hour  USD/Mtok"
-        rank, gpu, weights, tp, batch, replicas, gpus, ttft, tpot, per_gpu, usd_hour, usd_mtok = lines[0]
+        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  USD/hour  USD/Mtok"
+        rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, usd_hour, usd_mtok = lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
-        self.assertEqual([float(x) for x in (tp, batch, replicas, gpus)],
-                         [first["tp"], first["batch"], first["replicas"], first["gpus"]])
+        self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
+                         [first["tp"], first["ep"], first["dp_attention"], first["pp"], first["batch"], first["replicas"],
+                          first["gpus"]])
         self.assertEqual(float(ttft), round(first["ttft_ms"], 1))
         self.assertEqual(float(tpot), round(first["tpot_ms"], 1))
         self.assertEqual(float(usd_hour), round(first["usd_per_hour"], 2))
@@ -476,6 +477,28 @@ class Plan(unittest.TestCase):
                          [[dict(zip(rows[0], row))[k] for k in out["rows"][0]] for row in rows[1:]])
         self.assertTrue(all(o["usd_per_hour"] == 1.5 * o["gpus"] and o["prefill_tp"] >= 1 for o in out["rows"]))
         self.assertEqual(len(json.loads(run(*self.EXAMPLE, "--json", "--top", "2").stdout)["rows"]), 2)
+
+    def test_table_shows_layouts_and_fp4_of_moe_models(self):
+        # Issue 18: DeepSeek-R1 and gpt-oss-120b on Blackwell and MI355X, planned with expert parallelism, data-parallel
+        # attention and FP4 formats; the table's ep/dp/pp columns are the library's.
+        for model in ("deepseek-r1", "gpt-oss-120b"):
+            argv = ("plan", "--model", model, "--rps", "200", "--prompt", "2000", "--output", "500", "--ttft-ms", "2000",
+                    "--tpot-ms", "40", "--gpu", "b200,gb200,mi355x", "--top", "0")
+            r = run(*argv)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = roofline.plan(model, 200, 2000, 500, 2000, 40, gpu="b200,gb200,mi355x")
+            head = rows[0]
+            lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+            self.assertEqual(len(lines), len(rows) - 1)
+            for line, row in zip(lines, rows[1:]):
+                got = dict(zip(head, row))
+                self.assertEqual((line[1], line[2]), (got["gpu"], got["weights"]))
+                self.assertEqual([float(x) for x in line[3:7]], [got["tp"], got["ep"], got["dp_attention"], got["pp"]])
+            seen = {(o[1], o[2]) for o in lines}
+            with self.subTest(model=model):
+                self.assertTrue(any(float(o[4]) > 1 for o in lines), "no expert-parallel row")
+                self.assertTrue({g for g, w in seen if w in ("nvfp4", "mxfp4")} >= {"b200", "mi355x"}, seen)
+                self.assertIn(("mi355x", "mxfp4"), seen)
 
     def test_bad_input_names_the_option(self):
         def with_(option, value):

@@ -26,10 +26,12 @@ struct Profiles {
         const auto j = nlohmann::json::parse(detail::kProfilesJson);
         for (const auto& p : j.at("profiles")) {
             const auto& f = p.at("fitted");
+            // Parameters set, not fitted (profiles.json: "set", each with its source).
+            const auto set = p.value("set", nlohmann::json::object());
             all.push_back({p.at("name").get<std::string>(), f.at("bandwidth_efficiency").get<double>(),
                            f.at("compute_efficiency").get<double>(), f.at("interconnect_efficiency").get<double>(),
                            f.at("step_overhead_ms").get<double>(), f.at("allreduce_latency_us").get<double>(),
-                           p.value("expert_imbalance", 1.0), p.value("overlap_expert_traffic", false)});
+                           set.value("expert_imbalance", 1.0), set.value("overlap_expert_traffic", false)});
         }
     }
 };
