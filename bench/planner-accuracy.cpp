@@ -56,13 +56,14 @@ Family family_style(const std::string& f) {
     static const std::map<std::string, Family> known{
         {"nim", {"NVIDIA NIM 1.8, latency limits", "#d62728"}},
         {"trt05", {"TensorRT-LLM v0.5, stated batch", "#1f77b4"}},
-        {"trt10", {"TensorRT-LLM v1.0, maximum load", "#2ca02c"}},
         {"rocm", {"vLLM on ROCm (MI300X), stated batch", "#9467bd"}},
         {"mlperf51", {"MLPerf Inference v5.1, latency limits", "#ff7f0e"}},
         {"mlperf50", {"MLPerf Inference v5.0 (NVIDIA), max load, limits", "#bcbd22"}},
         {"lmsys", {"LMSYS SGLang wide EP, decode pools", "#8c564b"}},
         {"trtllm", {"TensorRT-LLM DeepSeek-R1, DEP8, stated batch", "#17becf"}},
         {"sglang", {"SGLang gpt-oss-120b, batch-1 decode", "#e377c2"}},
+        {"atom", {"AMD ATOM on MI355X, limits, batch", "#2ca02c"}},
+        {"mlperf51open", {"MLPerf v5.1 open, MI355X, max load", "#393b79"}},
     };
     const auto it = known.find(f);
     return it != known.end() ? it->second : Family{"other", "#7f7f7f"};
