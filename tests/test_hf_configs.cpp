@@ -111,7 +111,7 @@ TEST_CASE("every committed config.json imports with its published parameter coun
                 CHECK(m.active_params_b() == Approx(active).epsilon(0.12));
         }
     }
-    CHECK(imported_count == 20);  // the 24 folders but the 4 refused
+    CHECK(imported_count == 22);  // the 26 folders but the 4 refused
     CHECK(refused_count == static_cast<int>(kRefused.size()));
 }
 
@@ -133,6 +133,63 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(m.runs[3].attention == Attention::full);  // layer 4
         CHECK(m.shared_experts == 1);
         CHECK(m.ffn == config("llama-4-scout")["intermediate_size_mlp"].get<double>());
+    }
+    SECTION("Llama 4 Maverick: MoE and a shared expert on every 2nd layer (interleave_moe_layer_step 2), dense between") {
+        const ModelSpec m = imported("llama-4-maverick");
+        CHECK(m.layers_with(Attention::chunked) == 36);  // no no_rope_layers: NoPE (global) on every 4th layer
+        CHECK(m.layers_with(Attention::full) == 12);
+        CHECK(m.moe_layers() == 24);
+        CHECK(m.layers_with(Mlp::dense) == 24);
+        CHECK(m.experts == 128);
+        CHECK(m.experts_per_token == 1);
+        CHECK(m.shared_experts == 1);
+        CHECK(m.ffn == 16384);  // intermediate_size_mlp: the dense layers'
+        CHECK(m.expert_ffn == 8192);
+        CHECK(m.shared_expert_ffn == 8192);
+        // Counted from 1: layer 1 chunked and dense, layer 2 chunked and MoE, layer 4 global and MoE.
+        CHECK(m.runs[0].attention == Attention::chunked);
+        CHECK(m.runs[0].mlp == Mlp::dense);
+        CHECK(m.runs[1].mlp == Mlp::moe);
+        CHECK(m.runs[3].attention == Attention::full);
+        CHECK(m.runs[3].mlp == Mlp::moe);
+        CHECK(!m.tied_embeddings);
+    }
+    SECTION("Gemma 3 27B (the catalog's; no whole config.json found): a 1024-token window on 5 of every 6 layers") {
+        const ModelSpec m = *find_model("gemma-3-27b");
+        CHECK(m.layers_with(Attention::sliding) == 52);
+        CHECK(m.layers_with(Attention::full) == 10);  // layers 6, 12, ..., 60 (sliding_window_pattern's default 6)
+        CHECK(m.sliding_window == 1024);
+        CHECK(m.runs[0].count == 5);
+        CHECK(m.runs[1].attention == Attention::full);
+        CHECK(m.runs.back().count == 2);  // layers 61 and 62
+        CHECK(m.vocab == 262208);         // Gemma3TextConfig's default: the published text_config leaves it out
+        CHECK(m.tied_embeddings);
+        CHECK(m.head_dim == 128);         // not hidden_size / heads (168)
+        // The Gemma 3 report's Table 1: 1,416M embedding and 25,600M non-embedding parameters (the 417M vision
+        // encoder is not the text model's).
+        CHECK(m.params_b() == Approx(1.416 + 25.600).epsilon(0.01));
+        // Its text_config alone (model_type gemma3_text): the same defaults, so the same model.
+        const ModelSpec text = model_from_hf_config(
+            R"({"model_type": "gemma3_text", "head_dim": 128, "hidden_size": 5376, "intermediate_size": 21504,
+                "num_attention_heads": 32, "num_hidden_layers": 62, "num_key_value_heads": 16, "sliding_window": 1024})",
+            "gemma3-text", "config_json");
+        CHECK(text.params_b() == m.params_b());
+        CHECK(text.tied_embeddings);
+    }
+    SECTION("GLM-4.7 (glm4_moe): 3 dense layers, then 89 MoE layers of 160 experts; GLM-4.6 is read from its config") {
+        const ModelSpec m = imported("glm-4.7");
+        CHECK(m.layers_with(Attention::full) == 92);
+        CHECK(m.layers_with(Mlp::dense) == 3);
+        CHECK(m.moe_layers() == 89);
+        CHECK(m.experts == 160);
+        CHECK(m.experts_per_token == 8);
+        CHECK(m.shared_experts == 1);
+        CHECK(m.expert_ffn == 1536);
+        CHECK(m.ffn == 12288);
+        CHECK(!m.mla());
+        CHECK(m.mtp_layers == 0);  // the abbreviated copy has no num_nextn_predict_layers (sources.json)
+        CHECK(find_model("glm-4.6")->params_b() == m.params_b());
+        CHECK(find_model("glm-4.6")->active_params_b() == m.active_params_b());
     }
     SECTION("Qwen3-Next: Gated DeltaNet on 3 of 4 layers, gated full attention on every 4th") {
         const ModelSpec m = imported("qwen3-next-80b-a3b");
@@ -225,6 +282,25 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
         CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
     }
+    SECTION("Llama 4 Maverick: Scout's attention layers, so Scout's cache") {
+        const ModelSpec m = imported("llama-4-maverick");
+        const double per_token_layer = 2 * 8 * 128 * 2;
+        CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
+        CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
+    }
+    SECTION("Gemma 3 27B: 52 layers capped at 1024 tokens, 10 growing; K and V of 16 heads of 128") {
+        const ModelSpec m = *find_model("gemma-3-27b");
+        const double per_token_layer = 2 * 16 * 128 * 2;
+        CHECK(cache(m, 1000) == Approx(per_token_layer * 62 * 1000));
+        CHECK(cache(m, 32768) == Approx(per_token_layer * (10 * 32768 + 52 * 1024)));
+    }
+    SECTION("GLM-4.7: all 92 layers grow by K and V of 8 heads of 128 (GQA); tensor parallel splits the heads") {
+        const ModelSpec m = imported("glm-4.7");
+        const double per_token_layer = 2 * 8 * 128 * 2;
+        CHECK(cache(m, 2048) == Approx(per_token_layer * 92 * 2048));
+        CHECK(cache(m, 131072) == Approx(per_token_layer * 92 * 131072));
+        CHECK(cache(m, 131072, 8) == Approx(per_token_layer / 8 * 92 * 131072));
+    }
     SECTION("Qwen3-Next: 12 full layers grow; 36 Gated DeltaNet layers hold a 128 x 128 state per value head") {
         const ModelSpec m = imported("qwen3-next-80b-a3b");
         const double state = (32 * 128 * 128 + (2 * 16 * 128 + 32 * 128) * 3) * 2.0;  // + the convolution's 3 columns
@@ -275,6 +351,36 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         const double in_chunk = ctx - 8192 * std::floor(ctx / 8192);
         CHECK(op(step(imported("llama-4-scout")), "attention").bytes ==
               Approx(batch * kv * (12 * ctx + 36 * in_chunk + 48)));
+    }
+    SECTION("Llama 4 Maverick: its chunked and global attention; its dense, expert and shared-expert MLPs") {
+        const ModelSpec m = imported("llama-4-maverick");
+        const auto ops = step(m);  // kept: op() points into it
+        const double kv = 2 * 8 * 128 * 2, hidden = 5120;
+        const double in_chunk = ctx - 8192 * std::floor(ctx / 8192);
+        CHECK(op(ops, "attention").bytes == Approx(batch * kv * (12 * ctx + 36 * in_chunk + 48)));
+        // 24 dense layers of 16384: the weights once, each token's hidden state in and out.
+        CHECK(op(ops, "mlp").bytes == Approx(24 * (3 * hidden * 16384 * 2 + batch * 2 * hidden * 2)));
+        // 24 MoE layers: the distinct experts of 128 that 8 tokens pick (one each), each token's hidden state to
+        // its expert and back; the shared expert read once.
+        const double touched = 128 * (1 - std::pow(1 - 1.0 / 128, batch));
+        CHECK(op(ops, "experts").bytes == Approx(24 * (touched * 3 * hidden * 8192 * 2 + batch * 2 * hidden * 2)));
+        CHECK(op(ops, "shared_experts").bytes == Approx(24 * (3 * hidden * 8192 * 2 + batch * 2 * hidden * 2)));
+    }
+    SECTION("sliding and global attention (Gemma 3 27B): 52 layers read 1024 tokens at most, 10 the context") {
+        const ModelSpec m = *find_model("gemma-3-27b");
+        const auto ops = step(m);
+        const double kv = 2 * 16 * 128 * 2, hidden = 5376;
+        CHECK(op(ops, "attention").bytes == Approx(batch * kv * (10 * ctx + 52 * 1024 + 62)));
+        CHECK(op(ops, "mlp").bytes == Approx(62 * (3 * hidden * 21504 * 2 + batch * 2 * hidden * 2)));
+    }
+    SECTION("GQA and MoE (GLM-4.7): 96 query and 8 KV heads on every layer, 8 experts of 160 a token") {
+        const auto ops = step(imported("glm-4.7"));
+        const double kv = 2 * 8 * 128 * 2, hidden = 5120, qkv = 96 * 128 + 2 * 8 * 128;
+        CHECK(op(ops, "attention").bytes == Approx(batch * kv * 92 * (ctx + 1)));
+        CHECK(op(ops, "qkv_proj").bytes == Approx(92 * (hidden * qkv * 2 + batch * (hidden + qkv) * 2)));
+        CHECK(op(ops, "mlp").bytes == Approx(3 * (3 * hidden * 12288 * 2 + batch * 2 * hidden * 2)));
+        const double touched = 160 * (1 - std::pow(1 - 8.0 / 160, batch));
+        CHECK(op(ops, "experts").bytes == Approx(89 * (touched * 3 * hidden * 1536 * 2 + batch * 8 * 2 * hidden * 2)));
     }
     SECTION("sparse attention (DeepSeek-V3.2): top-2048 latents, and the indexer's keys of the whole context") {
         const double latent = (512 + 64) * 2, key = 128 + 4;
@@ -447,5 +553,5 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
         CHECK(find_model(id)->native_experts == from_file.native_experts);
         ++checked;
     }
-    CHECK(checked == 19);  // the catalog ids with a folder (all but minimax-m2.5 and the refused)
+    CHECK(checked == 21);  // the catalog ids with a folder (all but minimax-m2.5 and the refused)
 }

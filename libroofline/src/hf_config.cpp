@@ -221,15 +221,17 @@ const json& layer_types(Reader& r, double layers) {
 
 // ---- Attention and state ---------------------------------------------------------------------------------
 
-void read_common(Reader& r, ModelSpec& m) {
+/// default_vocab: the family's configuration class's vocab_size, for the files that leave it out (0: required).
+void read_common(Reader& r, ModelSpec& m, double default_vocab = 0) {
     m.hidden = r.required({"hidden_size"});
     m.layers = layer_count(r, {"num_hidden_layers"});
     m.heads = r.required({"num_attention_heads"});
     m.kv_heads = r.number_or("num_key_value_heads", m.heads);
     m.head_dim = r.number_or("head_dim", r.number_or("attention_head_dim", 0));
-    m.vocab = r.required({"vocab_size"});
+    m.vocab = r.has("vocab_size") || !(default_vocab > 0) ? r.required({"vocab_size"}) : default_vocab;
     const std::string& type = r.type();
-    m.tied_embeddings = r.flag("tie_word_embeddings", type == "gemma2" || type == "gemma" || type == "gemma3");
+    m.tied_embeddings = r.flag("tie_word_embeddings",
+                               type == "gemma2" || type == "gemma" || type == "gemma3" || type == "gemma3_text");
     if (auto layers = r.first_of(kMtpLayers)) m.mtp_layers = *layers;
 }
 
@@ -531,9 +533,10 @@ void read_gpt_oss(Reader& r, ModelSpec& m) {
     });
 }
 
-/// Gemma 3: sliding_window on all layers but every sliding_window_pattern-th (or layer_types).
+/// Gemma 3: sliding_window on all layers but every sliding_window_pattern-th (or layer_types). The published
+/// multimodal configs (gemma-3-4b/12b/27b-it) leave vocab_size to Gemma3TextConfig's default, 262208.
 void read_gemma3(Reader& r, ModelSpec& m) {
-    read_common(r, m);
+    read_common(r, m, 262208);
     m.ffn = r.required({"intermediate_size"});
     r.use("sliding_window");
     r.use("sliding_window_pattern");
