@@ -210,10 +210,10 @@ constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "在目录中的这些 GPU 上规划，一种或一个列表：\"h100-sxm\" 或 \"h100-sxm, h200, b200\"（以 ',' ';' 或换行分隔）；"
     "留空或 all：目录中的全部 GPU。"), "all");
 constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
-    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it, int8, "
-    "int4, and nvfp4 and mxfp4 where the GPU computes them.",
-    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8、int8、int4，以及 GPU 能直接计算时的 "
-    "nvfp4 与 mxfp4。"), "all");
+    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it (int8 where "
+    "it has not), int4, and nvfp4 and mxfp4 where the GPU computes them.",
+    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8（不支持时为 int8）、int4，以及 GPU "
+    "能直接计算时的 nvfp4 与 mxfp4。"), "all");
 constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
     "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
     "TPOT; all: every feasible configuration.",

@@ -11,23 +11,6 @@ std::string_view to_string(Bound bound) noexcept {
     return bound == Bound::compute ? "compute" : "memory";
 }
 
-double compute_time_ms(double flops, double tflops) noexcept {
-    return units::ms_from_seconds(flops / units::flops_per_second_from_tflops(tflops));
-}
-
-double memory_time_ms(double bytes, double tbs) noexcept {
-    return units::ms_from_seconds(bytes / units::bytes_per_second_from_tbs(tbs));
-}
-
-StepTime step_time(const Work& work, const Gpu& gpu) noexcept {
-    StepTime t;
-    t.compute_ms = compute_time_ms(work.flops, gpu.tflops);
-    t.memory_ms = memory_time_ms(work.bytes, gpu.tbs);
-    t.bound = t.compute_ms > t.memory_ms ? Bound::compute : Bound::memory;
-    t.time_ms = std::max(t.compute_ms, t.memory_ms);
-    return t;
-}
-
 double arithmetic_intensity(const Work& work) noexcept { return work.flops / work.bytes; }
 
 double balance_point(const Gpu& gpu) noexcept {

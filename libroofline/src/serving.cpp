@@ -146,9 +146,10 @@ public:
         : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model), deployment_(d) {
         // Sampled at 0, u and 2u tokens, u = pp: affine there (a pipeline micro-batch of 1 and 2 sequences).
         const double u = d.layout.pp;
-        const std::vector<Operator> zero = decode_operators(d, 0, c.piece[0].lo);
-        const std::vector<Operator> one = decode_operators(d, u, c.piece[0].lo);
-        const std::vector<Operator> two = decode_operators(d, 2 * u, c.piece[0].lo);
+        std::vector<Operator> zero, one, two;
+        decode_operators(d, 0, c.piece[0].lo, zero);
+        decode_operators(d, u, c.piece[0].lo, one);
+        decode_operators(d, 2 * u, c.piece[0].lo, two);
         template_ = zero;
         coefficients_.resize(zero.size());
         for (std::size_t i = 0; i < zero.size(); ++i) {
@@ -179,13 +180,23 @@ public:
         }
         decode_attention_lo_.resize(c.count);
         decode_attention_hi_.resize(c.count);
+        // One list reused for the attention at each piece's ends (`one` is the first piece's start).
+        std::vector<Operator>& list = two;
         for (int j = 0; j < c.count; ++j) {
-            const Operator lo = named(decode_operators(d, u, c.piece[j].lo), "attention");
-            const Operator hi = named(decode_operators(d, u, c.piece[j].hi), "attention");
-            decode_attention_lo_[j] = {lo.flops / u, lo.bytes / u};
-            decode_attention_hi_[j] = {hi.flops / u, hi.bytes / u};
+            const auto attention_at = [&](double ctx) -> Work {
+                if (j == 0 && ctx == c.piece[0].lo) {
+                    const Operator& a = named(one, "attention");
+                    return {a.flops / u, a.bytes / u};
+                }
+                decode_operators(d, u, ctx, list);
+                const Operator& a = named(list, "attention");
+                return {a.flops / u, a.bytes / u};
+            };
+            decode_attention_lo_[j] = attention_at(c.piece[j].lo);
+            decode_attention_hi_[j] = attention_at(c.piece[j].hi);
         }
-        const Operator a = named(prefill_operators(d, u, prompt_tokens), "attention");
+        prefill_operators(d, u, prompt_tokens, list);
+        const Operator& a = named(list, "attention");
         prefill_attention_ = {a.flops / u, a.bytes / u};
         attention_gpu_ = {gpu_.peak_tflops(a.compute) * p.compute_efficiency, gpu_.hbm_tbs * p.bandwidth_efficiency};
         scratch_ = template_;
@@ -356,6 +367,31 @@ IterationModel iteration_model(const Deployment& d, const Profile& p, const Work
     return IterationModel(d, p, contexts(d.model, w), w.prompt_tokens);
 }
 
+/// What rules a replica out in the search of replica_rps (none: it has a solution).
+enum class Miss { none, memory, tpot, ttft };
+
+/// replica_rps without its errors (the planner tries hundreds of configurations, many of them ruled out):
+/// `out` is the solution, or, for a miss, one sequence's state (its TPOT and TTFT name the miss).
+Miss search_replica(const Deployment& d, const Profile& p, const Workload& w, const Targets& t, double mem_util,
+                    ReplicaState& out) {
+    const double fit = memory_batch(d, p, w, mem_util);
+    if (fit < 1) return Miss::memory;
+    const IterationModel m = iteration_model(d, p, w);
+    const bool bound = is_bound(p);
+    out = colocated(m, bound, w, 1);
+    if (out.tpot_ms > t.tpot_ms) return Miss::tpot;
+    if (out.ttft_ms > t.ttft_ms) return Miss::ttft;
+    ReplicaState at;
+    const double batch = largest(fit, [&](double b) {
+        // The TPOT first (one iteration), the TTFT only where it is met.
+        if (m.ms(b, b / (w.output_tokens - 1)) > t.tpot_ms) return false;
+        at = colocated(m, bound, w, b);
+        return at.tpot_ms <= t.tpot_ms && at.ttft_ms <= t.ttft_ms;
+    });
+    out = at.batch == batch ? at : colocated(m, bound, w, batch);
+    return Miss::none;
+}
+
 Deployment with_model(const Deployment& d, const ModelSpec& m) {
     Deployment out = d;
     out.model = m;
@@ -443,19 +479,18 @@ double slo_batch(const Deployment& d, const Profile& p, double ctx, double tpot_
 ReplicaState replica_rps(const Deployment& d, const Profile& p, const Workload& w, const Targets& t, double mem_util) {
     check(w);
     check(t);
-    const double fit = sequences_that_fit(d, p, w, mem_util);
-    const IterationModel m = iteration_model(d, p, w);
-    const ReplicaState one = colocated(m, is_bound(p), w, 1);
-    require_meets_tpot(one, t.tpot_ms);
-    if (one.ttft_ms > t.ttft_ms)
-        fail(Status::no_solution, "ttft_ms",
-             fmt::format("no load meets ttft_ms = {}: the first token of one request takes {:.4g} ms", t.ttft_ms,
-                         one.ttft_ms));
-    const double batch = largest(fit, [&](double b) {
-        const ReplicaState s = colocated(m, is_bound(p), w, b);
-        return s.tpot_ms <= t.tpot_ms && s.ttft_ms <= t.ttft_ms;
-    });
-    return colocated(m, is_bound(p), w, batch);
+    require_fraction("mem_util", mem_util);
+    ReplicaState s;
+    switch (search_replica(d, p, w, t, mem_util, s)) {
+        case Miss::none: return s;
+        case Miss::memory: sequences_that_fit(d, p, w, mem_util); break;  // throws, naming prompt_tokens
+        case Miss::tpot: require_meets_tpot(s, t.tpot_ms); break;
+        case Miss::ttft:
+            fail(Status::no_solution, "ttft_ms",
+                 fmt::format("no load meets ttft_ms = {}: the first token of one request takes {:.4g} ms", t.ttft_ms,
+                             s.ttft_ms));
+    }
+    throw Error::of_call(Status::internal, "", "", "replica_rps: a miss without its error");
 }
 
 PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& w, double ttft_ms, double mem_util) {
@@ -492,10 +527,13 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
     return s;
 }
 
-ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util) {
-    check(w);
-    require_positive("tpot_ms", tpot_ms);
-    const double fit = sequences_that_fit(d, p, w, mem_util);
+namespace {
+
+/// decode_rps without its errors, as search_replica.
+Miss search_decode(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util,
+                   ReplicaState& out) {
+    const double fit = memory_batch(d, p, w, mem_util);
+    if (fit < 1) return Miss::memory;
     const IterationModel m = iteration_model(d, p, w);
     auto state = [&](double batch) {
         ReplicaState s;
@@ -504,9 +542,25 @@ ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w
         s.rps = batch / (w.output_tokens - 1) / units::seconds_from_ms(s.tpot_ms);
         return finish(s, w);
     };
-    const ReplicaState one = state(1);
-    require_meets_tpot(one, tpot_ms);
-    return state(largest(fit, [&](double b) { return state(b).tpot_ms <= tpot_ms; }));
+    out = state(1);
+    if (out.tpot_ms > tpot_ms) return Miss::tpot;
+    out = state(largest(fit, [&](double b) { return m.ms(b, 0) <= tpot_ms; }));
+    return Miss::none;
+}
+
+}  // namespace
+
+ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util) {
+    check(w);
+    require_positive("tpot_ms", tpot_ms);
+    require_fraction("mem_util", mem_util);
+    ReplicaState s;
+    switch (search_decode(d, p, w, tpot_ms, mem_util, s)) {
+        case Miss::none: return s;
+        case Miss::memory: sequences_that_fit(d, p, w, mem_util); break;  // throws, naming prompt_tokens
+        default: require_meets_tpot(s, tpot_ms); break;
+    }
+    throw Error::of_call(Status::internal, "", "", "decode_rps: a miss without its error");
 }
 
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s) {
@@ -558,8 +612,10 @@ namespace {
 std::vector<DType> formats_for(const GpuSpec& gpu, const PlanOptions& o) {
     if (o.weights) return {*o.weights};
     std::vector<DType> out{DType::bf16};
+    // INT8 weights compute in 16 bits (dequantized): where the GPU has FP8 units, FP8 weights take the same memory
+    // and are never slower, so INT8 is tried only on GPUs without them.
     if (gpu.fp8 > 0) out.push_back(DType::fp8);
-    out.push_back(DType::int8);
+    else out.push_back(DType::int8);
     out.push_back(DType::int4);
     // FP4 checkpoints where the matrix units compute them (elsewhere they would dequantize: int4 stands for that).
     if (gpu.fp4 > 0 && gpu.fp4_nvfp4) out.push_back(DType::nvfp4);
@@ -726,30 +782,42 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
         std::optional<double> usd;
         if (auto it = o.prices.find(gpu.id); it != o.prices.end()) usd = it->second;
         else if (gpu.usd_per_gpu_hour > 0) usd = gpu.usd_per_gpu_hour;
+        // One deployment per GPU (the model and the GPU copied once), its format, size and layout set for each
+        // configuration in turn.
+        Deployment d{model, gpu, DType::bf16, o.kv, 1};
+        struct Candidate {
+            double tp;
+            Layout layout;
+        };
+        const auto as = [&d](const Candidate& c) -> const Deployment& {
+            d.tp = c.tp;
+            d.layout = c.layout;
+            return d;
+        };
         for (DType weights : formats_for(gpu, o)) {
-            // Every layout of every replica size that the GPU links and the model takes, as a deployment.
-            std::vector<Deployment> candidates;
+            d.weights = d.experts = d.embedding = weights;
+            // Every layout of every replica size that the GPU links and the model takes.
+            std::vector<Candidate> candidates;
             for (double tp : replica_sizes(model, gpu, weights, o)) {
                 if (!tp_possible(gpu, tp)) continue;
                 for (const Layout& layout : layouts_for(model, gpu, tp)) {
-                    Deployment d{model, gpu, weights, o.kv, tp};
-                    d.layout = layout;
                     // Weights that do not fit rule a configuration out before any search.
-                    if (weight_bytes_per_gpu(d) >= o.mem_util * units::bytes_from_gb(gpu.hbm_gb)) {
+                    if (weight_bytes_per_gpu(as({tp, layout})) >= o.mem_util * units::bytes_from_gb(gpu.hbm_gb)) {
                         ++failures.memory;
                         failures.memory_of(d, o.mem_util);
                         continue;
                     }
-                    candidates.push_back(std::move(d));
+                    candidates.push_back({tp, layout});
                 }
             }
             if (o.disaggregated) {
                 // The prefill pool takes the tensor-parallel replica that needs the fewest GPUs.
                 // Its TTFT target is what the KV transfer to the decode pool leaves of the request's.
-                std::optional<std::pair<Deployment, PrefillState>> prefill;
+                std::optional<std::pair<Candidate, PrefillState>> prefill;
                 double transfer = 0;
-                for (const Deployment& d : candidates) {
-                    if (!d.layout.trivial()) continue;
+                for (const Candidate& c : candidates) {
+                    if (!c.layout.trivial()) continue;
+                    as(c);
                     attempt(failures, [&] {
                         const double kv = kv_transfer_ms(d, *profile, w);
                         if (kv >= t.ttft_ms)
@@ -758,15 +826,20 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
                         const PrefillState s = prefill_rps(d, *profile, w, t.ttft_ms - kv, o.mem_util);
                         const auto gpus_of = [&](double ptp, const PrefillState& p) { return std::ceil(rps / p.rps) * ptp; };
                         if (!prefill || gpus_of(d.tp, s) < gpus_of(prefill->first.tp, prefill->second)) {
-                            prefill = {d, s};
+                            prefill = {c, s};
                             transfer = kv;
                         }
                     });
                 }
                 if (!prefill) continue;
-                for (const Deployment& d : candidates) {
+                for (const Candidate& c : candidates) {
+                    as(c);
+                    ReplicaState s;
+                    const Miss miss = search_decode(d, *profile, w, t.tpot_ms, o.mem_util, s);
+                    if (miss == Miss::memory) ++failures.memory;
+                    if (miss == Miss::tpot) ++failures.tpot;
+                    if (miss != Miss::none) continue;
                     attempt(failures, [&] {
-                        const ReplicaState s = decode_rps(d, *profile, w, t.tpot_ms, o.mem_util);
                         const double ttft = prefill->second.ttft_ms + transfer;
                         PlanRow row = row_of(d, s, rps);
                         row.prefill_tp = prefill->first.tp;
@@ -778,27 +851,31 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
                     });
                 }
             } else {
-                for (const Deployment& d : candidates) {
-                    attempt(failures, [&] {
-                        try {
-                            const ReplicaState s = replica_rps(d, *profile, w, t, o.mem_util);
+                for (const Candidate& c : candidates) {
+                    as(c);
+                    // No exception per configuration ruled out: search_replica says why.
+                    ReplicaState s;
+                    switch (search_replica(d, *profile, w, t, o.mem_util, s)) {
+                        case Miss::none: {
                             PlanRow row = row_of(d, s, rps);
                             row.gpus = row.replicas * d.tp;
                             row.ttft_ms = s.ttft_ms;
                             price(row, usd, rps, w);
                             rows.push_back(std::move(row));
-                        } catch (const Error& e) {
-                            if (e.argument() == "tpot_ms") {
-                                const double one = iteration_ms(d, *profile, w, 1, 1 / (w.output_tokens - 1));
-                                if (one < failures.fastest_tpot) {
-                                    failures.fastest_tpot = one;
-                                    failures.fastest_where = fmt::format("'{}' in {} at {}", d.gpu.id,
-                                                                         to_string(d.weights), layout_name(d.tp, d.layout));
-                                }
-                            }
-                            throw;
+                            break;
                         }
-                    });
+                        case Miss::memory: ++failures.memory; break;
+                        case Miss::ttft: ++failures.ttft; break;
+                        case Miss::tpot:
+                            ++failures.tpot;
+                            // One sequence's TPOT (colocated at a batch of 1), the nearest to the target.
+                            if (s.tpot_ms < failures.fastest_tpot) {
+                                failures.fastest_tpot = s.tpot_ms;
+                                failures.fastest_where = fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights),
+                                                                     layout_name(d.tp, d.layout));
+                            }
+                            break;
+                    }
                 }
             }
         }

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/units.hpp"
+
 namespace roofline {
 
 /// What limits a step: the memory system (bandwidth) or the arithmetic units (compute).
@@ -36,13 +38,26 @@ struct StepTime {
     Bound bound = Bound::memory;
 };
 
+// The three below are defined here, inline: the planner evaluates them millions of times a second.
+
 /// Compute time of `flops` at `tflops` TFLOP/s, in ms.
-double compute_time_ms(double flops, double tflops) noexcept;
+inline double compute_time_ms(double flops, double tflops) noexcept {
+    return units::ms_from_seconds(flops / units::flops_per_second_from_tflops(tflops));
+}
 /// Memory time of `bytes` at `tbs` TB/s, in ms.
-double memory_time_ms(double bytes, double tbs) noexcept;
+inline double memory_time_ms(double bytes, double tbs) noexcept {
+    return units::ms_from_seconds(bytes / units::bytes_per_second_from_tbs(tbs));
+}
 /// Compute time, memory time, their max and the bound. A tie counts as memory bound: a step is
 /// compute bound only when its compute time is strictly the longer.
-StepTime step_time(const Work& work, const Gpu& gpu) noexcept;
+inline StepTime step_time(const Work& work, const Gpu& gpu) noexcept {
+    StepTime t;
+    t.compute_ms = compute_time_ms(work.flops, gpu.tflops);
+    t.memory_ms = memory_time_ms(work.bytes, gpu.tbs);
+    t.bound = t.compute_ms > t.memory_ms ? Bound::compute : Bound::memory;
+    t.time_ms = t.compute_ms > t.memory_ms ? t.compute_ms : t.memory_ms;
+    return t;
+}
 /// Arithmetic intensity, FLOP per byte (bytes > 0).
 double arithmetic_intensity(const Work& work) noexcept;
 /// The balance point (ridge point) of a GPU: peak compute over bandwidth, FLOP per byte.
