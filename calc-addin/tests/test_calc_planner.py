@@ -220,6 +220,27 @@ def main(workdir, oxt, library):
             row += 2
         check(len(kinds) == 3, f"three kinds of failure, three error values: {sorted(kinds)}")
         doc.close(True)
+
+        # Issue 18: DeepSeek-R1 and gpt-oss-120b on Blackwell and MI355X: the array shows expert parallelism with
+        # data-parallel attention and FP4 formats, every cell the C ABI's.
+        doc, sheet = new_sheet(ctx)
+        top = 1
+        for model in ("deepseek-r1", "gpt-oss-120b"):
+            args = [model, 200, 2000, 500, 2000, 40, "b200, gb200, mi355x"]
+            want = roofline.call("ROOFLINE_PLAN", *args)
+            rows = len(want) + 2
+            sheet.getCellRangeByName(f"A{top}:{col(len(HEADER))}{top + rows}").setArrayFormula(
+                "=" + call_text("ROOFLINE_PLAN", args))
+            doc.calculateAll()
+            check_array(sheet, top, rows, want, f"=ROOFLINE_PLAN({model} on b200, gb200, mi355x)")
+            body = want[1:]
+            check(any(r[13] > 1 and r[14] > 1 for r in body),
+                  f"{model}: a row in expert parallelism with data-parallel attention (ep, dp_attention > 1)")
+            fp4 = {r[0] for r in body if r[2] in ("nvfp4", "mxfp4")}
+            check({"b200", "mi355x"} <= fp4 and any(r[0] == "mi355x" and r[2] == "mxfp4" for r in body),
+                  f"{model}: FP4 rows on b200 and on mi355x (MXFP4 there): {sorted(fp4)}")
+            top += rows + 2
+        doc.close(True)
     return check.exit_code()
 
 
