@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -12,6 +13,14 @@
 #include "calls.hpp"
 
 namespace cli {
+
+/// `value` rounded to `digits` decimals with halves away from zero, as Calc rounds what a cell shows (fmt's
+/// fixed format rounds an exact half to even: 1562.5 would print 1562 where Calc shows 1,563). Format the result
+/// with the same number of decimals.
+inline double half_away(double value, int digits) {
+    const double scale = std::pow(10.0, digits);
+    return std::round(value * scale) / scale;
+}
 
 /// One printed value: "  step time   15.03 ms" in text, "step_ms": 15.03 in JSON.
 struct Line {

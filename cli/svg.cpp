@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "output.hpp"
+
 namespace cli {
 namespace {
 
@@ -33,7 +35,9 @@ std::string text_element(double x, double y, const std::string& text, const char
 }
 
 /// "0.0123", "4.5", "62.4", "1101": three significant digits, whole numbers from 100 up.
-std::string short_number(double value) { return value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value); }
+std::string short_number(double value) {
+    return value >= 100 ? fmt::format("{:.0f}", half_away(value, 0)) : fmt::format("{:.3g}", value);
+}
 
 constexpr std::array<const char*, 10> kColours = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
                                                   "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
@@ -129,7 +133,7 @@ std::string svg_chart(const PlotData& d) {
     for (const auto& [ai, tflops] : d.roof) roof_points += fmt::format("{:.1f},{:.1f} ", X(ai), Y(tflops));
     s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"3\"/>\n", roof_points);
     const double balance_x = X(d.balance);
-    const std::string balance_label = fmt::format("balance point {:.0f} FLOP/byte", d.balance);
+    const std::string balance_label = fmt::format("balance point {:.0f} FLOP/byte", half_away(d.balance, 0));
     s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n",
                      balance_x, plot_top, plot_bottom);
     const bool label_right = balance_x + 6 + text_width(balance_label, kFontSize) < plot_right;

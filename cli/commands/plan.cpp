@@ -31,8 +31,8 @@ nlohmann::json json_of(const Cell& cell) {
 }
 
 /// A price cell as the table prints it.
-std::string price(const Cell& cell, const char* format) {
-    if (const auto* number = std::get_if<double>(&cell)) return fmt::format(fmt::runtime(format), *number);
+std::string price(const Cell& cell, const char* format, int digits) {
+    if (const auto* number = std::get_if<double>(&cell)) return fmt::format(fmt::runtime(format), half_away(*number, digits));
     return "no price";
 }
 
@@ -78,9 +78,9 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
         fmt::print("  {:>3}  {:<{}}  {:<7} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>10} {:>9}\n",
                    r, plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), plan.number(r, "tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), plan.number(r, "batch"),
-                   plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), plan.number(r, "ttft_ms"),
-                   plan.number(r, "tpot_ms"), plan.number(r, "output_tok_s_per_gpu"),
-                   price(plan.at(r, "usd_per_hour"), "{:.2f}"), price(plan.at(r, "usd_per_mtok"), "{:.3f}"));
+                   plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
+                   half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
+                   price(plan.at(r, "usd_per_hour"), "{:.2f}", 2), price(plan.at(r, "usd_per_mtok"), "{:.3f}", 3));
     }
     fmt::print("\n  TTFT, TPOT: means at a replica's full load; tok/s/GPU: output tokens per second per GPU; USD/Mtok: per\n"
                "  million output tokens; tp: GPUs of a replica, ep: of them holding a share of the experts, dp: attention\n"

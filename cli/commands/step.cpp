@@ -32,7 +32,8 @@ void run_step(const Values& values, bool json) {
                             count_of(values.at("ctx"), "token"), deployment(values, kv_cache), values.text_at("profile")));
     fmt::print("\n  {:<16} {:>12} {:>12} {:>10}  {}\n", "operator", "GFLOP", "MB", "ms", "bound");
     for (const Operator& op : operators_of(breakdown))
-        fmt::print("  {:<16} {:>12.3f} {:>12.2f} {:>10.4f}  {}\n", op.name, op.flop / 1e9, op.bytes / 1e6, op.ms, op.bound);
+        fmt::print("  {:<16} {:>12.3f} {:>12.2f} {:>10.4f}  {}\n", op.name, half_away(op.flop / 1e9, 3),
+                   half_away(op.bytes / 1e6, 2), half_away(op.ms, 4), op.bound);
 }
 
 }  // namespace

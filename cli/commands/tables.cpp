@@ -67,7 +67,8 @@ void print_text(const std::vector<BatchingTable>& tables, const Values& values) 
                    "step bound", "throughput");
         for (const BatchRow& row : table.rows)
             fmt::print("  {:>6}  {:>9.2f} ms  {:>7.2f} ms  {:>7.3f} ms  {:>8.2f} ms  {:>8.0f} tok/s\n", row.batch,
-                       row.weights_ms, row.kv_ms, row.compute_ms, row.step_ms, row.tokens_per_s);
+                       half_away(row.weights_ms, 2), half_away(row.kv_ms, 2), half_away(row.compute_ms, 3),
+                       half_away(row.step_ms, 2), half_away(row.tokens_per_s, 0));
         if (table.critical_batch)
             fmt::print("  Compute bound from a batch of {}.\n", count_of(*table.critical_batch, "sequence"));
         else fmt::print("  No batch is compute bound: each sequence's KV read outweighs its compute.\n");

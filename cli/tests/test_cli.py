@@ -4,6 +4,7 @@ name the option, and an SVG chart."""
 import ctypes
 import itertools
 import json
+import math
 import os
 import re
 import subprocess
@@ -494,6 +495,8 @@ class Plan(unittest.TestCase):
                 got = dict(zip(head, row))
                 self.assertEqual((line[1], line[2]), (got["gpu"], got["weights"]))
                 self.assertEqual([float(x) for x in line[3:7]], [got["tp"], got["ep"], got["dp_attention"], got["pp"]])
+                # Rounded as Calc shows it: halves away from zero (100,000 tok/s over 64 GPUs: 1562.5 prints 1563).
+                self.assertEqual(int(line[12]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
             seen = {(o[1], o[2]) for o in lines}
             with self.subTest(model=model):
                 self.assertTrue(any(float(o[4]) > 1 for o in lines), "no expert-parallel row")
