@@ -40,8 +40,12 @@
 **
 ** THREADS
 **
-**   Every function may be called from any number of threads at once. The library has no mutable
-**   global state; the last error is kept per thread.
+**   Every function may be called from any number of threads at once. The one mutable global state is
+**   the catalog: roofline_model_import_hf_config(), roofline_catalog_add_json() and
+**   roofline_catalog_load_user_folder() add entries to it (an id added again replaces the earlier entry)
+**   under a lock; a formula running in another thread at that moment computes with the entry it looked
+**   up, before or after the change, never with a part of one (nothing is removed). The last error is
+**   kept per thread.
 **
 ** HOW THE ABI GROWS
 **
