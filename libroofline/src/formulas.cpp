@@ -184,7 +184,7 @@ constexpr ArgSpec kPrompts = optional(number("batch", "prompts", Check::count,
     "一起做 Prefill 的提示个数，不小于 1 的整数。"), 1);
 constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::fraction,
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
-    "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), 0.9);
+    "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), defaults::mem_util);
 
 // The capacity planner's (docs/serving-model.md).
 constexpr ArgSpec kOutputTokens = number("output_tokens", "tokens", Check::count,
@@ -479,15 +479,15 @@ constexpr std::array kFormulas{
         "batch 个、每个 ctx 个 token 的序列在 tp 块 GPU 的每一块上占用的 KV Cache 与循环状态，GB：滑动窗口与分块限制其层，"
         "状态层保存固定大小的状态，MLA 存其潜变量，稀疏注意力另加索引器的键。",
         kArgsCache, "ROOFLINE_CACHE_GB(\"gpt-oss-120b\"; 64; 8192)", before_layout(kArgsCache)),
-    formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
-        "The decode step of ROOFLINE_STEP_MS operator by operator: a header row, then name, FLOP, bytes, ms and "
-        "what bounds it (one GPU of tp).",
-        "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
+    formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "operator, FLOP, bytes, ms, bound",
+        "The decode step of ROOFLINE_STEP_MS operator by operator: a header row, then operator, FLOP, bytes, ms "
+        "and what bounds it (one GPU of tp).",
+        "ROOFLINE_STEP_MS 的逐算子分解：一行表头，然后每行为算子、FLOP、字节数、毫秒、受什么限制（按 tp 中的一块 GPU）。",
         kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)", before_layout(kArgsStep)),
-    formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "name, FLOP, bytes, ms, bound",
-        "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then name, FLOP, "
-        "bytes, ms and what bounds it (one GPU of tp).",
-        "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为名称、FLOP、字节数、毫秒、受什么限制"
+    formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "operator, FLOP, bytes, ms, bound",
+        "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then operator, "
+        "FLOP, bytes, ms and what bounds it (one GPU of tp).",
+        "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为算子、FLOP、字节数、毫秒、受什么限制"
         "（按 tp 中的一块 GPU）。",
         kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)", before_layout(kArgsTtft)),
     formula<&formula::e2e_ms>("ROOFLINE_E2E_MS", kPlanner, "ms",
@@ -1038,12 +1038,24 @@ Table column(const std::vector<std::string>& ids) {
     return t;
 }
 
+/// An array formula's header row: the columns its table entry declares ("a, b, c", the result unit), in order:
+/// one place for an array's columns.
+Table with_header(const FormulaSpec& f) {
+    Table t;
+    std::string_view columns = f.result_unit;
+    while (!columns.empty()) {
+        const std::size_t comma = columns.find(", ");
+        t.cells.emplace_back(std::string(columns.substr(0, comma)));
+        columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 2);
+    }
+    t.cols = t.cells.size();
+    return t;
+}
+
 /// The operators of a step as a table: a header row, then one row per operator (overhead included).
 Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     finite(f, estimate(ops, gpu, profile));
-    Table t;
-    t.cols = 5;
-    for (const char* h : {"operator", "FLOP", "bytes", "ms", "bound"}) t.cells.emplace_back(std::string(h));
+    Table t = with_header(f);
     for (const Operator& op : ops) {
         t.cells.emplace_back(op.name);
         t.cells.emplace_back(finite(f, op.flops));
@@ -1302,13 +1314,8 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
-    Table t;
-    t.cols = 16;
-    // Columns only grow at the end (a workbook's INDEX(...; ; 13) keeps its meaning).
-    for (const char* h : {"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus",
-                          "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep",
-                          "dp_attention", "pp"})
-        t.cells.emplace_back(std::string(h));
+    // The columns the table declares; they only grow at the end (a workbook's INDEX(...; ; 13) keeps its meaning).
+    Table t = with_header(f);
     t.cells.reserve(t.cols * (rows.size() + 1));
     for (const serving::PlanRow& r : rows) {
         t.cells.emplace_back(r.gpu);

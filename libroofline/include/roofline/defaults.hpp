@@ -29,6 +29,10 @@ inline constexpr const char* weight_dtype = "native";
 /// TensorRT-LLM keep it unless told otherwise. ROOFLINE_TTFT_MS's prefill writes its KV cache in it.
 inline constexpr const char* kv_dtype = "bf16";
 
+/// The fraction of each GPU's memory that weights and KV cache may use: every `mem_util` default (the formula
+/// table's and serving.hpp's), as vLLM's gpu_memory_utilization default.
+inline constexpr double mem_util = 0.9;
+
 /// ROOFLINE_MAX_BATCH: memory kept aside, GB.
 inline constexpr double reserve_gb = 0.0;
 

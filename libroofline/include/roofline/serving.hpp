@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "roofline/catalog.hpp"
+#include "roofline/defaults.hpp"
 #include "roofline/dtype.hpp"
 #include "roofline/operators.hpp"
 
@@ -68,20 +69,20 @@ double memory_batch(const Deployment& d, const Profile& profile, const Workload&
 
 /// The replica at a decode batch (a whole number >= 1 that fits in memory), colocated prefill and decode.
 ReplicaState replica_state(const Deployment& d, const Profile& profile, const Workload& w, double batch,
-                           double mem_util = 0.9);
+                           double mem_util = defaults::mem_util);
 
 /// Latency of one request at that batch: TTFT + (output_tokens - 1) x TPOT, ms.
-double e2e_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double mem_util = 0.9);
+double e2e_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double mem_util = defaults::mem_util);
 
 /// The largest batch whose decode step at `ctx` tokens of context meets `tpot_ms` and fits in mem_util of
 /// the memory (decode alone, as in a disaggregated decode pool). Throws no_solution naming "tpot_ms"
 /// when even one sequence's step is slower, "model" when the weights do not fit.
-double slo_batch(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double mem_util = 0.9);
+double slo_batch(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double mem_util = defaults::mem_util);
 
 /// The replica at the largest batch that meets both targets and fits: the most requests/s it sustains.
 /// Throws no_solution naming the target that not even one sequence meets ("tpot_ms" or "ttft_ms").
 ReplicaState replica_rps(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
-                         double mem_util = 0.9);
+                         double mem_util = defaults::mem_util);
 
 /// A prefill-only replica of a disaggregated deployment at its capacity within the TTFT target.
 struct PrefillState {
@@ -90,10 +91,10 @@ struct PrefillState {
     double rps = 0;                ///< prompts per second
 };
 PrefillState prefill_rps(const Deployment& d, const Profile& profile, const Workload& w, double ttft_ms,
-                         double mem_util = 0.9);
+                         double mem_util = defaults::mem_util);
 /// A decode-only replica of a disaggregated deployment at the largest batch within the TPOT target.
 ReplicaState decode_rps(const Deployment& d, const Profile& profile, const Workload& w, double tpot_ms,
-                        double mem_util = 0.9);
+                        double mem_util = defaults::mem_util);
 
 /// Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
@@ -116,7 +117,7 @@ struct PlanOptions {
                                          ///< where the GPU computes them at its FP4 peak
     DType kv = DType::bf16;              ///< KV cache format
     std::string profile = "typical";     ///< a profile name (operators.hpp)
-    double mem_util = 0.9;               ///< fraction of each GPU's memory for weights and KV cache
+    double mem_util = defaults::mem_util;               ///< fraction of each GPU's memory for weights and KV cache
     std::map<std::string, double> prices;  ///< USD per GPU-hour by GPU id, overriding the catalog
     bool disaggregated = false;          ///< separate prefill and decode pools
     /// GPUs per replica tried; when empty: 1, 2, 4, 8 and on to the GPU's scale-up domain (72 on NVL72), and for
