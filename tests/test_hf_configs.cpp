@@ -276,17 +276,14 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         // ROOFLINE_CACHE_GB: 64 sequences, in GB, on one GPU of 2 (8 KV heads split in 2).
         CHECK(formula::cache_gb("gpt-oss-20b", 64, 8192, "", 2) == Approx(64 * per_token_layer / 2 * (12 * 8192 + 12 * 128) / 1e9));
     }
-    SECTION("Llama 4 Scout: 36 chunked layers hold at most a chunk of 8192") {
-        const ModelSpec m = imported("llama-4-scout");
-        const double per_token_layer = 2 * 8 * 128 * 2;
-        CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
-        CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
-    }
-    SECTION("Llama 4 Maverick: Scout's attention layers, so Scout's cache") {
-        const ModelSpec m = imported("llama-4-maverick");
-        const double per_token_layer = 2 * 8 * 128 * 2;
-        CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
-        CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
+    SECTION("Llama 4 Scout and Maverick (the same attention layers): 36 chunked layers hold at most a chunk of 8192") {
+        for (const char* id : {"llama-4-scout", "llama-4-maverick"}) {
+            INFO(id);
+            const ModelSpec m = imported(id);
+            const double per_token_layer = 2 * 8 * 128 * 2;
+            CHECK(cache(m, 4096) == Approx(per_token_layer * 48 * 4096));
+            CHECK(cache(m, 100000) == Approx(per_token_layer * (12 * 100000 + 36 * 8192)));
+        }
     }
     SECTION("Gemma 3 27B: 52 layers capped at 1024 tokens, 10 growing; K and V of 16 heads of 128") {
         const ModelSpec m = *find_model("gemma-3-27b");
