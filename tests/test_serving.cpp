@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "roofline/catalog.hpp"
+#include "roofline/formulas.hpp"
 #include "roofline/error.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/serving.hpp"
@@ -368,6 +371,29 @@ TEST_CASE("a user catalog's GPU carries its own price into the plan", "[serving]
     CHECK_THROWS_AS(add_catalog(R"({"gpus": [{"id": "bad", "tflops": {"bf16": 1}, "hbm_tbs": 1, "hbm_gb": 1,
                                               "usd_per_gpu_hour": -1}]})"),
                     Error);
+}
+
+TEST_CASE("a formula sees an entry a host replaced, right after it resolved the same texts", "[serving]") {
+    // formulas.cpp keeps the deployment a thread resolved last; a change of the catalog must end it.
+    auto gpu = [](const char* id, double tbs) {
+        return fmt::format(R"({{"gpus": [{{"id": "{}", "tflops": {{"bf16": 400}}, "hbm_tbs": {}, "hbm_gb": 96,
+                                           "interconnect_tbs": 0.2}}]}})",
+                           id, tbs);
+    };
+    add_catalog(gpu("memo-gpu", 2));
+    add_catalog(gpu("memo-gpu-4", 4));
+    const double before = formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "", 1, "bound");
+    CHECK(formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "", 1, "bound") == before);
+    add_catalog(gpu("memo-gpu", 4));
+    const double after = formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "", 1, "bound");
+    CHECK(after == formula::step_ms("llama-3.1-8b", "memo-gpu-4", 8, 4096, "", "", 1, "bound"));
+    CHECK(after == Approx(before / 2).epsilon(0.05));  // memory bound: twice the bandwidth, about half the time
+    // A refusal is not remembered as a success, nor a success as a refusal, whatever came just before.
+    CHECK_THROWS_WITH(formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "", 3, "bound"), Contains("tp"));
+    CHECK(formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "", 1, "bound") == after);
+    CHECK_THROWS_WITH(formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "fp99", "", 1, "bound"), Contains("fp99"));
+    // The same texts in a formula of other defaults: TTFT writes a 16-bit cache, STEP_MS reads one of kv_dtype.
+    CHECK(formula::step_ms("llama-3.1-8b", "memo-gpu", 8, 4096, "", "fp8", 1, "bound") < after);
 }
 
 TEST_CASE("PLAN rejects bad input with an error naming the argument", "[serving]") {

@@ -204,8 +204,9 @@ struct Added {
     std::shared_mutex mutex;
     std::map<std::string, std::shared_ptr<const GpuSpec>, std::less<>> gpus;
     std::map<std::string, std::shared_ptr<const ModelSpec>, std::less<>> models;
-    /// Whether a host ever added an entry: until then a lookup reads the built-ins alone, with no lock.
-    std::atomic<bool> any{false};
+    /// How many times hosts added or replaced entries: while 0 a lookup reads the built-ins alone, with no
+    /// lock; a change tells the formulas' per-thread memo of resolved arguments to look again.
+    std::atomic<std::uint64_t> generation{0};
 };
 
 Added& added() {
@@ -354,7 +355,7 @@ std::shared_ptr<const Spec> entry(std::map<std::string, std::shared_ptr<const Sp
     std::string lowered;
     if (std::any_of(id.begin(), id.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) id = lowered = lower(id);
     Added& a = added();
-    if (a.any.load(std::memory_order_acquire)) {
+    if (a.generation.load(std::memory_order_acquire) != 0) {
         std::shared_lock lock(a.mutex);
         const auto& entries = a.*added_entries;
         if (auto it = entries.find(id); it != entries.end()) return it->second;
@@ -373,6 +374,8 @@ std::shared_ptr<const ModelSpec> model_entry(std::string_view id) {
     const BuiltIn& b = built_in();
     return entry(&Added::models, b.models, b.model_index, id);
 }
+
+std::uint64_t catalog_generation() noexcept { return added().generation.load(std::memory_order_acquire); }
 
 std::optional<GpuSpec> find_gpu(std::string_view id) {
     if (auto g = gpu_entry(id)) return *g;
@@ -411,7 +414,7 @@ void add_model_from_hf_config(const std::string& id, std::string_view json_text,
     std::unique_lock lock(a.mutex);
     std::string key = m.id;  // read before m is moved (the right side of = goes first)
     a.models[std::move(key)] = std::make_shared<const ModelSpec>(std::move(m));
-    a.any.store(true, std::memory_order_release);
+    a.generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::size_t add_catalog(std::string_view json_text) {
@@ -433,7 +436,7 @@ std::size_t add_catalog(std::string_view json_text) {
         std::string id = m.id;
         a.models[std::move(id)] = std::make_shared<const ModelSpec>(std::move(m));
     }
-    if (!gpus.empty() || !models.empty()) a.any.store(true, std::memory_order_release);
+    if (!gpus.empty() || !models.empty()) a.generation.fetch_add(1, std::memory_order_acq_rel);
     return gpus.size() + models.size();
 }
 

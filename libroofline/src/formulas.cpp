@@ -12,6 +12,8 @@
 #include <limits>
 #include <map>
 #include <new>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "roofline/catalog.hpp"
@@ -991,9 +993,52 @@ void check_layout(const FormulaSpec& f, const ModelSpec& m, double tp, const Lay
                              problem.substr(colon + 2));
 }
 
+/// What deployed() resolved last on the calling thread, and from what. A spreadsheet's cells, and a sweep from
+/// C, pass the same model, GPU and formats call after call; resolving them (the catalog's lookups, the formats'
+/// names, the layout's checks) was a third of a STEP_MS call. A hit needs the same formula (whose defaults fill
+/// left-out texts), the same texts, tp and layout, and a catalog that no host changed since
+/// (catalog_generation()). Only successes are kept: a refused call resolves again, and says why, every time.
+struct LastDeployed {
+    const FormulaSpec* f = nullptr;
+    std::string model, gpu, weight_dtype, kv_dtype;
+    double tp = 0;
+    Layout layout;
+    std::uint64_t generation = 0;
+    std::optional<Deployed> deployed;
+
+    bool holds(const FormulaSpec& f_, std::string_view model_, std::string_view gpu_, std::string_view weight_dtype_,
+               std::string_view kv_dtype_, double tp_, const Layout& layout_) const noexcept {
+        return deployed && f == &f_ && tp == tp_ && layout.ep == layout_.ep && layout.dp_attention == layout_.dp_attention &&
+               layout.pp == layout_.pp && model == model_ && gpu == gpu_ && weight_dtype == weight_dtype_ &&
+               kv_dtype == kv_dtype_ && generation == catalog_generation();
+    }
+};
+
+Deployed resolve_deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu,
+                            std::string_view weight_dtype, std::string_view kv_dtype, double tp, const Layout& layout);
+
 /// The model on the GPU in these dtypes over `tp` GPUs in that layout, every text argument resolved and checked.
 Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                   std::string_view kv_dtype, double tp, const Layout& layout) {
+    thread_local LastDeployed last;
+    if (last.holds(f, model, gpu, weight_dtype, kv_dtype, tp, layout)) return *last.deployed;
+    const std::uint64_t generation = catalog_generation();  // before the lookups: a change during them misses next time
+    Deployed d = resolve_deployment(f, model, gpu, weight_dtype, kv_dtype, tp, layout);
+    last.deployed.reset();
+    last.f = &f;
+    last.model.assign(model);
+    last.gpu.assign(gpu);
+    last.weight_dtype.assign(weight_dtype);
+    last.kv_dtype.assign(kv_dtype);
+    last.tp = tp;
+    last.layout = layout;
+    last.generation = generation;
+    last.deployed.emplace(d);
+    return d;
+}
+
+Deployed resolve_deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu,
+                            std::string_view weight_dtype, std::string_view kv_dtype, double tp, const Layout& layout) {
     auto m = model_entry_of(f, model);
     auto g = gpu_entry_of(f, gpu);
     // An empty format is the argument's default (or_default): kv_dtype 16 bits, whatever the weights' format.
@@ -1057,7 +1102,7 @@ Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec&
     finite(f, estimate(ops, gpu, profile));
     Table t = with_header(f);
     for (const Operator& op : ops) {
-        t.cells.emplace_back(op.name);
+        t.cells.emplace_back(std::string(op.name));
         t.cells.emplace_back(finite(f, op.flops));
         t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
         t.cells.emplace_back(finite(f, op.ms));

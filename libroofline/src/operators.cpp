@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "ascii.hpp"
@@ -141,50 +142,37 @@ double causal_pairs(const LayerRun& r, double tokens) {
 /// Layers that keep a KV cache (their attention reads one).
 bool attends(const LayerRun& r) { return r.attention != Attention::none && r.attention != Attention::state; }
 
-/// A new operator at the end of `ops` (its name's length known at compile time: no strlen, no memcpy call).
-template <std::size_t N> Operator& add(std::vector<Operator>& ops, const char (&name)[N], DType compute = DType::bf16) {
+/// A new operator at the end of `ops`, every field as a new Operator's.
+static_assert(std::is_trivially_copyable_v<Operator>);
+
+Operator& add(std::vector<Operator>& ops, std::string_view name, DType compute = DType::bf16) {
     Operator& op = ops.emplace_back();
-    op.name.append(name, N - 1);
+    op.name = name;
     op.compute = compute;
     return op;
 }
 
-/// Writes the operators of a step into `ops` from its start, over the operators a previous step left
-/// there (a formula keeps one list per thread): an operator of the same name keeps its name's memory, so
-/// that a step allocates and copies nothing for names. On destruction, drops what is left past the end.
+/// Writes the operators of a step into `ops`, emptied first: a formula keeps one list per thread, whose memory
+/// (kMaxOperators reserved) is reused from call to call. Operator is trivially copyable: nothing is freed.
 class OperatorList {
 public:
-    explicit OperatorList(std::vector<Operator>& ops) : ops_(ops) { ops_.reserve(kMaxOperators); }
+    explicit OperatorList(std::vector<Operator>& ops) : ops_(ops) {
+        ops_.clear();
+        ops_.reserve(kMaxOperators);
+    }
     OperatorList(const OperatorList&) = delete;
     OperatorList& operator=(const OperatorList&) = delete;
-    ~OperatorList() { ops_.resize(count_); }
 
-    /// The next operator, every field as a new Operator's but its name.
-    template <std::size_t N> Operator& add(const char (&name)[N], DType compute = DType::bf16) {
-        if (count_ == ops_.size()) {
-            ++count_;
-            return roofline::add(ops_, name, compute);
-        }
-        Operator& op = ops_[count_++];
-        // Every field of Operator, so that one added to it is not forgotten here (this does not compile).
-        auto& [op_name, flops, bytes, link_bytes, scaleout_bytes, kernels, op_compute, expert_parallel, ms, bound] = op;
-        if (std::string_view(op_name) != std::string_view(name, N - 1)) op_name.assign(name, N - 1);
-        flops = bytes = link_bytes = scaleout_bytes = kernels = ms = 0;
-        op_compute = compute;
-        expert_parallel = false;
-        bound = Resource::memory;
-        return op;
-    }
+    /// The next operator, every field as a new Operator's.
+    Operator& add(std::string_view name, DType compute = DType::bf16) { return roofline::add(ops_, name, compute); }
 
 private:
     std::vector<Operator>& ops_;
-    std::size_t count_ = 0;
 };
 
 /// A linear layer of `params` weights on `tokens` tokens, `times` over: 2 FLOP per weight per token; the
 /// weights read once, the activations in and out.
-template <std::size_t N>
-Operator& linear(OperatorList& ops, const char (&name)[N], double params, double tokens, double in, double out,
+Operator& linear(OperatorList& ops, std::string_view name, double params, double tokens, double in, double out,
             double weight_value_bytes, DType compute, double times = 1) {
     Operator& op = ops.add(name, compute);
     op.flops = 2 * params * tokens;

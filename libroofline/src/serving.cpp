@@ -154,7 +154,7 @@ public:
         coefficients_.resize(zero.size());
         for (std::size_t i = 0; i < zero.size(); ++i) {
             Coefficients& k = coefficients_[i];
-            const std::string& name = zero[i].name;
+            const std::string_view name = zero[i].name;
             k.kind = name == "attention"     ? Kind::attention
                      : name == "lm_head"     ? Kind::lm_head
                      : name == "experts"     ? Kind::experts

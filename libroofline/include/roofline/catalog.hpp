@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -173,6 +174,9 @@ std::shared_ptr<const GpuSpec> gpu_entry(std::string_view id);
 std::shared_ptr<const ModelSpec> model_entry(std::string_view id);
 std::vector<std::string> gpu_ids();
 std::vector<std::string> model_ids();
+/// A number that changes whenever a host adds or replaces entries (0 while none has): what a lookup found
+/// by an id is still what it finds while this number stays the same.
+std::uint64_t catalog_generation() noexcept;
 
 /// Adds (or replaces) a model read from a Hugging Face config.json (and its hf_quant_config.json, if any),
 /// under `id`.

@@ -42,7 +42,7 @@ std::string_view to_string(Resource r) noexcept;
 
 /// One operator of a step, summed over the layers, as one GPU of `tp` runs it.
 struct Operator {
-    std::string name;
+    std::string_view name;      ///< a literal ("qkv_proj", "attention", ...): static storage, never freed
     double flops = 0;           ///< on one GPU
     double bytes = 0;           ///< moved to or from memory on one GPU
     double link_bytes = 0;      ///< sent to other GPUs by one GPU (collectives, pipeline transfers)
