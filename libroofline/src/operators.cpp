@@ -340,7 +340,10 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
 }  // namespace
 
 const Profile* find_profile(std::string_view name) {
-    for (const Profile& p : profiles().all)  // names in lower case
+    const auto& all = profiles().all;
+    for (const Profile& p : all)  // names in lower case, as a host most often writes them: compared whole first
+        if (p.name == name) return &p;
+    for (const Profile& p : all)
         if (ascii::equals_lowered(p.name, name)) return &p;
     return nullptr;
 }
