@@ -606,6 +606,27 @@ static void test_checkpoints(void) {
     CHECK(strstr(roofline_errmsg(), "did you mean 'native'?") != NULL);
 }
 
+/* A profile text in place of a profile's name (docs/formulas.md, "Profiles as text"): computed as the profile
+** it describes; a tampered one is refused naming the parameter. */
+static void test_profile_text(void) {
+    const char* text = "fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.8159, mfu=0.5, link=0.5, step_ms=2.4198, "
+                       "allreduce_us=20.0818, ep_imbalance=1.11, overlap_ep=0";
+    double typical = 0, fitted = 0, other = 0, r = 0;
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1, "typical", &typical) == ROOFLINE_OK);
+    /* typical's own parameters (profiles.json) as text: the same step */
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1, text, &fitted) == ROOFLINE_OK);
+    CHECK(close_to(fitted, typical));
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1,
+                           "fit(x): bw=0.5, mfu=0.5, link=0.5, step_ms=0, allreduce_us=0, ep_imbalance=1, overlap_ep=0",
+                           &other) == ROOFLINE_OK);
+    CHECK(other > 1.5 * (typical - 2.4198));
+    CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1,
+                           "fit(x): bw=1.7, mfu=0.5, link=0.5, step_ms=0, allreduce_us=0, ep_imbalance=1, overlap_ep=0",
+                           &r) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "profile") == 0);
+    CHECK(strstr(roofline_errmsg(), "'bw'") != NULL);
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
@@ -620,6 +641,7 @@ int main(void) {
     test_call_many();
     test_user_folder();
     test_checkpoints();
+    test_profile_text();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -4,8 +4,9 @@
 //   build/tools/fit-profiles tests/data/measurements.csv libroofline/catalog/profiles.json
 //
 // Each profile has five parameters (achieved fractions of bandwidth, compute and interconnect, a fixed
-// cost per forward pass, a fixed cost per all-reduce), fitted on every row of its profile at once by
-// minimising the sum of |log(predicted / measured)|: a robust loss that no single row dominates. The
+// cost per forward pass, a fixed cost per all-reduce), fitted on every row of its profile at once by the
+// library's one fitter (roofline/calibrate.hpp, as ROOFLINE_CALIBRATE fits a user's rows): it minimises the
+// sum of |log(predicted / measured)|, a robust loss that no single row dominates. The
 // operators of each row come from the same per-operator model the formulas use. The file also records
 // the errors on the rows and, honestly, in leave-one-out cross-validation (each row predicted by a fit
 // that never saw it).
@@ -19,6 +20,7 @@
 #include <iostream>
 
 #include "measurements.hpp"
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/operators.hpp"
 
@@ -26,53 +28,24 @@ using namespace roofline;
 
 namespace {
 
-struct Case {
-    std::string id, metric, profile;
-    double measured = 0;
-    std::vector<Operator> ops;
-    GpuSpec gpu;
+struct Case : CalibrationCase {
+    std::string id, profile;
 };
 
 constexpr std::array<const char*, 5> kNames{"bandwidth_efficiency", "compute_efficiency", "interconnect_efficiency",
                                             "step_overhead_ms", "allreduce_latency_us"};
-// NCCL reaches well over half of NVLink or PCIe bandwidth on large all-reduces: below 0.5 the fit would only
-// stand in for per-step costs that step_overhead_ms and allreduce_latency_us are there to model.
-constexpr std::array<double, 5> kLo{0.3, 0.1, 0.5, 0.0, 0.0};
-constexpr std::array<double, 5> kHi{1.0, 1.0, 1.0, 10.0, 100.0};
-using Params = std::array<double, 5>;
+// Where the fit starts (calibrate.hpp: the one fitter; its limits are FitLimits). NCCL reaches well over half of
+// NVLink or PCIe bandwidth on large all-reduces: below 0.5 (FitLimits) interconnect efficiency would only stand in
+// for per-step costs that step_overhead_ms and allreduce_latency_us are there to model.
+const Profile kStart{"fit", 0.8, 0.6, 0.7, 1.0, 10.0};
 
-Profile profile(const std::string& name, const Params& p) { return {name, p[0], p[1], p[2], p[3], p[4]}; }
-
-double predict(const Case& c, const Params& p) {
-    std::vector<Operator> ops = c.ops;
-    return estimate(ops, c.gpu, profile("fit", p));
+std::array<double, 5> params(const Profile& p) {
+    return {p.bandwidth_efficiency, p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms,
+            p.allreduce_latency_us};
 }
 
-double loss(const std::vector<const Case*>& cases, const Params& p) {
-    double l = 0;
-    for (const Case* c : cases) l += std::abs(std::log(predict(*c, p) / c->measured));
-    return l;
-}
-
-/// Coordinate descent on a shrinking grid; deterministic.
-Params fit(const std::vector<const Case*>& cases) {
-    Params p{0.8, 0.6, 0.7, 1.0, 10.0};
-    for (int round = 0; round < 12; ++round) {
-        const double span = std::pow(0.6, round);
-        for (std::size_t k = 0; k < p.size(); ++k) {
-            const double lo = std::max(kLo[k], p[k] - span * (kHi[k] - kLo[k]));
-            const double hi = std::min(kHi[k], p[k] + span * (kHi[k] - kLo[k]));
-            double best = loss(cases, p), best_v = p[k];
-            for (int i = 0; i <= 40; ++i) {
-                Params q = p;
-                q[k] = lo + (hi - lo) * i / 40;
-                const double l = loss(cases, q);
-                if (l < best - 1e-12) best = l, best_v = q[k];
-            }
-            p[k] = best_v;
-        }
-    }
-    return p;
+std::vector<const CalibrationCase*> as_cases(const std::vector<const Case*>& cases) {
+    return {cases.begin(), cases.end()};
 }
 
 double median(std::vector<double> v) {
@@ -95,7 +68,7 @@ int main(int argc, char** argv) {
         c.id = r["id"];
         c.metric = r["metric"];
         c.profile = r["profile"];
-        c.measured = r.number("value");
+        c.measured_ms = r.number("value");
         const auto model = find_model(r["model"]);
         const auto gpu = find_gpu(r["gpu"]);
         const auto w = parse_dtype(r["weight_dtype"]), kv = parse_dtype(r["kv_dtype"]);
@@ -131,7 +104,8 @@ int main(int argc, char** argv) {
         std::vector<const Case*> mine;
         for (const Case& c : cases)
             if (c.profile == name) mine.push_back(&c);
-        const Params p = fit(mine);
+        const Profile fitted = fit_profile(as_cases(mine), kStart);
+        const auto p = params(fitted);
         nlohmann::ordered_json prof;
         prof["name"] = name;
         prof["rows"] = mine.size();
@@ -140,11 +114,11 @@ int main(int argc, char** argv) {
             std::vector<double> train, loo;
             for (const Case* c : mine) {
                 if (c->metric != metric) continue;
-                train.push_back(std::abs(predict(*c, p) / c->measured - 1) * 100);
+                train.push_back(std::abs(predict_ms(*c, fitted) / c->measured_ms - 1) * 100);
                 std::vector<const Case*> rest;
                 for (const Case* o : mine)
                     if (o != c) rest.push_back(o);
-                loo.push_back(std::abs(predict(*c, fit(rest)) / c->measured - 1) * 100);
+                loo.push_back(std::abs(predict_ms(*c, fit_profile(as_cases(rest), kStart)) / c->measured_ms - 1) * 100);
             }
             if (train.empty()) continue;
             prof["mdape_percent"][metric] = {{"rows", train.size()},

@@ -476,7 +476,11 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** means (since 0.5; before, bf16 for every model: only models whose checkpoint is not 16-bit moved). `kv_dtype` is
 ** "bf16" by default, whatever the weights' format (a 16-bit KV cache, as serving engines keep it unless told
 ** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
-** true lower bound), "typical" or "llama.cpp" (fitted on published measurements). `tp` is the number
+** true lower bound), "typical" or "llama.cpp" (fitted on published measurements), or since 0.7 a profile
+** text, "fit(...): bw=0.83, mfu=0.61, link=0.7, step_ms=1.2, allreduce_us=15, ep_imbalance=1.11,
+** overlap_ep=0" (docs/formulas.md, "Profiles as text"); a malformed one is ROOFLINE_ERROR_ARGUMENT naming
+** the parameter in roofline_errmsg(). Each distinct valid profile text is parsed once and kept (a few
+** hundred bytes) for the life of the process. `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
 ** NULL (ROOFLINE_ERROR_NULL); an unknown id, dtype, field or profile is ROOFLINE_ERROR_UNKNOWN_ID.
 ** Defaults of the spreadsheet formulas: weight_dtype "native", kv_dtype "bf16", tp 1, profile "bound",

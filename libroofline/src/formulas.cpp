@@ -175,9 +175,10 @@ constexpr ArgSpec kPp = with_max(optional(number("pp", "stages", Check::count,
     "流水线并行：各层分成 pp 段，每段 tp / pp 块 GPU，批次分成 pp 个微批次；1：不用。须整除 tp。"), 1), 1024);
 constexpr ArgSpec kProfile = optional_text(text("profile", "profile",
     "bound (the ideal roofline: a true lower bound), typical (fitted on well-tuned serving engines) or "
-    "llama.cpp (fitted on llama.cpp single-stream runs).",
+    "llama.cpp (fitted on llama.cpp single-stream runs); or a profile text, \"fit(...): bw=..., mfu=..., ...\" "
+    "(docs/formulas.md, Profiles as text).",
     "bound（理想 Roofline，真正的下界）、typical（按调优良好的推理引擎实测拟合）或 llama.cpp（按 llama.cpp "
-    "单流实测拟合）。"), "bound");
+    "单流实测拟合）；也可以是一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "bound");
 constexpr ArgSpec kPromptTokens = number("prompt_tokens", "tokens", Check::count,
     "Tokens of each prompt, a whole number >= 1.",
     "每个提示的 token 数，不小于 1 的整数。");
@@ -203,9 +204,10 @@ constexpr ArgSpec kTpotMs = number("tpot_ms", "ms", Check::positive,
     "首 token 之后每个输出 token 的时间目标，毫秒（均值，不是百分位数）。");
 constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
     "typical (the estimate: fitted efficiencies, queueing of prefills, memory reserved for the longest context) or "
-    "bound (the ideal roofline, no queue: what no engine can beat); also llama.cpp.",
+    "bound (the ideal roofline, no queue: what no engine can beat); also llama.cpp, or a profile text, "
+    "\"fit(...): bw=..., mfu=..., ...\" (docs/formulas.md, Profiles as text).",
     "typical（估计值：拟合的效率、Prefill 排队、按最长上下文预留显存）或 bound（理想 Roofline、无排队：任何引擎都"
-    "无法超越）；也可用 llama.cpp。"), "typical");
+    "无法超越）；也可用 llama.cpp，或一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "typical");
 constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "The GPUs of the catalog to plan on, one or a list: \"h100-sxm\" or \"h100-sxm, h200, b200\" (',' ';' or a new "
     "line between them); empty or all: every GPU of the catalog.",
@@ -962,7 +964,14 @@ DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
 
 const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
     name = or_default(f, "profile", name);
-    if (const Profile* p = find_profile(name)) return *p;
+    const Profile* p = nullptr;
+    try {
+        p = find_profile(name);
+    } catch (const Error& e) {  // a malformed profile text: the error names its parameter, but no formula
+        if (!e.where().empty()) throw;
+        throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+    }
+    if (p) return *p;
     unknown_choice(f, "profile", "profile", name, profile_names());
 }
 

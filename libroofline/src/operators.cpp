@@ -7,9 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "ascii.hpp"
+#include "roofline/calibrate.hpp"
 #include "catalog_data.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
@@ -339,7 +343,27 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
 
 }  // namespace
 
+namespace {
+
+/// The profiles read from profile texts (calibrate.hpp), by their text: each parsed once, kept for the life
+/// of the process (a few hundred bytes each) so that a pointer find_profile() gave stays valid.
+const Profile* text_profile(std::string_view text) {
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<const Profile>, std::less<>> parsed;
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = parsed.find(text); it != parsed.end()) return it->second.get();
+    }
+    auto p = std::make_unique<const Profile>(profile_from_text(text));  // throws, naming the parameter
+    std::lock_guard lock(mutex);
+    auto [it, added] = parsed.try_emplace(std::string(text), std::move(p));
+    return it->second.get();
+}
+
+}  // namespace
+
 const Profile* find_profile(std::string_view name) {
+    if (is_profile_text(name)) return text_profile(name);
     const auto& all = profiles().all;
     for (const Profile& p : all)  // names in lower case, as a host most often writes them: compared whole first
         if (p.name == name) return &p;

@@ -33,7 +33,9 @@ struct Profile {
     bool overlap_expert_traffic = false;
 };
 
-/// The profiles: "bound" and those fitted on published measurements (profiles.json).
+/// The profile of a name ("bound" and those fitted on published measurements, profiles.json), or of a
+/// profile text (calibrate.hpp, "fit(...): bw=..."; its name is the text); nullptr when no profile has that
+/// name. A malformed profile text throws Error naming its parameter.
 const Profile* find_profile(std::string_view name);
 std::vector<std::string> profile_names();
 

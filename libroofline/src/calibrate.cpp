@@ -1,0 +1,260 @@
+// The one fitter of profiles, and profiles as text. See calibrate.hpp.
+#include "roofline/calibrate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include "roofline/error.hpp"
+
+namespace roofline {
+namespace {
+
+using Params = std::array<double, 5>;
+
+Params params_of(const Profile& p) {
+    return {p.bandwidth_efficiency, p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms,
+            p.allreduce_latency_us};
+}
+
+Profile with_params(Profile p, const Params& v) {
+    p.bandwidth_efficiency = v[0];
+    p.compute_efficiency = v[1];
+    p.interconnect_efficiency = v[2];
+    p.step_overhead_ms = v[3];
+    p.allreduce_latency_us = v[4];
+    return p;
+}
+
+double loss(const std::vector<const CalibrationCase*>& cases, const Profile& p) {
+    double l = 0;
+    for (const CalibrationCase* c : cases) l += std::abs(std::log(predict_ms(*c, p) / c->measured_ms));
+    return l;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double ape_percent(double predicted, double measured) { return std::abs(predicted / measured - 1) * 100; }
+
+[[noreturn]] void bad_text(std::string reason) {
+    throw Error::of_argument(Status::invalid_argument, "", "profile", std::move(reason));
+}
+
+/// A profile text's parameters: its key, its limits, and where it goes.
+struct TextParam {
+    std::string_view key;
+    double lo, hi;
+    bool lo_open;  ///< lo itself refused
+    double Profile::*field;
+};
+constexpr std::array<TextParam, 6> kTextParams{{
+    {"bw", 0, 1, true, &Profile::bandwidth_efficiency},
+    {"mfu", 0, 1, true, &Profile::compute_efficiency},
+    {"link", 0, 1, true, &Profile::interconnect_efficiency},
+    {"step_ms", 0, 1000, false, &Profile::step_overhead_ms},
+    {"allreduce_us", 0, 1e5, false, &Profile::allreduce_latency_us},
+    {"ep_imbalance", 1, 100, false, &Profile::expert_imbalance},
+}};
+constexpr std::string_view kOverlapKey = "overlap_ep";
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+double predict_ms(const CalibrationCase& c, const Profile& profile) {
+    thread_local std::vector<Operator> ops;
+    ops = c.ops;
+    return estimate(ops, c.gpu, profile);
+}
+
+namespace {
+
+/// Nelder-Mead over the parameters scaled to [0, 1] between their limits (a point outside is clamped): it
+/// moves several parameters at once, where coordinate descent stops at a kink of the |log| loss along a
+/// valley that two parameters share (a fixed cost per step against one per all-reduce). Deterministic.
+Params polish(const std::vector<const CalibrationCase*>& cases, const Profile& start, Params from) {
+    constexpr std::size_t n = 5;
+    auto to_params = [](std::array<double, n> x) {
+        Params p;
+        for (std::size_t k = 0; k < n; ++k)
+            p[k] = FitLimits::lo[k] + std::clamp(x[k], 0.0, 1.0) * (FitLimits::hi[k] - FitLimits::lo[k]);
+        return p;
+    };
+    auto f = [&](const std::array<double, n>& x) { return loss(cases, with_params(start, to_params(x))); };
+    std::array<std::array<double, n>, n + 1> x{};
+    for (std::size_t k = 0; k < n; ++k) x[0][k] = (from[k] - FitLimits::lo[k]) / (FitLimits::hi[k] - FitLimits::lo[k]);
+    for (std::size_t i = 1; i <= n; ++i) {
+        x[i] = x[0];
+        x[i][i - 1] += x[i][i - 1] < 0.5 ? 0.05 : -0.05;
+    }
+    std::array<double, n + 1> fx{};
+    for (std::size_t i = 0; i <= n; ++i) fx[i] = f(x[i]);
+    for (int iteration = 0; iteration < 400; ++iteration) {
+        std::array<std::size_t, n + 1> order{};
+        for (std::size_t i = 0; i <= n; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fx[a] < fx[b]; });
+        const std::size_t best = order[0], worst = order[n], second = order[n - 1];
+        if (fx[worst] - fx[best] < 1e-12) break;
+        std::array<double, n> centre{};
+        for (std::size_t i = 0; i <= n; ++i)
+            if (i != worst)
+                for (std::size_t k = 0; k < n; ++k) centre[k] += x[i][k] / n;
+        auto along = [&](double t) {
+            std::array<double, n> y{};
+            for (std::size_t k = 0; k < n; ++k) y[k] = std::clamp(centre[k] + t * (x[worst][k] - centre[k]), 0.0, 1.0);
+            return y;
+        };
+        const auto reflected = along(-1);
+        const double fr = f(reflected);
+        if (fr < fx[best]) {
+            const auto expanded = along(-2);
+            const double fe = f(expanded);
+            if (fe < fr) x[worst] = expanded, fx[worst] = fe;
+            else x[worst] = reflected, fx[worst] = fr;
+        } else if (fr < fx[second]) {
+            x[worst] = reflected, fx[worst] = fr;
+        } else {
+            const auto contracted = along(0.5);
+            const double fc = f(contracted);
+            if (fc < fx[worst]) {
+                x[worst] = contracted, fx[worst] = fc;
+            } else {  // shrink towards the best
+                for (std::size_t i = 0; i <= n; ++i) {
+                    if (i == best) continue;
+                    for (std::size_t k = 0; k < n; ++k) x[i][k] = x[best][k] + 0.5 * (x[i][k] - x[best][k]);
+                    fx[i] = f(x[i]);
+                }
+            }
+        }
+    }
+    const std::size_t best = static_cast<std::size_t>(std::min_element(fx.begin(), fx.end()) - fx.begin());
+    if (!(fx[best] < loss(cases, with_params(start, from)))) return from;
+    // A parameter the simplex moved without gain (no case depends on it) goes back to where it was.
+    Params p = to_params(x[best]);
+    for (std::size_t k = 0; k < n; ++k) {
+        Params q = p;
+        q[k] = from[k];
+        if (loss(cases, with_params(start, q)) <= loss(cases, with_params(start, p)) + 1e-12) p = q;
+    }
+    return p;
+}
+
+}  // namespace
+
+Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start, FitSearch search) {
+    Params p = params_of(start);
+    for (std::size_t k = 0; k < p.size(); ++k) p[k] = std::clamp(p[k], FitLimits::lo[k], FitLimits::hi[k]);
+    for (int round = 0; round < 12; ++round) {
+        const double span = std::pow(0.6, round);
+        for (std::size_t k = 0; k < p.size(); ++k) {
+            const double width = FitLimits::hi[k] - FitLimits::lo[k];
+            const double lo = std::max(FitLimits::lo[k], p[k] - span * width);
+            const double hi = std::min(FitLimits::hi[k], p[k] + span * width);
+            double best = loss(cases, with_params(start, p)), best_v = p[k];
+            for (int i = 0; i <= 40; ++i) {
+                Params q = p;
+                q[k] = lo + (hi - lo) * i / 40;
+                const double l = loss(cases, with_params(start, q));
+                if (l < best - 1e-12) best = l, best_v = q[k];
+            }
+            p[k] = best_v;
+        }
+    }
+    if (search == FitSearch::polished) p = polish(cases, start, p);
+    return with_params(start, p);
+}
+
+Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& base) {
+    if (cases.size() < kMinCalibrationRows)
+        throw Error::of_argument(Status::no_solution, "", "measurements",
+                                 fmt::format("{} measured row{}: a fit needs at least {}", cases.size(),
+                                             cases.size() == 1 ? "" : "s", kMinCalibrationRows));
+    std::vector<const CalibrationCase*> all;
+    for (const CalibrationCase& c : cases) all.push_back(&c);
+    Calibration out;
+    out.base = base.name;
+    out.rows = cases.size();
+    out.profile = fit_profile(all, base, FitSearch::polished);
+    std::vector<double> train, loo;
+    for (const CalibrationCase& c : cases) {
+        out.predicted_ms.push_back(predict_ms(c, out.profile));
+        train.push_back(ape_percent(out.predicted_ms.back(), c.measured_ms));
+        std::vector<const CalibrationCase*> rest;
+        for (const CalibrationCase* o : all)
+            if (o != &c) rest.push_back(o);
+        out.loo_predicted_ms.push_back(predict_ms(c, fit_profile(rest, base, FitSearch::polished)));
+        loo.push_back(ape_percent(out.loo_predicted_ms.back(), c.measured_ms));
+    }
+    out.mdape_percent = median(train);
+    out.loo_mdape_percent = median(loo);
+    out.profile.name = profile_text(out);
+    return out;
+}
+
+std::string profile_text(const Calibration& c) {
+    const Profile& p = c.profile;
+    return fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%): bw={}, mfu={}, link={}, step_ms={}, allreduce_us={}, "
+                       "ep_imbalance={}, {}={}",
+                       c.base, c.rows, c.mdape_percent, c.loo_mdape_percent, p.bandwidth_efficiency,
+                       p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms, p.allreduce_latency_us,
+                       p.expert_imbalance, kOverlapKey, p.overlap_expert_traffic ? 1 : 0);
+}
+
+bool is_profile_text(std::string_view text) noexcept { return text.substr(0, 4) == "fit("; }
+
+Profile profile_from_text(std::string_view text) {
+    if (!is_profile_text(text)) bad_text("a profile text starts with 'fit(' (ROOFLINE_CALIBRATE writes one)");
+    const std::size_t close = text.find("):");
+    if (close == std::string_view::npos) bad_text("a profile text has '):' after its 'fit(...' header");
+    Profile p;
+    p.name = std::string(text);
+    std::array<bool, kTextParams.size() + 1> seen{};
+    std::string_view rest = text.substr(close + 2);
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = trim(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos) bad_text(fmt::format("'{}' is not parameter=value", item));
+        const std::string_view key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+        double v = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+        if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(v))
+            bad_text(fmt::format("parameter '{}': '{}' is not a number", key, value));
+        std::size_t i = 0;
+        while (i < kTextParams.size() && kTextParams[i].key != key) ++i;
+        if (i == kTextParams.size() && key != kOverlapKey)
+            bad_text(fmt::format("no parameter '{}' (bw, mfu, link, step_ms, allreduce_us, ep_imbalance, {})", key,
+                                 kOverlapKey));
+        if (seen[i]) bad_text(fmt::format("parameter '{}' given twice", key));
+        seen[i] = true;
+        if (i == kTextParams.size()) {
+            if (v != 0 && v != 1) bad_text(fmt::format("parameter '{}' must be 0 or 1 (got {})", key, value));
+            p.overlap_expert_traffic = v == 1;
+            continue;
+        }
+        const TextParam& t = kTextParams[i];
+        if (v > t.hi || v < t.lo || (t.lo_open && v == t.lo))
+            bad_text(fmt::format("parameter '{}' must be {} {} and at most {} (got {})", key,
+                                 t.lo_open ? "above" : "at least", t.lo, t.hi, value));
+        p.*t.field = v;
+    }
+    for (std::size_t i = 0; i < kTextParams.size(); ++i)
+        if (!seen[i]) bad_text(fmt::format("the profile text has no parameter '{}'", kTextParams[i].key));
+    if (!seen.back()) bad_text(fmt::format("the profile text has no parameter '{}'", kOverlapKey));
+    return p;
+}
+
+}  // namespace roofline
