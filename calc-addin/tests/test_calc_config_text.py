@@ -2,6 +2,8 @@
 argument (a text whose first non-space character is '{'), read by the same importer as
 roofline_model_import_hf_config(), so every formula computes what the C ABI computes for the same config.
 A bad config shows Err:502 (ROOFLINE_ERROR_ARGUMENT), ROOFLINE_WHY names the config.json field.
+And its own calibration: a cell holding a profile text ("fit(...): bw=..., ...") is a profile argument of
+every formula, the planner's included; a tampered one shows Err:502 and ROOFLINE_WHY names the parameter.
 
 usage: test_calc_config_text.py WORKDIR OXT LIBROOFLINE
 """
@@ -16,6 +18,9 @@ CONFIG = {"model_type": "llama", "hidden_size": 3072, "intermediate_size": 8192,
           "num_attention_heads": 24, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True}
 DRAFT = dict(CONFIG, num_hidden_layers=4)
 BAD = {k: v for k, v in CONFIG.items() if k != "hidden_size"}
+PROFILE = ("fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.7, mfu=0.45, link=0.6, step_ms=0.8, allreduce_us=12, "
+           "ep_imbalance=1.11, overlap_ep=0")
+TAMPERED = PROFILE.replace("bw=0.7", "bw=1.7")
 
 
 def literal(text):
@@ -34,11 +39,28 @@ def main(workdir, oxt, library):
     why_bad = roofline.call("ROOFLINE_WHY", "ROOFLINE_STEP_MS", bad, "h100-sxm", 8, 1024)
     check("config.json has no 'hidden_size'" in why_bad and "'model'" in why_bad, f"C ABI: the reason {why_bad!r}")
 
-    # Rows 1-3 hold the config texts (column A, as a user pastes them); the formulas follow.
+    fitted_step = roofline.step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1, PROFILE)
+    check(fitted_step != roofline.step_ms("llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "", 1, "typical"),
+          "C ABI: the profile text is not typical")
+    why_tampered = roofline.call("ROOFLINE_WHY", "ROOFLINE_STEP_MS", "llama-3.1-8b", "h100-sxm", 16, 4096, "bf16", "",
+                                 1, TAMPERED)
+    check("'bw'" in why_tampered and "'profile'" in why_tampered, f"C ABI: the reason {why_tampered!r}")
+    fitted_plan = roofline.call("ROOFLINE_PLAN", "llama-3.1-8b", 10, 1000, 200, 800, 40, "h100-sxm", "", "", PROFILE)
+    typical_plan = roofline.call("ROOFLINE_PLAN", "llama-3.1-8b", 10, 1000, 200, 800, 40, "h100-sxm")
+    check(fitted_plan[0][9] == "tpot_ms" and fitted_plan[1][9] != typical_plan[1][9],
+          "C ABI: the plan's TPOT under the profile text is not typical's")
+
+    # Rows 1-5 hold the config texts and the profile texts (column A, as a user pastes them); the formulas follow.
     cases = [
         (config, config),
         (draft, draft),
         (bad, bad),
+        (PROFILE, PROFILE),
+        (TAMPERED, TAMPERED),
+        ('=ROOFLINE_STEP_MS("llama-3.1-8b"; "h100-sxm"; 16; 4096; "bf16"; ; 1; A4)', fitted_step),
+        ('=INDEX(ROOFLINE_PLAN("llama-3.1-8b"; 10; 1000; 200; 800; 40; "h100-sxm"; ; ; A4); 2; 10)', fitted_plan[1][9]),
+        ('=ROOFLINE_STEP_MS("llama-3.1-8b"; "h100-sxm"; 16; 4096; "bf16"; ; 1; A5)', Error("Err:502")),
+        ('=ROOFLINE_WHY("ROOFLINE_STEP_MS"; "llama-3.1-8b"; "h100-sxm"; 16; 4096; "bf16"; ""; 1; A5)', why_tampered),
         ('=ROOFLINE_STEP_MS(A1; "h100-sxm"; 8; 1024)', step),
         (f'=ROOFLINE_STEP_MS({literal(config)}; "h100-sxm"; 8; 1024)', step),
         ('=ROOFLINE_STEP_MS(" "&A1; "h100-sxm"; 8; 1024; "fp8"; ; 1; "typical")',
