@@ -15,6 +15,27 @@ static void BM_step_ms(benchmark::State& state) {
 }
 BENCHMARK(BM_step_ms);
 
+// Cells that alternate two models: every call resolves its texts again (formulas.cpp keeps only the last
+// deployment a thread resolved), as a sheet with one model per row computes.
+static void BM_step_ms_alternating_models(benchmark::State& state) {
+    double ms;
+    const char* models[2] = {"llama-3-8b", "llama-3.1-70b"};
+    unsigned i = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms(models[i++ & 1], "h100-sxm", 64, 4096, "bf16", "", 1, "typical", &ms));
+}
+BENCHMARK(BM_step_ms_alternating_models);
+
+// A profile text in place of "typical" (calibrate.hpp): parsed once, then found by its text.
+static void BM_step_ms_profile_text(benchmark::State& state) {
+    double ms;
+    const char* profile = "fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.8159, mfu=0.5, link=0.5, step_ms=2.4198, "
+                          "allreduce_us=20.0818, ep_imbalance=1.11, overlap_ep=0";
+    for (auto _ : state)
+        benchmark::DoNotOptimize(roofline_step_ms("llama-3-8b", "h100-sxm", 64, 4096, "bf16", "", 1, profile, &ms));
+}
+BENCHMARK(BM_step_ms_profile_text);
+
 static void BM_step_ms_deepseek_v3_tp8(benchmark::State& state) {
     double ms;
     for (auto _ : state)
