@@ -19,6 +19,15 @@ if(NOT ROOFLINE_MINGW_CXX OR NOT ROOFLINE_MINGW_OBJDUMP)
   return()
 endif()
 
+# Wine runs its tests (cmake/wine-run); Debian's wine64 puts it in /usr/lib/wine.
+find_program(ROOFLINE_WINE NAMES wine64 wine PATHS /usr/lib/wine)
+if(NOT ROOFLINE_WINE)
+  if(ROOFLINE_BUILD_WINDOWS STREQUAL "ON")
+    message(FATAL_ERROR "ROOFLINE_BUILD_WINDOWS=ON: no Wine to test roofline.dll (Debian: wine64)")
+  endif()
+  message(STATUS "roofline.dll: its tests under Wine are left out (no Wine: scripts/install-deps installs it)")
+endif()
+
 set(ROOFLINE_WINDOWS_BINARY_DIR ${PROJECT_BINARY_DIR}/windows)
 set(ROOFLINE_WINDOWS_DLL ${ROOFLINE_WINDOWS_BINARY_DIR}/bin/roofline.dll)
 set(_roofline_windows_programs test_c_api test_threads print_examples)
