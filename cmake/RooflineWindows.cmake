@@ -40,6 +40,8 @@ include(ExternalProject)
 ExternalProject_Add(roofline_windows
   SOURCE_DIR ${PROJECT_SOURCE_DIR}
   BINARY_DIR ${ROOFLINE_WINDOWS_BINARY_DIR}
+  # Its steps' stamps inside it: removing windows/ makes the next build configure it again.
+  PREFIX ${ROOFLINE_WINDOWS_BINARY_DIR}/external-project
   CMAKE_ARGS
     -DCMAKE_TOOLCHAIN_FILE=${PROJECT_SOURCE_DIR}/cmake/mingw-w64-x86_64.cmake
     -DCMAKE_BUILD_TYPE=Release
