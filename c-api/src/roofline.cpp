@@ -11,6 +11,7 @@
 #include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
 #include "roofline/nearest.hpp"
+#include "roofline/per_thread.hpp"
 
 static_assert(ROOFLINE_OK == static_cast<int>(roofline::Status::ok));
 static_assert(ROOFLINE_ERROR_ARGUMENT == static_cast<int>(roofline::Status::invalid_argument));
@@ -31,25 +32,27 @@ namespace roofline::c_layer {
 
 namespace {
 // The only state of the library: each thread's last error...
-thread_local std::string t_errmsg;
-thread_local std::string t_errarg;
-thread_local std::string t_errdetail;
-// ... whether it holds one (a plain bool: a success reads this alone, not the strings) ...
+struct LastError {
+    std::string message, argument, detail;
+};
+LastError& t_error() { return per_thread<LastError, LastError>(); }
+// ... whether it holds one (a plain bool: a success reads this alone, not the strings; trivial, so a
+// thread_local everywhere) ...
 thread_local bool t_failed = false;
 // ... and the text its last call computed (roofline_why()).
-thread_local std::string t_computed_text;
+struct ComputedText;
+std::string& t_computed_text() { return per_thread<ComputedText, std::string>(); }
 }  // namespace
 
 int fail(Status status, const char* message, const char* argument, const char* reason) noexcept {
     t_failed = true;
     try {
-        t_errmsg = message;
-        t_errarg = argument;
-        t_errdetail = reason;
+        LastError& e = t_error();
+        e.message = message;
+        e.argument = argument;
+        e.detail = reason;
     } catch (...) {
-        t_errmsg.clear();
-        t_errarg.clear();
-        t_errdetail.clear();
+        t_error() = LastError{};
     }
     return static_cast<int>(status);
 }
@@ -58,9 +61,10 @@ int fail(const Error& e) noexcept { return fail(e.status(), e.what(), e.argument
 
 void clear_error() noexcept {
     if (!t_failed) return;  // the strings are empty already
-    t_errmsg.clear();
-    t_errarg.clear();
-    t_errdetail.clear();
+    LastError& e = t_error();
+    e.message.clear();
+    e.argument.clear();
+    e.detail.clear();
     t_failed = false;
 }
 
@@ -119,8 +123,9 @@ template <typename Fn> decltype(auto) with_core_args(const roofline_value* args,
 }  // namespace
 
 const char* c_result(std::string&& computed_text) {
-    t_computed_text = std::move(computed_text);
-    return t_computed_text.c_str();
+    std::string& text = t_computed_text();
+    text = std::move(computed_text);
+    return text.c_str();
 }
 
 }  // namespace roofline::c_layer
@@ -210,9 +215,9 @@ const char* roofline_status_string(int status) {
     }
 }
 
-const char* roofline_errmsg(void) { return roofline::c_layer::t_errmsg.c_str(); }
-const char* roofline_errarg(void) { return roofline::c_layer::t_errarg.c_str(); }
-const char* roofline_errdetail(void) { return roofline::c_layer::t_errdetail.c_str(); }
+const char* roofline_errmsg(void) { return roofline::c_layer::t_error().message.c_str(); }
+const char* roofline_errarg(void) { return roofline::c_layer::t_error().argument.c_str(); }
+const char* roofline_errdetail(void) { return roofline::c_layer::t_error().detail.c_str(); }
 
 long roofline_nearest(const char* word, const char* const* candidates, size_t count) {
     if (!word || !candidates) return -1;

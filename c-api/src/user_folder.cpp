@@ -27,13 +27,40 @@ using roofline::Status;
 
 constexpr const char kWhere[] = "roofline_catalog_load_user_folder";
 
+// Paths are UTF-8 text on every platform. On Windows a path's own narrow form is the ANSI code page's and
+// its separator '\\': the text of a path there is its UTF-8 generic form ('/', as in the folder's name).
+fs::path path_of(const char* utf8) {
+#ifdef _WIN32
+    return fs::path(std::u8string(reinterpret_cast<const char8_t*>(utf8)));
+#else
+    return fs::path(utf8);
+#endif
+}
+
+std::string text_of(const fs::path& path) {
+#ifdef _WIN32
+    const std::u8string text = path.generic_u8string();
+    return std::string(text.begin(), text.end());
+#else
+    return path.string();
+#endif
+}
+
+std::FILE* open_to_read(const fs::path& path) {
+#ifdef _WIN32
+    return _wfopen(path.c_str(), L"rb");
+#else
+    return std::fopen(path.c_str(), "rb");
+#endif
+}
+
 /// $XDG_CONFIG_HOME/libroofline (when set to an absolute path), else $HOME/.config/libroofline; none
 /// when neither is set.
 std::optional<fs::path> default_folder() {
     const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    if (xdg && *xdg && fs::path(xdg).is_absolute()) return fs::path(xdg) / "libroofline";
+    if (xdg && *xdg && path_of(xdg).is_absolute()) return path_of(xdg) / "libroofline";
     const char* home = std::getenv("HOME");
-    if (home && *home) return fs::path(home) / ".config" / "libroofline";
+    if (home && *home) return path_of(home) / ".config" / "libroofline";
     return std::nullopt;
 }
 
@@ -45,7 +72,7 @@ std::vector<fs::path> json_files(const fs::path& folder) {
     if (!fs::is_directory(folder, ec)) return files;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path& path = it->path();
-        const std::string name = path.filename().string();
+        const std::string name = text_of(path.filename());
         if (name.empty() || name.front() == '.' || path.extension() != ".json") continue;
         std::error_code type_ec;
         if (it->is_directory(type_ec)) continue;
@@ -63,7 +90,7 @@ struct Failure {
 /// The whole text of a file, or nullopt with the reason in `why`.
 std::optional<std::string> read_text(const fs::path& path, std::string& why) {
     errno = 0;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(open_to_read(path), &std::fclose);
     if (!f) {
         why = std::string("cannot be read: ") + std::strerror(errno ? errno : EIO);
         return std::nullopt;
@@ -84,7 +111,7 @@ void load_file(const fs::path& path, Load&& load, std::size_t& added, std::vecto
     std::string why;
     const std::optional<std::string> text = read_text(path, why);
     if (!text) {
-        failures.push_back({Status::invalid_argument, path.string() + ": " + why});
+        failures.push_back({Status::invalid_argument, text_of(path) + ": " + why});
         return;
     }
     try {
@@ -92,9 +119,9 @@ void load_file(const fs::path& path, Load&& load, std::size_t& added, std::vecto
     } catch (const std::bad_alloc&) {
         throw;
     } catch (const roofline::Error& e) {
-        failures.push_back({e.status(), path.string() + ": " + e.reason()});
+        failures.push_back({e.status(), text_of(path) + ": " + e.reason()});
     } catch (const std::exception& e) {
-        failures.push_back({Status::invalid_argument, path.string() + ": " + e.what()});
+        failures.push_back({Status::invalid_argument, text_of(path) + ": " + e.what()});
     }
 }
 
@@ -108,7 +135,7 @@ int roofline_catalog_load_user_folder(const char* folder, size_t* added) {
     Status first = Status::ok;
     std::string detail, message;
     const int st = guard([&] {
-        const std::optional<fs::path> dir = folder && *folder ? std::optional<fs::path>(folder) : default_folder();
+        const std::optional<fs::path> dir = folder && *folder ? std::optional<fs::path>(path_of(folder)) : default_folder();
         if (!dir) return;
         std::vector<Failure> failures;
         for (const fs::path& path : json_files(*dir / "catalog"))
@@ -117,7 +144,7 @@ int roofline_catalog_load_user_folder(const char* folder, size_t* added) {
         for (const fs::path& path : json_files(*dir / "models"))
             load_file(path,
                       [](const fs::path& p, const std::string& text) -> std::size_t {
-                          roofline::add_model_from_hf_config(p.stem().string(), text);
+                          roofline::add_model_from_hf_config(text_of(p.stem()), text);
                           return 1;
                       },
                       count, failures);

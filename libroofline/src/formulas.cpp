@@ -22,6 +22,7 @@
 #include "roofline/dtype.hpp"
 #include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
+#include "roofline/per_thread.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/serving.hpp"
 #include "roofline/units.hpp"
@@ -1080,8 +1081,8 @@ Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_
 
 /// The operator list of the calling thread's formula calls: its memory is reused from call to call.
 std::vector<Operator>& operator_scratch() {
-    thread_local std::vector<Operator> ops;
-    return ops;
+    struct Scratch;
+    return per_thread<Scratch, std::vector<Operator>>();
 }
 
 Table column(const std::vector<std::string>& ids) {
