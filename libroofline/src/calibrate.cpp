@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "roofline/error.hpp"
+#include "roofline/per_thread.hpp"
 
 namespace roofline {
 namespace {
@@ -74,7 +75,8 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 double predict_ms(const CalibrationCase& c, const Profile& profile) {
-    thread_local std::vector<Operator> ops;
+    struct Scratch;
+    std::vector<Operator>& ops = per_thread<Scratch, std::vector<Operator>>();
     ops = c.ops;
     return estimate(ops, c.gpu, profile);
 }

@@ -1030,7 +1030,7 @@ Deployed resolve_deployment(const FormulaSpec& f, std::string_view model, std::s
 /// The model on the GPU in these dtypes over `tp` GPUs in that layout, every text argument resolved and checked.
 Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                   std::string_view kv_dtype, double tp, const Layout& layout) {
-    thread_local LastDeployed last;
+    LastDeployed& last = per_thread<LastDeployed, LastDeployed>();
     if (last.holds(f, model, gpu, weight_dtype, kv_dtype, tp, layout)) return *last.deployed;
     const std::uint64_t generation = catalog_generation();  // before the lookups: a change during them misses next time
     Deployed d = resolve_deployment(f, model, gpu, weight_dtype, kv_dtype, tp, layout);
