@@ -276,6 +276,9 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(pro.layers_with(Attention::compressed) == 61);  // 30 of ratio 4 (top-1024), 31 of ratio 128
         CHECK(pro.indexer_layers == 30);
         CHECK(pro.indexer.topk == 1024);
+        // Tensor parallelism splits the output's groups whole (vLLM: o_groups // tp): 8 groups on 8 GPUs, not 16.
+        CHECK(layout_problem(flash, 8, {}).empty());
+        CHECK_THAT(layout_problem(flash, 16, {}), Contains("tp: the model's 8 output groups (o_groups) are not a multiple"));
         // One layer's parameters by hand (DeepSeek-V4-Flash, a CSA layer): wq_a, q_norm, wq_b; wkv, kv_norm;
         // wo_a, wo_b; attn_sink; the compressor (ape, wkv, wgate, norm; two overlapping windows for ratio 4); the
         // indexer (wq_b, weights_proj and its own compressor of 2 x 128).

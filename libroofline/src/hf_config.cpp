@@ -523,6 +523,8 @@ void read_deepseek_v4(Reader& r, ModelSpec& m) {
         r.fail(fmt::format("config.json field 'o_groups' ({}) must divide num_attention_heads ({})", m.o_groups, m.heads));
     m.shared_kv = true;
     m.hc_mult = r.number_or("hc_mult", 0);
+    if (m.hc_mult != std::floor(m.hc_mult) || m.hc_mult > 64)
+        r.fail("config.json field 'hc_mult' must be a whole number of at most 64");
     const double window = r.required({"sliding_window"});
     // The indexer of the CSA layers (inference/model.py, Indexer): wq_b from the query latent, weights_proj, and
     // its own compressor of ratio 4 over index_head_dim keys, which it stores in FP4 (rotate: fp4_act_quant;

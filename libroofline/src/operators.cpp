@@ -445,6 +445,11 @@ std::string layout_problem(const ModelSpec& m, double tp, const Layout& l) {
         return fmt::format("{}: the model's {} attention heads are not a multiple of the {} GPUs of an attention "
                            "group (tp / (pp x dp_attention))",
                            l.trivial() ? "tp" : "dp_attention", m.heads, group);
+    // DeepSeek-V4's grouped output projection: each GPU of a group holds whole groups (vLLM: o_groups // tp).
+    if (m.o_groups > 0 && (group == 1 ? false : std::fmod(m.o_groups, group) != 0))
+        return fmt::format("{}: the model's {} output groups (o_groups) are not a multiple of the {} GPUs of an attention "
+                           "group (tp / (pp x dp_attention))",
+                           l.trivial() ? "tp" : "dp_attention", m.o_groups, group);
     return {};
 }
 
