@@ -264,7 +264,7 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(flash.runs[2].ratio == 128);
         CHECK(flash.runs[2].topk == 0);  // HCA attends to every compressed entry
         CHECK(flash.indexer_layers == 21);
-        CHECK(flash.indexer.key_bytes() == 128 / 2 + 4);  // FP4 keys and a 4-byte scale
+        CHECK(flash.indexer.key_bytes() == 128 + 4);  // FP8 keys and a 4-byte scale, as V3.2's
         CHECK(flash.moe_layers() == 43);
         CHECK(flash.shared_kv);
         CHECK(flash.kv_values_per_token_layer() == 512);  // one vector of head_dim, key and value
@@ -400,7 +400,7 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
     SECTION("DeepSeek-V4-Flash: a 128-token window on all 43 layers, a compressed entry per 4 tokens on 21 (and their "
             "indexer's FP4 keys) and per 128 on 20, the compressors' float32 states") {
         const ModelSpec m = imported("deepseek-v4-flash");
-        const double entry = 512 * 2.0, key = 128 / 2.0 + 4;
+        const double entry = 512 * 2.0, key = 128 + 4.0;
         // kv_state and score_state of 2 x 4 rows of 2 x 512 (ratio 4), of 128 rows of 512 (ratio 128); the indexer's
         // of 2 x 4 rows of 2 x 128.
         const double state = (21 * (2 * 8 * 1024 + 2 * 8 * 256) + 20 * (2 * 128 * 512)) * 4.0;
@@ -413,6 +413,13 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         // One key-value head: replicated in tensor parallel.
         CHECK(cache(m, 4096, 8) == Approx(cache(m, 4096)));
         CHECK(formula::cache_gb("deepseek-v4-flash", 16, 1048576, "", 1) == Approx(16 * by_hand(1048576) / 1e9));
+        // DeepSeek-V4-Pro at 1M tokens: its entries and keys, the keys in 16 bits too (256 bytes, not 128 + 4), are
+        // the 9.62 GiB of vLLM's DeepSeek-V4 blog post ("9.62 GiB vs 83.9 GiB, bf16", as copies in the search index
+        // quote it); 30 CSA and 31 HCA layers.
+        const ModelSpec pro = imported("deepseek-v4-pro");
+        const double pro_state = (30 * (2 * 8 * 1024 + 2 * 8 * 256) + 31 * (2 * 128 * 512)) * 4.0;
+        const double keys16 = cache(pro, 1048576) - pro_state + 30 * 1048576 / 4.0 * (256 - key);
+        CHECK(keys16 / (1024.0 * 1024 * 1024) == Approx(9.62).epsilon(0.001));
     }
     SECTION("Kimi-K3: 24 MLA layers grow by their latent and RoPE key; 69 KDA layers hold 96 float32 states of 128 x 128") {
         const ModelSpec m = imported("kimi-k3");
@@ -509,7 +516,7 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
             "128; the indexer's keys; the compressors' states") {
         const ModelSpec m = imported("deepseek-v4-flash");
         const auto ops = step(m);  // kept: op() points into it
-        const double entry = 512 * 2.0, key = 128 / 2.0 + 4;
+        const double entry = 512 * 2.0, key = 128 + 4.0;
         const double read = 2 * 128 + 21 * (128 + std::min(ctx / 4, 512.0)) + 20 * (128 + ctx / 128);
         const double written = 43 + 21 / 4.0 + 20 / 128.0;  // the window's token, and a share of an entry
         const double indexed = 21 * ctx / 4, keys_written = 21 / 4.0;

@@ -527,14 +527,13 @@ void read_deepseek_v4(Reader& r, ModelSpec& m) {
         r.fail("config.json field 'hc_mult' must be a whole number of at most 64");
     const double window = r.required({"sliding_window"});
     // The indexer of the CSA layers (inference/model.py, Indexer): wq_b from the query latent, weights_proj, and
-    // its own compressor of ratio 4 over index_head_dim keys, which it stores in FP4 (rotate: fp4_act_quant;
-    // vLLM's indexer cache: 64 bytes and a 4-byte scale a key).
+    // its own compressor of ratio 4 over index_head_dim keys, kept as V3.2's are, FP8 and a 4-byte scale (vLLM's
+    // DeepseekV4IndexerCache: 128 + 4 bytes; its FP4 option on Blackwell allocates as much and uses half).
     r.use("index_topk");
     IndexerSpec& x = m.indexer;
     x.topk = r.required({"index_topk"});
     x.heads = r.required({"index_n_heads"});
     x.head_dim = r.required({"index_head_dim"});
-    x.key_value_bytes = 0.5;
     x.params = m.q_lora_rank * x.heads * x.head_dim + m.hidden * x.heads +
                (4 * 2 * x.head_dim + 2 * m.hidden * 2 * x.head_dim + x.head_dim);
     x.state_values = 2 * (2 * 4) * (2 * x.head_dim);

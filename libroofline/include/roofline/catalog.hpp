@@ -89,10 +89,9 @@ struct StateLayerSpec {
 struct IndexerSpec {
     double heads = 0, head_dim = 0, topk = 0;
     double params = 0;  ///< its projections (and DeepSeek-V4's its compressor), one layer
-    double key_value_bytes = 1;  ///< bytes per key value: FP8 (V3.2), FP4 (V4: 0.5)
     double state_values = 0;     ///< float32 values of one sequence's compressor state, one layer (V4)
-    /// Bytes of one indexer key, one layer: FP8 (or FP4) values and a 4-byte scale, as DeepSeek stores them.
-    double key_bytes() const noexcept { return head_dim > 0 ? head_dim * key_value_bytes + 4 : 0; }
+    /// Bytes of one token's indexer key, one layer: FP8 values and a 4-byte scale, as DeepSeek stores them.
+    double key_bytes() const noexcept { return head_dim > 0 ? head_dim + 4 : 0; }
 };
 
 /// A transformer's architecture, as the roofline needs it.
