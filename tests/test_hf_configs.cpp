@@ -270,6 +270,11 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(flash.kv_values_per_token_layer() == 512);  // one vector of head_dim, key and value
         CHECK(flash.hc_mult == 4);
         CHECK(flash.mtp_layers == 1);  // compress_ratios' 44th entry
+        // The MTP draft's layer is that entry's kind (0: the window only), not the last layer's (CSA).
+        const ModelSpec draft = mtp_draft(flash);
+        CHECK(draft.layers_with(Attention::sliding) == 1);
+        CHECK(draft.runs[0].window == 128);
+        CHECK(draft.indexer_layers == 0);
         CHECK(flash.native_experts == DType::mxfp4);  // expert_dtype fp4
         CHECK(flash.native_linear == DType::fp8_block);
         const ModelSpec pro = imported("deepseek-v4-pro");

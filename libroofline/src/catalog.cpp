@@ -354,7 +354,13 @@ ModelSpec mtp_draft(const ModelSpec& target) {
     draft.id = target.id + "-mtp";
     draft.name = draft.id;
     LayerRun layer{target.mtp_layers, Attention::full, 0, Mlp::dense};
-    if (!target.runs.empty()) {
+    if (target.mtp_attention.count > 0) {  // the config's own kind for its MTP layers
+        layer.attention = target.mtp_attention.attention;
+        layer.window = target.mtp_attention.window;
+        layer.ratio = target.mtp_attention.ratio;
+        layer.topk = target.mtp_attention.topk;
+        if (!target.runs.empty()) layer.mlp = target.runs.back().mlp == Mlp::none ? Mlp::dense : target.runs.back().mlp;
+    } else if (!target.runs.empty()) {
         layer.mlp = target.runs.back().mlp == Mlp::none ? Mlp::dense : target.runs.back().mlp;
         // The attention of the last layer that attends (a state layer's MTP layer is a full attention layer).
         for (auto r = target.runs.rbegin(); r != target.runs.rend(); ++r)

@@ -541,8 +541,8 @@ void read_deepseek_v4(Reader& r, ModelSpec& m) {
     if (ratios.size() < static_cast<std::size_t>(m.layers))
         r.fail(fmt::format("config.json field 'compress_ratios' must have an entry per layer ({}), not {}", m.layers,
                            ratios.size()));
-    m.runs = layers_of(m.layers, [&](int i) {
-        const json& v = ratios[static_cast<std::size_t>(i)];
+    auto kind_of = [&](std::size_t i) {
+        const json& v = ratios[i];
         if (!v.is_number_integer()) r.fail("config.json field 'compress_ratios' must list whole numbers");
         const long long ratio = v.get<long long>();
         if (ratio == 0) return LayerRun{1, Attention::sliding, window, Mlp::moe};
@@ -550,7 +550,11 @@ void read_deepseek_v4(Reader& r, ModelSpec& m) {
             r.unsupported("compress_ratios", fmt::format("the ratio {}", ratio));
         return LayerRun{1, Attention::compressed, window, Mlp::moe, static_cast<double>(ratio),
                         ratio == 4 ? x.topk : 0};
-    });
+    };
+    m.runs = layers_of(m.layers, [&](int i) { return kind_of(static_cast<std::size_t>(i)); });
+    // The MTP layer's own entry (0 in both published configs: a sliding layer), for the MTP draft.
+    if (m.mtp_layers > 0 && ratios.size() > static_cast<std::size_t>(m.layers))
+        m.mtp_attention = kind_of(static_cast<std::size_t>(m.layers));
 }
 
 /// Kimi Linear: Kimi Delta Attention on linear_attn_config's kda_layers, MLA on its full_attn_layers (both

@@ -136,6 +136,9 @@ struct ModelSpec {
     /// counted by count_layers()).
     double attn_res_reads = 0;
     double mtp_layers = 0; ///< multi-token-prediction layers: counted in the parameters, not in a step
+    /// The MTP layers' token mixer where the config says it (DeepSeek-V4's compress_ratios after the layers';
+    /// count 0: as the last layer that attends).
+    LayerRun mtp_attention{0, Attention::full, 0, Mlp::none};
     /// The formats of the published checkpoint (weight format "native"): its linear layers (attention,
     /// dense MLPs, shared experts), its routed experts, and its embedding and lm_head.
     DType native_linear = DType::bf16, native_experts = DType::bf16, native_embedding = DType::bf16;
