@@ -71,9 +71,6 @@ std::string refusal(const std::string& text, const std::string& id = "refused") 
 
 /// The configs that need what no reader reads, and the field their refusal names.
 const std::map<std::string, std::string> kRefused = {
-    {"deepseek-v4-pro", "compress_ratios"},
-    {"deepseek-v4-flash", "compress_ratios"},
-    {"kimi-k3", "linear_attn_config"},
     {"minimax-m3", "sparse_attention_config"},
 };
 
@@ -111,7 +108,7 @@ TEST_CASE("every committed config.json imports with its published parameter coun
                 CHECK(m.active_params_b() == Approx(active).epsilon(0.12));
         }
     }
-    CHECK(imported_count == 22);  // the 26 folders but the 4 refused
+    CHECK(imported_count == 25);  // the 26 folders but the refused one
     CHECK(refused_count == static_cast<int>(kRefused.size()));
 }
 
@@ -255,6 +252,80 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         // The checkpoint's 49,122,681,728 values (sources.json) but for the 26 x 256 e_score_correction_bias.
         CHECK(m.params_b() * 1e9 == Approx(49122681728.0 - 26 * 256).epsilon(1e-12));
     }
+    SECTION("DeepSeek-V4: compress_ratios per layer, 0 a 128-token window, 4 CSA (top-k of the indexer), 128 HCA") {
+        const ModelSpec flash = imported("deepseek-v4-flash");
+        CHECK(flash.layers_with(Attention::sliding) == 2);      // layers 1 and 2 (ratio 0)
+        CHECK(flash.layers_with(Attention::compressed) == 41);  // 21 of ratio 4, 20 of ratio 128
+        CHECK(flash.runs[0].window == 128);
+        CHECK(flash.runs[1].attention == Attention::compressed);
+        CHECK(flash.runs[1].ratio == 4);
+        CHECK(flash.runs[1].topk == 512);
+        CHECK(flash.runs[1].window == 128);
+        CHECK(flash.runs[2].ratio == 128);
+        CHECK(flash.runs[2].topk == 0);  // HCA attends to every compressed entry
+        CHECK(flash.indexer_layers == 21);
+        CHECK(flash.indexer.key_bytes() == 128 + 4);  // FP8 keys and a 4-byte scale, as V3.2's
+        CHECK(flash.moe_layers() == 43);
+        CHECK(flash.shared_kv);
+        CHECK(flash.kv_values_per_token_layer() == 512);  // one vector of head_dim, key and value
+        CHECK(flash.hc_mult == 4);
+        CHECK(flash.mtp_layers == 1);  // compress_ratios' 44th entry
+        // The MTP draft's layer is that entry's kind (0: the window only), not the last layer's (CSA).
+        const ModelSpec draft = mtp_draft(flash);
+        CHECK(draft.layers_with(Attention::sliding) == 1);
+        CHECK(draft.runs[0].window == 128);
+        CHECK(draft.indexer_layers == 0);
+        CHECK(flash.native_experts == DType::mxfp4);  // expert_dtype fp4
+        CHECK(flash.native_linear == DType::fp8_block);
+        const ModelSpec pro = imported("deepseek-v4-pro");
+        CHECK(pro.layers_with(Attention::compressed) == 61);  // 30 of ratio 4 (top-1024), 31 of ratio 128
+        CHECK(pro.indexer_layers == 30);
+        CHECK(pro.indexer.topk == 1024);
+        // Tensor parallelism splits the output's groups whole (vLLM: o_groups // tp): 8 groups on 8 GPUs, not 16.
+        CHECK(layout_problem(flash, 8, {}).empty());
+        CHECK_THAT(layout_problem(flash, 16, {}), Contains("tp: the model's 8 output groups (o_groups) are not a multiple"));
+        // One layer's parameters by hand (DeepSeek-V4-Flash, a CSA layer): wq_a, q_norm, wq_b; wkv, kv_norm;
+        // wo_a, wo_b; attn_sink; the compressor (ape, wkv, wgate, norm; two overlapping windows for ratio 4); the
+        // indexer (wq_b, weights_proj and its own compressor of 2 x 128).
+        const double h = 4096, q = 1024, d = 512, heads = 64, o = 1024, groups = 8;
+        const double attention = h * q + q + q * heads * d + h * d + d + heads * d * o + groups * o * h + heads;
+        CHECK(flash.attention_params() == attention);
+        CHECK(flash.compressor_params(flash.runs[1]) == 4 * 2 * d + 2 * h * 2 * d + d);
+        CHECK(flash.compressor_params(flash.runs[2]) == 128 * d + 2 * h * d + d);
+        CHECK(flash.indexer.params == q * 64 * 128 + h * 64 + (4 * 2 * 128 + 2 * h * 2 * 128 + 128));
+        // Hyper-connections: hc_attn_fn and hc_ffn_fn (24 x 4 hidden), their bases (24) and scales (3).
+        CHECK(flash.mixing_params_per_layer() == 2 * (24 * 4 * h + 24 + 3));
+    }
+    SECTION("Kimi-K3 (text_config): Kimi Linear's layers with a full-rank KDA gate, gated MLA, a latent MoE, AttnRes") {
+        const ModelSpec m = imported("kimi-k3");
+        CHECK(m.layers_with(Attention::state) == 69);
+        CHECK(m.layers_with(Attention::full) == 24);
+        CHECK(m.layers_with(Mlp::dense) == 1);
+        CHECK(m.moe_layers() == 92);
+        CHECK(m.state.kind == "kda");
+        CHECK(m.mla());
+        CHECK(m.gated_attention);           // mla_use_output_gate
+        CHECK(m.experts == 896);
+        CHECK(m.experts_per_token == 16);
+        CHECK(m.shared_experts == 2);
+        CHECK(m.expert_width() == 3584);    // routed_expert_hidden_size
+        CHECK(m.expert_params() == 3 * 3584 * 3072.0);
+        CHECK(m.shared_expert_params() == 3 * 7168 * 3072.0);  // the shared experts on the hidden state
+        CHECK(m.router_params() == 7168 * 896 + 2 * 7168 * 3584 + 3584.0);  // with the latent's projections
+        CHECK(m.attn_res_block == 12);
+        CHECK(m.native_experts == DType::mxfp4);  // compressed-tensors MXFP4, in text_config
+        CHECK(m.native_linear == DType::bf16);    // self_attn ignored
+        // Attention Residuals: layer i (from 0) mixes ceil(i / 12) blocks and the running sum before its attention,
+        // and the block it writes (i a multiple of 12) too before its MLP; the output the 8 blocks and the sum.
+        double sources = 8 + 1;
+        for (int i = 0; i < 93; ++i) {
+            const double before = std::ceil(i / 12.0);
+            sources += (before + 1) + (before + (i % 12 == 0 ? 1 : 0) + 1);
+        }
+        CHECK(m.attn_res_reads == sources);
+        CHECK(m.mixing_params_per_layer() == 4 * 7168.0);
+        CHECK(m.mixing_params_head() == 2 * 7168.0);
+    }
     SECTION("DeepSeek-V3.1: DeepSeek-V3's layers; FP8 blocks with UE8M0 scales are counted as fp8_block") {
         const ModelSpec m = imported("deepseek-v3.1");
         CHECK(m.layers_with(Mlp::dense) == 3);
@@ -330,6 +401,38 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         CHECK(cache(m, 1000, 2) == Approx(7 * latent * 1000 + 20 * state / 2));
         CHECK(formula::cache_gb("kimi-linear-48b-a3b", 16, 131072, "", 1) ==
               Approx(16 * (7 * latent * 131072 + 20 * state) / 1e9));
+    }
+    SECTION("DeepSeek-V4-Flash: a 128-token window on all 43 layers, a compressed entry per 4 tokens on 21 (and their "
+            "indexer's FP4 keys) and per 128 on 20, the compressors' float32 states") {
+        const ModelSpec m = imported("deepseek-v4-flash");
+        const double entry = 512 * 2.0, key = 128 + 4.0;
+        // kv_state and score_state of 2 x 4 rows of 2 x 512 (ratio 4), of 128 rows of 512 (ratio 128); the indexer's
+        // of 2 x 4 rows of 2 x 128.
+        const double state = (21 * (2 * 8 * 1024 + 2 * 8 * 256) + 20 * (2 * 128 * 512)) * 4.0;
+        auto by_hand = [&](double ctx) {
+            return entry * (43 * std::min(ctx, 128.0) + 21 * ctx / 4 + 20 * ctx / 128) + key * 21 * ctx / 4 + state;
+        };
+        CHECK(cache(m, 4096) == Approx(by_hand(4096)));
+        CHECK(cache(m, 1048576) == Approx(by_hand(1048576)));
+        CHECK(cache(m, 100) == Approx(entry * (43 * 100 + 21 * 25 + 20 * 100 / 128.0) + key * 21 * 25 + state));
+        // One key-value head: replicated in tensor parallel.
+        CHECK(cache(m, 4096, 8) == Approx(cache(m, 4096)));
+        CHECK(formula::cache_gb("deepseek-v4-flash", 16, 1048576, "", 1) == Approx(16 * by_hand(1048576) / 1e9));
+        // DeepSeek-V4-Pro at 1M tokens: its entries and keys, the keys in 16 bits too (256 bytes, not 128 + 4), are
+        // the 9.62 GiB of vLLM's DeepSeek-V4 blog post ("9.62 GiB vs 83.9 GiB, bf16", as copies in the search index
+        // quote it); 30 CSA and 31 HCA layers.
+        const ModelSpec pro = imported("deepseek-v4-pro");
+        const double pro_state = (30 * (2 * 8 * 1024 + 2 * 8 * 256) + 31 * (2 * 128 * 512)) * 4.0;
+        const double keys16 = cache(pro, 1048576) - pro_state + 30 * 1048576 / 4.0 * (256 - key);
+        CHECK(keys16 / (1024.0 * 1024 * 1024) == Approx(9.62).epsilon(0.001));
+    }
+    SECTION("Kimi-K3: 24 MLA layers grow by their latent and RoPE key; 69 KDA layers hold 96 float32 states of 128 x 128") {
+        const ModelSpec m = imported("kimi-k3");
+        const double latent = (512 + 64) * 2.0;
+        const double state = 96 * 128 * 128 * 4.0 + 3 * 96 * 128 * 3 * 2.0;
+        CHECK(cache(m, 1000) == Approx(24 * latent * 1000 + 69 * state));
+        CHECK(cache(m, 1048576) == Approx(24 * latent * 1048576 + 69 * state));
+        CHECK(cache(m, 1000, 8) == Approx(24 * latent * 1000 + 69 * state / 8));  // KDA heads split, latent replicated
     }
 }
 
@@ -413,6 +516,50 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         CHECK(linear.flops == Approx(20 * batch * (2 * params + 7 * 32 * 128 * 128 + 2 * 3 * width * 4)));
         // The 7 MLA layers read every cached token's latent and RoPE key and write the new token's.
         CHECK(op(ops, "attention").bytes == Approx(batch * (512 + 64) * 2 * 7 * (ctx + 1)));
+    }
+    SECTION("compressed attention (DeepSeek-V4-Flash): the window, the top-512 entries of 1 in 4 tokens or all of 1 in "
+            "128; the indexer's keys; the compressors' states") {
+        const ModelSpec m = imported("deepseek-v4-flash");
+        const auto ops = step(m);  // kept: op() points into it
+        const double entry = 512 * 2.0, key = 128 + 4.0;
+        const double read = 2 * 128 + 21 * (128 + std::min(ctx / 4, 512.0)) + 20 * (128 + ctx / 128);
+        const double written = 43 + 21 / 4.0 + 20 / 128.0;  // the window's token, and a share of an entry
+        const double indexed = 21 * ctx / 4, keys_written = 21 / 4.0;
+        // Each token writes a row of its layer's states (8 rows for ratio 4, 128 for ratio 128) and reads them
+        // whole at each compression (every 4, every 128 tokens).
+        const double c4_state = 2 * 8 * 1024 + 2 * 8 * 256, c128_state = 2 * 128 * 512;
+        const double touched = 21 * c4_state * (1 / 8.0 + 1 / 4.0) + 20 * c128_state * (1 / 128.0 + 1 / 128.0);
+        CHECK(op(ops, "attention").bytes ==
+              Approx(batch * (entry * (read + written) + key * (indexed + keys_written) + 4 * touched)));
+        // 64 heads over keys of 512 and values of 512 (the same vector), 64 indexer heads of 128 over ctx / 4 keys.
+        CHECK(op(ops, "attention").flops == Approx(2 * batch * (64 * (512 + 512) * read + 64 * 128 * indexed)));
+        // At 2048 tokens and less, the top-512 is every compressed entry.
+        const auto short_ops = decode_operators(DeploymentRef{m, h200(), DType::bf16, DType::bf16, 1}, batch, 2048);
+        const double short_read = 2 * 128 + 21 * (128 + 512) + 20 * (128 + 16);
+        CHECK(op(short_ops, "attention").flops ==
+              Approx(2 * batch * (64 * 1024 * short_read + 64 * 128 * 21 * 512)));
+        const std::vector<double> breaks = attention_breaks(m, 0, 1e6);
+        CHECK(breaks == std::vector<double>{129, 2049});  // the window, and 4 x 512
+    }
+    SECTION("Kimi-K3: KDA with a full-rank gate, gated MLA, the latent experts") {
+        const ModelSpec m = imported("kimi-k3");
+        const auto ops = step(m);  // kept: op() points into it
+        const double width = 96 * 128, rank = 128, hidden = 7168;
+        const double in = 5 * width + rank + 96, out = width;
+        // q, k, v, g (full rank), f_a, b; f_b; the three convolutions of 4; A_log, dt_bias, o_norm; o_proj.
+        const double params = hidden * (4 * width + rank + 96) + rank * width + 3 * width * 4 + 96 + width + 128 +
+                              width * hidden;
+        const double state = 96 * 128 * 128 * 4.0 + 3 * width * 3 * 2.0;
+        const Operator& linear = op(ops, "linear_attn");
+        CHECK(linear.bytes == Approx(69 * (params * 2 + batch * (hidden + in + out + hidden) * 2 + 2 * batch * state)));
+        CHECK(linear.flops == Approx(69 * batch * (2 * params + 7 * 96 * 128 * 128 + 2 * 3 * width * 4)));
+        CHECK(op(ops, "attention").bytes == Approx(batch * (512 + 64) * 2 * 24 * (ctx + 1)));
+        // The MLA projections with the output gate g_proj (hidden -> 96 x 128), on the 24 MLA layers.
+        const double mla = hidden * 1536 + 1536 * 96 * 192 + hidden * 576 + 512 * 96 * 256 + hidden * 96 * 128;
+        CHECK(op(ops, "qkv_proj").bytes == Approx(24 * (mla * 2 + batch * (hidden + mla / hidden) * 2)));
+        // 92 MoE layers: the distinct experts of 896 that 8 tokens pick (16 each), on the latent of 3584.
+        const double touched = 896 * (1 - std::pow(1 - 16.0 / 896, batch));
+        CHECK(op(ops, "experts").bytes == Approx(92 * (touched * 3 * 3584 * 3072 * 2 + batch * 16 * 2 * 3584 * 2)));
     }
     SECTION("Mamba2 layers split by heads in tensor parallel (Nemotron-3 Nano)") {
         const ModelSpec m = imported("nemotron-3-nano-30b-a3b");
@@ -502,9 +649,15 @@ TEST_CASE("a config that uses what no reader understands is refused, naming the 
     const std::string kda = R"("num_heads": 32, "head_dim": 128, "short_conv_kernel_size": 4)";
     CHECK(model_from_hf_config("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3], )" +
                                    kda + "}}", "kimi", "config_json").layers_with(Attention::state) == 2);
+    // Kimi-K3's full-rank gate: g_proj (2304 -> 32 x 128) instead of g_a and g_b.
+    const ModelSpec full_rank = model_from_hf_config("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2],
+        "full_attn_layers": [3], "use_full_rank_gate": true, )" + kda + "}}", "kimi", "config_json");
+    CHECK(full_rank.state.params - model_from_hf_config("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2],
+        "full_attn_layers": [3], )" + kda + "}}", "kimi", "config_json").state.params ==
+          2304.0 * 4096 - (2304.0 * 128 + 128 * 4096));
     CHECK(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3],
-        "use_full_rank_gate": true, )" + kda + "}}") ==
-          "argument 'config_json': config.json field 'linear_attn_config.use_full_rank_gate' is not supported "
+        "use_sparse_gate": true, )" + kda + "}}") ==
+          "argument 'config_json': config.json field 'linear_attn_config.use_sparse_gate' is not supported "
           "(model_type 'kimi_linear')");
     CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1], "full_attn_layers": [3], )" + kda + "}}"),
                Contains("config.json field 'linear_attn_config' names layer 2 in neither kda_layers nor full_attn_layers"));
@@ -514,12 +667,35 @@ TEST_CASE("a config that uses what no reader understands is refused, naming the 
                Contains("'linear_attn_config.kda_layers' must list layers from 1 to num_hidden_layers"));
     CHECK_THAT(refusal("{" + kimi + R"(, "linear_attn_config": {"kda_layers": [1, 2], "full_attn_layers": [3]}})"),
                Contains("config.json has no 'linear_attn_config.num_heads'"));
-    CHECK_THAT(refusal("{" + kimi + R"(, "mla_use_output_gate": true, "linear_attn_config": {"kda_layers": [1, 2],
+    CHECK(model_from_hf_config("{" + kimi + R"(, "mla_use_output_gate": true, "linear_attn_config": {"kda_layers": [1, 2],
+        "full_attn_layers": [3], )" + kda + "}}", "kimi", "config_json").gated_attention);
+    CHECK_THAT(refusal("{" + kimi + R"(, "attn_res_block_size": 0, "linear_attn_config": {"kda_layers": [1, 2],
         "full_attn_layers": [3], )" + kda + "}}"),
-               Contains("config.json field 'mla_use_output_gate' is not supported (model_type 'kimi_linear')"));
-    CHECK_THAT(refusal("{" + kimi + R"(, "attn_res_block_size": 2, "linear_attn_config": {"kda_layers": [1, 2],
+               Contains("config.json field 'attn_res_block_size' must be a whole number from 1 to num_hidden_layers"));
+    CHECK_THAT(refusal("{" + kimi + R"(, "routed_expert_hidden_size": 1024, "linear_attn_config": {"kda_layers": [1, 2],
         "full_attn_layers": [3], )" + kda + "}}"),
-               Contains("config.json field 'attn_res_block_size' is not supported (model_type 'kimi_linear')"));
+               Contains("config.json field 'routed_expert_hidden_size' is not supported (model_type 'kimi_linear'): a "
+                        "latent MoE without experts"));
+    // DeepSeek-V4: only the ratios its reference code has; an entry per layer; its expert formats.
+    const std::string v4 = R"("model_type": "deepseek_v4", "hidden_size": 1024, "num_hidden_layers": 2,
+        "num_attention_heads": 16, "num_key_value_heads": 1, "head_dim": 512, "q_lora_rank": 256, "o_lora_rank": 256,
+        "o_groups": 4, "sliding_window": 128, "index_topk": 64, "index_n_heads": 8, "index_head_dim": 128,
+        "hc_mult": 4, "n_routed_experts": 8, "num_experts_per_tok": 2, "n_shared_experts": 1,
+        "moe_intermediate_size": 512, "vocab_size": 1000)";
+    CHECK(model_from_hf_config("{" + v4 + R"(, "compress_ratios": [4, 128]})", "v4", "config_json")
+              .layers_with(Attention::compressed) == 2);
+    CHECK(refusal("{" + v4 + R"(, "compress_ratios": [4, 8]})") ==
+          "argument 'config_json': config.json field 'compress_ratios' is not supported (model_type 'deepseek_v4'): "
+          "the ratio 8");
+    CHECK_THAT(refusal("{" + v4 + R"(, "compress_ratios": [4]})"),
+               Contains("config.json field 'compress_ratios' must have an entry per layer (2), not 1"));
+    CHECK_THAT(refusal("{" + v4 + R"(, "compress_ratios": [4, 128], "expert_dtype": "fp2"})"),
+               Contains("config.json field 'expert_dtype' is not supported (model_type 'deepseek_v4'): the dtype 'fp2'"));
+    CHECK_THAT(refusal("{" + v4 + R"(, "compress_ratios": [4, 128], "o_groups": 3})"),
+               Contains("config.json field 'o_groups' (3) must divide num_attention_heads (16)"));
+    // Hyper-connections or a grouped output in another family: refused, not read as something else.
+    CHECK_THAT(refusal("{" + llama + R"(, "hc_mult": 4})"),
+               Contains("config.json field 'hc_mult' is not supported (model_type 'llama')"));
 }
 
 TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json's values, verbatim", "[hf][catalog]") {
@@ -550,5 +726,5 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
         CHECK(find_model(id)->native_experts == from_file.native_experts);
         ++checked;
     }
-    CHECK(checked == 21);  // the catalog ids with a folder (all but minimax-m2.5 and the refused)
+    CHECK(checked == 24);  // the catalog ids with a folder (all but minimax-m2.5 and the refused minimax-m3)
 }

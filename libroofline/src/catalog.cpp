@@ -230,7 +230,7 @@ double GpuSpec::peak_tflops(DType compute) const noexcept {
 }
 
 double ModelSpec::kv_values_per_token_layer() const noexcept {
-    return mla() ? kv_lora_rank + qk_rope_head_dim : 2 * kv_heads * head_dim;
+    return mla() ? kv_lora_rank + qk_rope_head_dim : (shared_kv ? 1 : 2) * kv_heads * head_dim;
 }
 
 double ModelSpec::attention_params() const noexcept {
@@ -239,7 +239,13 @@ double ModelSpec::attention_params() const noexcept {
                                          : hidden * heads * qk_dim();
         const double kv = hidden * (kv_lora_rank + qk_rope_head_dim) + kv_lora_rank +
                           kv_lora_rank * heads * (qk_nope_head_dim + v_head_dim);
-        return q + kv + heads * v_head_dim * hidden;
+        return q + kv + heads * v_head_dim * hidden + (gated_attention ? hidden * heads * v_head_dim : 0);
+    }
+    if (shared_kv) {
+        // DeepSeek-V4 (inference/model.py, Attention): wq_a, q_norm, wq_b; wkv and kv_norm (one head of head_dim
+        // that is key and value); wo_a (heads x head_dim / o_groups -> o_groups x o_lora_rank) and wo_b; attn_sink.
+        return hidden * q_lora_rank + q_lora_rank + q_lora_rank * heads * head_dim + (hidden + 1) * kv_heads * head_dim +
+               heads * head_dim * o_lora_rank + o_groups * o_lora_rank * hidden + heads;
     }
     return (gated_attention ? 2 : 1) * hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim +
            heads * head_dim * hidden;
@@ -252,6 +258,7 @@ std::string_view to_string(Attention a) noexcept {
         case Attention::sliding: return "sliding";
         case Attention::chunked: return "chunked";
         case Attention::sparse: return "sparse";
+        case Attention::compressed: return "compressed";
         default: return "state";
     }
 }
@@ -264,21 +271,41 @@ std::string_view to_string(Mlp m) noexcept {
     }
 }
 
+// Layer i (from 0) mixes, before its attention, the ceil(i / B) blocks written so far and the running sum, and
+// before its MLP those and the block it writes when i is a multiple of B (vLLM's attn_res: num_blocks
+// prev_valid_blocks, then prev_valid_blocks + is_block_write_layer, each with the prefix); the output all
+// ceil(layers / B) blocks and the prefix.
+namespace {
+double attn_res_sources(double layers, double b) {
+    if (!(b > 0)) return 0;
+    double sources = std::ceil(layers / b) + 1;
+    for (double i = 0; i < layers; ++i) {
+        const double before = std::ceil(i / b);
+        sources += (before + 1) + (before + (std::fmod(i, b) == 0 ? 1 : 0) + 1);
+    }
+    return sources;
+}
+}  // namespace
+
 void ModelSpec::count_layers() {
     attention_count = {};
     mlp_count = {};
     norm_count = 1;  // the final norm
+    indexer_layers = 0;
+    attn_res_reads = attn_res_sources(layers, attn_res_block);
     attention_groups.clear();
     for (const LayerRun& r : runs) {
         attention_count[static_cast<std::size_t>(r.attention)] += r.count;
         mlp_count[static_cast<std::size_t>(r.mlp)] += r.count;
         norm_count += r.count * ((r.attention != Attention::none) + (r.mlp != Mlp::none));
+        if (r.attention == Attention::sparse || (r.attention == Attention::compressed && r.topk > 0))
+            indexer_layers += r.count;
         if (r.attention == Attention::none || r.attention == Attention::state) continue;
         auto same = std::find_if(attention_groups.begin(), attention_groups.end(), [&](const LayerRun& g) {
-            return g.attention == r.attention && g.window == r.window;
+            return g.attention == r.attention && g.window == r.window && g.ratio == r.ratio && g.topk == r.topk;
         });
         if (same != attention_groups.end()) same->count += r.count;
-        else attention_groups.push_back({r.count, r.attention, r.window, Mlp::none});
+        else attention_groups.push_back({r.count, r.attention, r.window, Mlp::none, r.ratio, r.topk});
     }
 }
 
@@ -293,8 +320,12 @@ double count_params_b(const ModelSpec& m, double experts_held, double embedding_
             case Attention::none: break;
             case Attention::state: layer += m.state.params + m.hidden; break;
             case Attention::sparse: layer += m.attention_params() + m.indexer.params + m.hidden; break;
+            case Attention::compressed:
+                layer += m.attention_params() + m.compressor_params(r) + (r.topk > 0 ? m.indexer.params : 0) + m.hidden;
+                break;
             default: layer += m.attention_params() + m.hidden; break;
         }
+        layer += m.mixing_params_per_layer();
         switch (r.mlp) {
             case Mlp::none: break;
             case Mlp::dense: layer += m.dense_mlp_params() + m.hidden; break;
@@ -315,7 +346,7 @@ double count_params_b(const ModelSpec& m, double experts_held, double embedding_
         body += mtp_layers * layer;
     }
     const double lm_head = m.tied_embeddings ? (embedding_rows < m.vocab ? m.vocab * m.hidden : 0) : m.vocab * m.hidden;
-    return (body + embedding_rows * m.hidden + lm_head + m.hidden) / 1e9;
+    return (body + embedding_rows * m.hidden + lm_head + m.hidden + m.mixing_params_head()) / 1e9;
 }
 }  // namespace
 
@@ -324,13 +355,21 @@ ModelSpec mtp_draft(const ModelSpec& target) {
     draft.id = target.id + "-mtp";
     draft.name = draft.id;
     LayerRun layer{target.mtp_layers, Attention::full, 0, Mlp::dense};
-    if (!target.runs.empty()) {
+    if (target.mtp_attention.count > 0) {  // the config's own kind for its MTP layers
+        layer.attention = target.mtp_attention.attention;
+        layer.window = target.mtp_attention.window;
+        layer.ratio = target.mtp_attention.ratio;
+        layer.topk = target.mtp_attention.topk;
+        if (!target.runs.empty()) layer.mlp = target.runs.back().mlp == Mlp::none ? Mlp::dense : target.runs.back().mlp;
+    } else if (!target.runs.empty()) {
         layer.mlp = target.runs.back().mlp == Mlp::none ? Mlp::dense : target.runs.back().mlp;
         // The attention of the last layer that attends (a state layer's MTP layer is a full attention layer).
         for (auto r = target.runs.rbegin(); r != target.runs.rend(); ++r)
             if (r->attention != Attention::none && r->attention != Attention::state) {
                 layer.attention = r->attention;
                 layer.window = r->window;
+                layer.ratio = r->ratio;
+                layer.topk = r->topk;
                 break;
             }
     }
@@ -341,6 +380,37 @@ ModelSpec mtp_draft(const ModelSpec& target) {
     draft.count_layers();
     return draft;
 }
+
+// DeepSeek-V4 (inference/model.py, Compressor): ape (ratio x coff head_dim), wkv and wgate (hidden -> coff
+// head_dim), norm (head_dim), where coff = 2 for ratio 4 (two overlapping windows) and 1 otherwise; its state,
+// kv_state and score_state of coff ratio x coff head_dim each, in float32 (vLLM's CompressorStateCache:
+// state_dim 2 coff head_dim over a window of coff ratio tokens).
+double ModelSpec::compressor_params(const LayerRun& r) const noexcept {
+    if (r.attention != Attention::compressed || !(r.ratio > 0)) return 0;
+    const double coff = r.ratio == 4 ? 2 : 1;
+    return r.ratio * coff * head_dim + 2 * hidden * coff * head_dim + head_dim;
+}
+
+double ModelSpec::compressor_state_values(const LayerRun& r) const noexcept {
+    if (r.attention != Attention::compressed || !(r.ratio > 0)) return 0;
+    const double coff = r.ratio == 4 ? 2 : 1;
+    return 2 * coff * r.ratio * coff * head_dim + (r.topk > 0 ? indexer.state_values : 0);
+}
+
+// DeepSeek-V4's hyper-connections (inference/model.py, Block): hc_attn_fn and hc_ffn_fn ((2 + h) h x h hidden),
+// their bases ((2 + h) h) and scales (3); the head's hc_head_fn (h x h hidden), base (h) and scale (1).
+// Kimi-K3's Attention Residuals (vLLM's KimiDecoderLayer): per layer two norms and two projections to one score
+// (self_attention_res_norm/proj, mlp_res_norm/proj); the output's norm and projection.
+double ModelSpec::mixing_params_per_layer() const noexcept {
+    const double h = hc_mult;
+    return (h > 0 ? 2 * ((2 + h) * h * h * hidden + (2 + h) * h + 3) : 0) + (attn_res_block > 0 ? 4 * hidden : 0);
+}
+
+double ModelSpec::mixing_params_head() const noexcept {
+    const double h = hc_mult;
+    return (h > 0 ? h * h * hidden + h + 1 : 0) + (attn_res_block > 0 ? 2 * hidden : 0);
+}
+
 
 double ModelSpec::params_b() const noexcept { return count_params_b(*this, experts, vocab, mtp_layers); }
 double ModelSpec::active_params_b() const noexcept { return count_params_b(*this, experts_per_token, 1, 0); }

@@ -33,12 +33,12 @@ constexpr std::array<const char*, 2> kMtpLayers{"num_nextn_predict_layers", "mtp
 
 /// Fields that change the architecture: a reader that reads one says so (Reader::use), and a config that
 /// has one no reader used is refused, naming it.
-constexpr std::array<const char*, 23> kArchitectureFields{
+constexpr std::array<const char*, 25> kArchitectureFields{
     "layer_types", "full_attention_interval", "moe_layer_freq", "mlp_layer_types", "mlp_only_layers",
     "decoder_sparse_step", "hybrid_override_pattern", "indexer_types", "compress_ratios", "no_rope_layers",
     "attention_chunk_size", "linear_attn_config", "index_topk", "sliding_window_pattern", "interleave_moe_layer_step",
     "attn_type_list", "sparse_attention_config", "num_hash_layers", "routed_expert_hidden_size", "attn_output_gate",
-    "dense_intermediate_size", "sliding_window", "attn_res_block_size"};
+    "dense_intermediate_size", "sliding_window", "attn_res_block_size", "hc_mult", "o_lora_rank"};
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -153,20 +153,23 @@ double period(const Reader& r, const char* key, double fallback, double layers) 
 
 
 /// Appends a layer to the runs, joining it to the last run when it is of the same kind.
-void push_layer(std::vector<LayerRun>& runs, Attention a, double window, Mlp mlp) {
-    if (!runs.empty() && runs.back().attention == a && runs.back().window == window && runs.back().mlp == mlp) {
-        runs.back().count += 1;
-        return;
+void push_layer(std::vector<LayerRun>& runs, const LayerRun& layer) {
+    if (!runs.empty()) {
+        const LayerRun& last = runs.back();
+        if (last.attention == layer.attention && last.window == layer.window && last.mlp == layer.mlp &&
+            last.ratio == layer.ratio && last.topk == layer.topk) {
+            runs.back().count += 1;
+            return;
+        }
     }
-    runs.push_back({1, a, window, mlp});
+    runs.push_back({1, layer.attention, layer.window, layer.mlp, layer.ratio, layer.topk});
 }
 
 /// The layers, from a function of the layer's index.
 template <typename F> std::vector<LayerRun> layers_of(double count, F&& kind_of) {
     std::vector<LayerRun> runs;
     for (int i = 0; i < static_cast<int>(count); ++i) {
-        const LayerRun r = kind_of(i);
-        push_layer(runs, r.attention, r.window, r.mlp);
+        push_layer(runs, kind_of(i));
     }
     return runs;
 }
@@ -312,12 +315,16 @@ void read_kda(Reader& r, ModelSpec& m, const json& c) {
             r.fail(fmt::format("config.json field 'linear_attn_config.{}' must be a number > 0", key));
         return it->get<double>();
     };
+    bool full_rank_gate = false;
     for (const auto& [key, value] : c.items()) {
         if (key == "kda_layers" || key == "full_attn_layers" || key == "num_heads" || key == "head_dim" ||
             key == "short_conv_kernel_size" || key == "gate_lower_bound")  // the decay's bound: no size
             continue;
-        if (key == "use_full_rank_gate" && value == false) continue;
-        r.unsupported(fmt::format("linear_attn_config.{}", key));  // Kimi-K3's full-rank gate, and the unknown
+        if (key == "use_full_rank_gate" && value.is_boolean()) {
+            full_rank_gate = value.get<bool>();
+            continue;
+        }
+        r.unsupported(fmt::format("linear_attn_config.{}", key));  // what no reader knows
     }
     const double heads = number("num_heads"), dim = number("head_dim"), kernel = number("short_conv_kernel_size");
     if (heads > 1e5 || dim > 1e5 || kernel > 1e3)
@@ -325,10 +332,18 @@ void read_kda(Reader& r, ModelSpec& m, const json& c) {
     const double width = heads * dim, rank = dim;  // f_a and g_a project to head_dim
     StateLayerSpec& s = m.state;
     s.kind = "kda";
-    s.in_width = 5 * width + 2 * rank + heads;  // q, k, v, the decay and the output gate (and their low rank), beta
     s.out_width = width;
-    s.params = m.hidden * (3 * width + 2 * rank + heads) + 2 * rank * width + 3 * width * kernel + heads + width +
-               dim + width * m.hidden;  // ... + f_b, g_b; the convolutions; A_log, dt_bias, o_norm; o_proj
+    if (full_rank_gate) {
+        // Kimi-K3 (use_full_rank_gate): the output gate is one projection g_proj (hidden -> width) instead of
+        // g_a, g_b (vLLM's KimiK3DeltaAttention: in_proj_qkvgfab packs q, k, v, g, f_a and b; f_b_proj apart).
+        s.in_width = 5 * width + rank + heads;
+        s.params = m.hidden * (4 * width + rank + heads) + rank * width + 3 * width * kernel + heads + width + dim +
+                   width * m.hidden;
+    } else {
+        s.in_width = 5 * width + 2 * rank + heads;  // q, k, v, the decay and the output gate (and their low rank), beta
+        s.params = m.hidden * (3 * width + 2 * rank + heads) + 2 * rank * width + 3 * width * kernel + heads + width +
+                   dim + width * m.hidden;  // ... + f_b, g_b; the convolutions; A_log, dt_bias, o_norm; o_proj
+    }
     s.conv_values = 3 * width * (kernel - 1);
     s.state_values = heads * dim * dim + s.conv_values;
     // Per token and head (the paper's recurrence S = (I - beta k k^T) Diag(alpha) S + beta k v^T, o = S^T q):
@@ -380,6 +395,9 @@ void read_quantization(Reader& r, ModelSpec& m, const json* quant_file) {
         method = "modelopt";
     } else if (r.whole().contains("quantization_config") && r.whole()["quantization_config"].is_object()) {
         q = &r.whole()["quantization_config"];
+        method = q->value("quant_method", std::string());
+    } else if (r.j().contains("quantization_config") && r.j()["quantization_config"].is_object()) {
+        q = &r.j()["quantization_config"];  // inside text_config (Kimi-K3)
         method = q->value("quant_method", std::string());
     } else {
         return;
@@ -478,13 +496,83 @@ void read_dsa(Reader& r, ModelSpec& m) {
     }
 }
 
+/// DeepSeek-V4 (the DeepSeek-V4 report, arXiv 2606.19348; the checkpoint's inference/model.py; vLLM's
+/// models/deepseek_v4.py and layers/deepseek_v4_attention.py): every layer attends to the last sliding_window
+/// tokens of one 512-wide vector per token (key and value at once, one head: MQA) and, by compress_ratios[i],
+/// to nothing else (0), to one compressed entry per 4 tokens of which its lightning indexer picks index_topk
+/// (CSA, 4), or to all of its entries per 128 tokens (HCA, 128); each compressed layer's compressor pools
+/// windows of raw vectors (overlapping for 4) into entries with a float32 state of the window being filled.
+/// Queries from a low rank (q_lora_rank), a grouped low-rank output (o_groups x o_lora_rank), hyper-connections
+/// (hc_mult streams), MoE on every layer (its first num_hash_layers route by a table of token ids: the same
+/// experts a token, no other size); compress_ratios also lists the MTP layers after the model's.
+void read_deepseek_v4(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    read_moe(r, m, 0);
+    if (!m.moe()) r.fail("config.json has no 'n_routed_experts'");
+    r.use("num_hash_layers");
+    r.use("sliding_window");
+    r.use("compress_ratios");
+    r.use("hc_mult");
+    r.use("o_lora_rank");
+    m.kv_heads = r.number_or("num_key_value_heads", 1);
+    m.head_dim = r.required({"head_dim"});
+    m.q_lora_rank = r.required({"q_lora_rank"});
+    m.o_lora_rank = r.required({"o_lora_rank"});
+    m.o_groups = r.required({"o_groups"});
+    if (std::fmod(m.heads, m.o_groups) != 0)
+        r.fail(fmt::format("config.json field 'o_groups' ({}) must divide num_attention_heads ({})", m.o_groups, m.heads));
+    m.shared_kv = true;
+    m.hc_mult = r.number_or("hc_mult", 0);
+    if (m.hc_mult != std::floor(m.hc_mult) || m.hc_mult > 64)
+        r.fail("config.json field 'hc_mult' must be a whole number of at most 64");
+    const double window = r.required({"sliding_window"});
+    // The indexer of the CSA layers (inference/model.py, Indexer): wq_b from the query latent, weights_proj, and
+    // its own compressor of ratio 4 over index_head_dim keys, kept as V3.2's are, FP8 and a 4-byte scale (vLLM's
+    // DeepseekV4IndexerCache: 128 + 4 bytes; its FP4 option on Blackwell allocates as much and uses half).
+    r.use("index_topk");
+    IndexerSpec& x = m.indexer;
+    x.topk = r.required({"index_topk"});
+    x.heads = r.required({"index_n_heads"});
+    x.head_dim = r.required({"index_head_dim"});
+    x.params = m.q_lora_rank * x.heads * x.head_dim + m.hidden * x.heads +
+               (4 * 2 * x.head_dim + 2 * m.hidden * 2 * x.head_dim + x.head_dim);
+    x.state_values = 2 * (2 * 4) * (2 * x.head_dim);
+    const json& ratios = r.list("compress_ratios");
+    if (ratios.size() < static_cast<std::size_t>(m.layers))
+        r.fail(fmt::format("config.json field 'compress_ratios' must have an entry per layer ({}), not {}", m.layers,
+                           ratios.size()));
+    auto kind_of = [&](std::size_t i) {
+        const json& v = ratios[i];
+        if (!v.is_number_integer()) r.fail("config.json field 'compress_ratios' must list whole numbers");
+        const long long ratio = v.get<long long>();
+        if (ratio == 0) return LayerRun{1, Attention::sliding, window, Mlp::moe};
+        if (ratio != 4 && ratio != 128)  // the ratios the reference and vLLM implement (vLLM asserts 4 or 128)
+            r.unsupported("compress_ratios", fmt::format("the ratio {}", ratio));
+        return LayerRun{1, Attention::compressed, window, Mlp::moe, static_cast<double>(ratio),
+                        ratio == 4 ? x.topk : 0};
+    };
+    m.runs = layers_of(m.layers, [&](int i) { return kind_of(static_cast<std::size_t>(i)); });
+    // The MTP layer's own entry (0 in both published configs: a sliding layer), for the MTP draft.
+    if (m.mtp_layers > 0 && ratios.size() > static_cast<std::size_t>(m.layers))
+        m.mtp_attention = kind_of(static_cast<std::size_t>(m.layers));
+}
+
 /// Kimi Linear: Kimi Delta Attention on linear_attn_config's kda_layers, MLA on its full_attn_layers (both
 /// numbered from 1, together every layer once), DeepSeek-V3's MoE (num_experts, num_shared_experts).
 void read_kimi_linear(Reader& r, ModelSpec& m) {
     read_transformer(r, m);
     r.use("linear_attn_config");
     if (!m.mla()) r.fail("config.json has no 'kv_lora_rank' (Kimi Linear's full attention layers are MLA)");
-    if (r.flag("mla_use_output_gate", false)) r.unsupported("mla_use_output_gate");
+    // Kimi-K3 (vLLM's models/kimi_k3/nvidia/model.py and mla.py): the MLA layers' output gate g_proj (hidden ->
+    // heads x v_head_dim, sigmoid on the attention's output); a latent MoE, its routed experts on
+    // routed_expert_hidden_size (routed_expert_down_proj, routed_expert_norm, routed_expert_up_proj around them),
+    // the shared experts on the hidden state; Attention Residuals over blocks of attn_res_block_size layers.
+    m.gated_attention = r.flag("mla_use_output_gate", false);
+    r.use("routed_expert_hidden_size");
+    m.expert_hidden = r.number_or("routed_expert_hidden_size", 0);
+    if (m.expert_hidden > 0 && !m.moe()) r.unsupported("routed_expert_hidden_size", "a latent MoE without experts");
+    r.use("attn_res_block_size");
+    if (r.has("attn_res_block_size")) m.attn_res_block = period(r, "attn_res_block_size", 1, m.layers);
     auto it = r.j().find("linear_attn_config");
     if (it == r.j().end() || !it->is_object()) r.fail("config.json has no 'linear_attn_config' object");
     read_kda(r, m, *it);
@@ -686,6 +774,8 @@ constexpr Family kFamilies[] = {
     {"glm_moe_dsa", read_dsa},
     {"nemotron_h", read_nemotron_h},
     {"kimi_linear", read_kimi_linear},
+    {"kimi_k3", read_kimi_linear},  // Kimi-K3's text_config is a kimi_linear one
+    {"deepseek_v4", read_deepseek_v4},
 };
 
 /// Families known to need what no reader here reads: refused by name, with the field that says so.
@@ -695,8 +785,6 @@ struct Refused {
     const char* why;
 };
 constexpr Refused kRefused[] = {
-    {"deepseek_v4", "compress_ratios", "compressed KV layers"},
-    {"kimi_k3", "linear_attn_config", "Kimi Delta Attention layers"},
     {"minimax_m3", "sparse_attention_config", "block-sparse attention"},
     {"minimax_m1", "attn_type_list", "lightning attention layers"},
 };
@@ -799,6 +887,10 @@ ModelSpec read_model(const json& whole, const json& model_json, const std::strin
     read(r, m);
     r.refuse_unused();
     read_quantization(r, m, quant.is_object() ? &quant : nullptr);
+    // DeepSeek-V4's expert_dtype: its routed experts in FP4 (MXFP4, UE8M0 scales per 32 values: vLLM's
+    // DeepseekV4FP8Config dispatches them to Mxfp4MoEMethod) beside the FP8 blocks of the rest; fp8: as the rest.
+    if (const std::string e = r.text("expert_dtype"); e == "fp4") m.native_experts = DType::mxfp4;
+    else if (!e.empty() && e != "fp8") r.unsupported("expert_dtype", fmt::format("the dtype '{}'", e));
 
     if (m.head_dim <= 0) m.head_dim = m.hidden / m.heads;
     m.count_layers();

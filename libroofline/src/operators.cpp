@@ -90,9 +90,15 @@ Shard shard(const DeploymentRef& d) {
         const double q = m.q_lora_rank > 0 ? m.hidden * m.q_lora_rank + m.q_lora_rank * s.heads * m.qk_dim()
                                            : m.hidden * s.heads * m.qk_dim();
         s.qkv = q + m.hidden * (m.kv_lora_rank + m.qk_rope_head_dim) +
-                m.kv_lora_rank * s.heads * (m.qk_nope_head_dim + m.v_head_dim);
+                m.kv_lora_rank * s.heads * (m.qk_nope_head_dim + m.v_head_dim) +
+                (m.gated_attention ? m.hidden * s.heads * m.v_head_dim : 0);  // Kimi-K3's output gate
         s.o = s.heads * m.v_head_dim * m.hidden;
         s.kv_values = m.kv_values_per_token_layer();  // the latent is shared by all heads: replicated
+    } else if (m.shared_kv) {
+        // DeepSeek-V4: wq_a and the key-value head replicated, wq_b split by heads, wo_a by groups, wo_b by rows.
+        s.qkv = m.hidden * m.q_lora_rank + m.q_lora_rank * s.heads * m.head_dim + m.hidden * s.kv_heads * m.head_dim;
+        s.o = s.heads * m.head_dim * m.o_lora_rank + m.o_groups / ta * m.o_lora_rank * m.hidden;
+        s.kv_values = s.kv_heads * m.head_dim;
     } else {
         s.qkv = (m.gated_attention ? 2 : 1) * m.hidden * s.heads * m.head_dim + 2 * m.hidden * s.kv_heads * m.head_dim;
         s.o = s.heads * m.head_dim * m.hidden;
@@ -121,6 +127,8 @@ double seen(const LayerRun& r, double ctx) {
         case Attention::sliding:
         case Attention::sparse: return std::min(ctx, r.window);
         case Attention::chunked: return ctx - r.window * std::floor(ctx / r.window);
+        case Attention::compressed:  // the window, and the compressed entries (all, or the indexer's top-k)
+            return std::min(ctx, r.window) + (r.topk > 0 ? std::min(ctx / r.ratio, r.topk) : ctx / r.ratio);
         default: return 0;
     }
 }
@@ -139,12 +147,37 @@ double causal_pairs(const LayerRun& r, double tokens) {
             const double chunks = std::floor(tokens / r.window), rest = tokens - chunks * r.window;
             return chunks * within(r.window, 0) + within(rest, 0);
         }
+        case Attention::compressed:  // position i: min(i, window) tokens and min(i / ratio, topk) entries
+            return within(tokens, r.window) + within(tokens, r.topk * r.ratio) / r.ratio;
         default: return 0;
     }
 }
 
 /// Layers that keep a KV cache (their attention reads one).
 bool attends(const LayerRun& r) { return r.attention != Attention::none && r.attention != Attention::state; }
+
+/// DeepSeek-V4's compressed layers, summed over them: their compressors' parameters, the compressed entries and
+/// the indexer keys one token adds (one per `ratio` tokens), the float32 values of one sequence's compressor
+/// states, and those one token touches: a row of each state written, the whole state read at each
+/// compression (every `ratio` tokens).
+struct Compressed {
+    double params = 0, entries = 0, keys = 0, state_values = 0, state_touched = 0;
+};
+Compressed compressed_layers(const ModelSpec& m) {
+    Compressed c;
+    if (!(m.layers_with(Attention::compressed) > 0)) return c;
+    for (const LayerRun& r : m.attention_groups) {
+        if (r.attention != Attention::compressed) continue;
+        const double rows = (r.ratio == 4 ? 2 : 1) * r.ratio, state = m.compressor_state_values(r);
+        c.params += r.count * m.compressor_params(r);
+        c.entries += r.count / r.ratio;
+        if (r.topk > 0) c.keys += r.count / r.ratio;
+        c.state_values += r.count * state;
+        c.state_touched += r.count * state * (1 / rows + 1 / r.ratio);
+    }
+    return c;
+}
+constexpr double kCompressorStateBytes = 4;  // float32
 
 /// A new operator at the end of `ops`, every field as a new Operator's.
 static_assert(std::is_trivially_copyable_v<Operator>);
@@ -206,7 +239,7 @@ void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const
     const ModelSpec& m = d.model;
     ops.add("embedding").bytes = tokens * m.hidden * s.embedding_value_bytes;
     const double attention_layers = m.attention_layers();
-    const double sparse_layers = m.layers_with(Attention::sparse);
+    const double sparse_layers = m.indexer_layers;  // sparse layers, and compressed ones with a top-k
     if (attention_layers <= 0) return;
     Operator& qkv = linear(ops, "qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, s.weight_value_bytes,
                            compute_dtype(d.weights), attention_layers);
@@ -214,6 +247,11 @@ void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const
         qkv.flops += 2 * s.indexer * tokens * sparse_layers;
         qkv.bytes += (s.indexer * s.weight_value_bytes + tokens * m.indexer.heads * m.indexer.head_dim * kActivationBytes) *
                      sparse_layers;
+    }
+    if (m.layers_with(Attention::compressed) > 0) {  // DeepSeek-V4's compressors (replicated: one key-value head)
+        const Compressed c = compressed_layers(m);
+        qkv.flops += 2 * c.params * tokens;
+        qkv.bytes += c.params * s.weight_value_bytes;
     }
 }
 
@@ -258,7 +296,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         Operator& experts = ops.add("experts", compute_dtype(d.experts));
         experts.flops = 2 * s.expert * m.experts_per_token * t.stage * moe_layers;
         experts.bytes = (touched * s.expert * s.expert_value_bytes +
-                         t.stage * m.experts_per_token * 2 * m.hidden * kActivationBytes / s.ep) *
+                         t.stage * m.experts_per_token * 2 * m.expert_width() * kActivationBytes / s.ep) *
                         moe_layers;
         experts.expert_parallel = expert_parallel;
         if (m.shared_experts > 0)
@@ -268,6 +306,22 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     Operator& norms = ops.add("norms");
     norms.flops = 5 * t.mix * m.hidden * norm_count;
     norms.bytes = s.norms * kActivationBytes + 2 * t.mix * m.hidden * kActivationBytes * norm_count;
+    if (m.hc_mult > 0) {
+        // DeepSeek-V4's hyper-connections, at 2 points a layer (inference/model.py, Block.hc_pre and hc_post): the
+        // h streams' (2 + h) h mixes (a product with the h x hidden stream and its RMS), their weighted sum into
+        // one; the output back to each stream and the h x h combination of the streams. The streams read and
+        // written in 16 bits (h + 1 values a point before, 2 h + 1 after), the float32 mixing weights once.
+        const double h = m.hc_mult, points = 2 * m.layers;
+        norms.flops += t.mix * points * m.hidden * (2 * (2 + h) * h * h + 5 * h + 2 * h * h);
+        norms.bytes += points * ((2 + h) * h * h * m.hidden * 4 + t.mix * (3 * h + 2) * m.hidden * kActivationBytes);
+    }
+    if (m.attn_res_reads > 0) {
+        // Kimi-K3's Attention Residuals: each source read in 16 bits, its RMS norm and score (5 FLOPs a value) and
+        // the weighted sum (2); the norms' and projections' weights once.
+        norms.flops += 7 * t.mix * m.attn_res_reads * m.hidden;
+        norms.bytes += (4 * m.layers + 2) * m.hidden * kActivationBytes +
+                       t.mix * m.attn_res_reads * m.hidden * kActivationBytes;
+    }
     linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / s.stage, s.embedding_value_bytes,
            compute_dtype(d.embedding));
 
@@ -326,7 +380,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         Operator& alltoall = ops.add("alltoall");
         alltoall.count = 2 * moe_layers;
         alltoall.link_bytes = moe_layers * t.stage / s.stage * m.experts_per_token * s.expert_tp * (s.ep - 1) / s.ep *
-                              m.hidden * (kDispatchBytes + kActivationBytes);
+                              m.expert_width() * (kDispatchBytes + kActivationBytes);
         alltoall.expert_parallel = true;
         alltoall.scaleout_bytes = alltoall.link_bytes * outside(s.stage);
     }
@@ -406,6 +460,11 @@ std::string layout_problem(const ModelSpec& m, double tp, const Layout& l) {
         return fmt::format("{}: the model's {} attention heads are not a multiple of the {} GPUs of an attention "
                            "group (tp / (pp x dp_attention))",
                            l.trivial() ? "tp" : "dp_attention", m.heads, group);
+    // DeepSeek-V4's grouped output projection: each GPU of a group holds whole groups (vLLM: o_groups // tp).
+    if (m.o_groups > 0 && (group == 1 ? false : std::fmod(m.o_groups, group) != 0))
+        return fmt::format("{}: the model's {} output groups (o_groups) are not a multiple of the {} GPUs of an attention "
+                           "group (tp / (pp x dp_attention))",
+                           l.trivial() ? "tp" : "dp_attention", m.o_groups, group);
     return {};
 }
 
@@ -434,15 +493,19 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
         if (!attends(r)) continue;
         positions += r.count * seen(r, ctx);
         if (r.attention == Attention::sparse) indexed += r.count * ctx;
+        if (r.attention == Attention::compressed && r.topk > 0) indexed += r.count * ctx / r.ratio;
     }
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.flops = 2 * t.mix * s.heads * per_position * positions +
                           2 * t.mix * m.indexer.heads * m.indexer.head_dim * indexed;
-        // Read the context, write the new token.
-        attention.bytes = t.mix * s.kv_values * s.kv_value_bytes * (positions + attention_layers) +
-                          t.mix * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse));
+        // Read the context, write the new token (and a compressed layer its share of an entry, of an indexer key,
+        // and its compressor state's row, reading the state at each compression).
+        const Compressed c = compressed_layers(m);
+        attention.bytes = t.mix * s.kv_values * s.kv_value_bytes * (positions + attention_layers + c.entries) +
+                          t.mix * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse) + c.keys) +
+                          t.mix * c.state_touched * kCompressorStateBytes;
     }
     operators_after_attention(ops, d, s, t, t.stage, t.stage);
 }
@@ -461,6 +524,7 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
         if (!attends(r)) continue;
         pairs += r.count * causal_pairs(r, tokens);
         if (r.attention == Attention::sparse) indexed += r.count * tokens * (tokens + 1) / 2;
+        if (r.attention == Attention::compressed && r.topk > 0) indexed += r.count * tokens * (tokens + 1) / 2 / r.ratio;
     }
     pairs *= prompts.mix;
     indexed *= prompts.mix;
@@ -473,6 +537,11 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
         attention.bytes = attention_layers * t.mix *
                               (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
                           m.layers_with(Attention::sparse) * t.mix * m.indexer.key_bytes();
+        if (m.layers_with(Attention::compressed) > 0) {  // the entries and keys written, each prompt's states once
+            const Compressed c = compressed_layers(m);
+            attention.bytes += t.mix * (c.entries * s.kv_values * s.kv_value_bytes + c.keys * m.indexer.key_bytes()) +
+                               2 * prompts.mix * c.state_values * kCompressorStateBytes;
+        }
     }
     operators_after_attention(ops, d, s, t, prompts.stage, prompts.stage);
 }
@@ -536,14 +605,17 @@ double weight_bytes_per_gpu(const DeploymentRef& d) {
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
     // A pipeline stage holds layers / pp of the layers; the first holds the embedding, the last the lm_head.
-    const double linear = (m.attention_layers() * (s.qkv + s.o) + m.layers_with(Attention::sparse) * s.indexer +
+    const double linear = (m.attention_layers() * (s.qkv + s.o) + m.indexer_layers * s.indexer +
+                           compressed_layers(m).params +
                            m.layers_with(Attention::state) * s.state + m.layers_with(Mlp::dense) * s.dense_mlp +
                            m.moe_layers() * (s.router + s.shared)) /
                           s.pp;
     const double experts = m.moe_layers() * m.experts * s.expert / s.pp;
     const double embedding = s.pp > 1 ? std::max(s.embed, s.lm_head) : s.embed + (m.tied_embeddings ? 0 : s.lm_head);
+    // Hyper-connections' and Attention Residuals' weights beside the norms (hc's in float32, as DeepSeek keeps them).
+    const double mixing = m.layers * m.mixing_params_per_layer() + m.mixing_params_head();
     return linear * s.weight_value_bytes + experts * s.expert_value_bytes + embedding * s.embedding_value_bytes +
-           s.norms / s.pp * kActivationBytes;
+           (s.norms * kActivationBytes + mixing * (m.hc_mult > 0 ? 4 : kActivationBytes)) / s.pp;
 }
 
 double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
@@ -556,10 +628,15 @@ double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
         positions += r.count * (r.attention == Attention::full || r.attention == Attention::sparse ? ctx
                                                                                                   : std::min(ctx, r.window));
         if (r.attention == Attention::sparse) indexed += r.count * ctx;
+        if (r.attention == Attention::compressed) {  // the window's tokens, then an entry (and a key) per ratio
+            positions += r.count * ctx / r.ratio;
+            if (r.topk > 0) indexed += r.count * ctx / r.ratio;
+        }
     }
     // A GPU holds its attention group's sequences (1 / dp_attention of them) for its stage's layers (1 / pp).
     return (s.kv_values * s.kv_value_bytes * positions + m.indexer.key_bytes() * indexed +
-            m.layers_with(Attention::state) * s.state_bytes) /
+            m.layers_with(Attention::state) * s.state_bytes +
+            compressed_layers(m).state_values * kCompressorStateBytes) /
            (s.groups * s.pp);
 }
 
@@ -574,6 +651,9 @@ std::vector<double> attention_breaks(const ModelSpec& m, double lo, double hi) {
         } else if (std::floor(r.window) >= lo && std::floor(r.window) < hi) {
             breaks.push_back(std::floor(r.window) + 1);  // min(ctx, window) is affine up to the window
         }
+        const double picked = r.topk * r.ratio;  // compressed: min(ctx / ratio, topk) is affine up to ratio topk
+        if (r.attention == Attention::compressed && picked > 0 && std::floor(picked) >= lo && std::floor(picked) < hi)
+            breaks.push_back(std::floor(picked) + 1);
     }
     std::sort(breaks.begin(), breaks.end());
     breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());

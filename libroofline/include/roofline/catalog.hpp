@@ -49,6 +49,9 @@ enum class Attention : unsigned char {
     chunked,  ///< the tokens of its own chunk of `window` tokens (Llama 4's local layers)
     sparse,   ///< `window` = top-k tokens an indexer picks over the whole context (DeepSeek-V3.2 DSA)
     state,    ///< a recurrent state of fixed size, no KV cache (Gated DeltaNet, Mamba2)
+    /// DeepSeek-V4's compressed attention: the last `window` tokens, and one compressed entry per `ratio` tokens
+    /// of the whole context, all of them (HCA, ratio 128) or the `topk` an indexer picks (CSA, ratio 4)
+    compressed,
 };
 /// The MLP of a layer.
 enum class Mlp : unsigned char { none, dense, moe };
@@ -61,6 +64,8 @@ struct LayerRun {
     Attention attention = Attention::full;
     double window = 0;  ///< tokens: sliding window, chunk, or top-k (0 for the others)
     Mlp mlp = Mlp::dense;
+    double ratio = 0;   ///< compressed: tokens per compressed entry (0 for the others)
+    double topk = 0;    ///< compressed: the entries an indexer picks (0: all of them)
 };
 
 /// The linear-attention or state-space layers of a model (all of a model's are alike).
@@ -84,7 +89,8 @@ struct StateLayerSpec {
 /// The indexer of sparse attention (DeepSeek-V3.2 DSA): scores every cached token with its own small keys.
 struct IndexerSpec {
     double heads = 0, head_dim = 0, topk = 0;
-    double params = 0;  ///< its projections, one layer
+    double params = 0;  ///< its projections (and DeepSeek-V4's its compressor), one layer
+    double state_values = 0;     ///< float32 values of one sequence's compressor state, one layer (V4)
     /// Bytes of one token's indexer key, one layer: FP8 values and a 4-byte scale, as DeepSeek stores them.
     double key_bytes() const noexcept { return head_dim > 0 ? head_dim + 4 : 0; }
 };
@@ -105,6 +111,13 @@ struct ModelSpec {
     double first_dense_layers = 0;  ///< leading layers that stay dense (DeepSeek-V3: 3)
     // Multi-head latent attention (kv_lora_rank == 0: none).
     double q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+    // DeepSeek-V4's attention (shared_kv): low-rank queries, one vector per token that is both key and value (the
+    // cache holds head_dim values per token, not 2), a grouped low-rank output (o_groups x o_lora_rank).
+    bool shared_kv = false;
+    double o_lora_rank = 0, o_groups = 0;
+    double hc_mult = 0;           ///< hyper-connections (DeepSeek-V4's mHC): a residual stream of hc_mult copies
+    double expert_hidden = 0;     ///< latent MoE (Kimi-K3): the routed experts' width (0: hidden)
+    double attn_res_block = 0;    ///< Attention Residuals (Kimi-K3): layers per block (0: none)
     // Sliding-window attention: `sliding_layers` of the layers see at most `sliding_window` tokens.
     double sliding_window = 0, sliding_layers = 0;
     double params_b_reported = 0, active_params_b_reported = 0;  ///< as published (0: not published)
@@ -112,14 +125,21 @@ struct ModelSpec {
     std::vector<LayerRun> runs;
     /// What a step needs of the runs, counted once by count_layers(): layers of each attention and MLP kind,
     /// norms, and the attending layers grouped by kind and window (whatever their order and MLP).
-    std::array<double, 6> attention_count{};
+    std::array<double, 7> attention_count{};
     std::array<double, 3> mlp_count{};
     double norm_count = 0;
     std::vector<LayerRun> attention_groups;
     void count_layers();
     StateLayerSpec state;  ///< the layers of Attention::state
-    IndexerSpec indexer;   ///< the layers of Attention::sparse
+    IndexerSpec indexer;   ///< the layers of Attention::sparse, and the compressed ones with a top-k
+    double indexer_layers = 0;  ///< layers with an indexer (counted by count_layers())
+    /// Sources the Attention Residuals of one token read, summed over the layers and the output (0: none;
+    /// counted by count_layers()).
+    double attn_res_reads = 0;
     double mtp_layers = 0; ///< multi-token-prediction layers: counted in the parameters, not in a step
+    /// The MTP layers' token mixer where the config says it (DeepSeek-V4's compress_ratios after the layers';
+    /// count 0: as the last layer that attends).
+    LayerRun mtp_attention{0, Attention::full, 0, Mlp::none};
     /// The formats of the published checkpoint (weight format "native"): its linear layers (attention,
     /// dense MLPs, shared experts), its routed experts, and its embedding and lm_head.
     DType native_linear = DType::bf16, native_experts = DType::bf16, native_embedding = DType::bf16;
@@ -136,16 +156,28 @@ struct ModelSpec {
     /// Query/key width per head, and value width per head.
     double qk_dim() const noexcept { return mla() ? qk_nope_head_dim + qk_rope_head_dim : head_dim; }
     double v_dim() const noexcept { return mla() ? v_head_dim : head_dim; }
-    /// KV cache values per token per layer (K and V; MLA: the latent and the RoPE key).
+    /// KV cache values per token per layer (K and V; MLA: the latent and the RoPE key; shared_kv: one vector).
     double kv_values_per_token_layer() const noexcept;
+    /// A compressed layer's compressor (its projections, position biases and norm), and the float32 values of
+    /// one sequence's compressor state, its indexer's included; 0 for the other kinds.
+    double compressor_params(const LayerRun& r) const noexcept;
+    double compressor_state_values(const LayerRun& r) const noexcept;
+    /// Per layer and once for the model: the hyper-connections' and the Attention Residuals' parameters.
+    double mixing_params_per_layer() const noexcept;
+    double mixing_params_head() const noexcept;
+    /// The routed experts' width: the latent's (Kimi-K3), else hidden.
+    double expert_width() const noexcept { return expert_hidden > 0 ? expert_hidden : hidden; }
     /// Parameters of one layer's attention, of a dense MLP, of one expert.
     double attention_params() const noexcept;
     double dense_mlp_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * ffn; }
-    double expert_params() const noexcept { return (gated_mlp ? 3 : 2) * hidden * expert_ffn; }
+    double expert_params() const noexcept { return (gated_mlp ? 3 : 2) * expert_width() * expert_ffn; }
     double shared_expert_params() const noexcept {
         return (gated_mlp ? 3 : 2) * hidden * (shared_expert_ffn > 0 ? shared_expert_ffn : expert_ffn);
     }
-    double router_params() const noexcept { return hidden * experts; }
+    /// The router, and a latent MoE's projections to and from the latent with its norm (replicated, like it).
+    double router_params() const noexcept {
+        return hidden * experts + (expert_hidden > 0 ? 2 * hidden * expert_hidden + expert_hidden : 0);
+    }
     double norm_params() const noexcept { return 2 * hidden; }
     /// All parameters, and those one token uses (MoE: experts_per_token experts; the embedding table
     /// counts as the one row a token reads), billions. MTP layers are counted in params_b only.
