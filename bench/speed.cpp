@@ -54,6 +54,9 @@ BENCHMARK_CAPTURE(BM_step_ms_hybrid, qwen3_next_80b_a3b, "qwen3-next-80b-a3b");
 BENCHMARK_CAPTURE(BM_step_ms_hybrid, nemotron_3_nano_30b_a3b, "nemotron-3-nano-30b-a3b");
 BENCHMARK_CAPTURE(BM_step_ms_hybrid, llama_4_scout, "llama-4-scout");
 BENCHMARK_CAPTURE(BM_step_ms_hybrid, gpt_oss_120b, "gpt-oss-120b");
+// Compressed attention (a window, CSA top-k over 1 in 4, HCA over 1 in 128), and Kimi Delta Attention beside MLA.
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, deepseek_v4_flash, "deepseek-v4-flash");
+BENCHMARK_CAPTURE(BM_step_ms_hybrid, kimi_k3, "kimi-k3");
 
 // ROOFLINE_STEP_MS by name, every argument given (as a spreadsheet or Python passes them).
 static void BM_call_step_by_name(benchmark::State& state) {
