@@ -948,8 +948,10 @@ def build(ctx, doc, output):
     style.ScaleToPagesX = 1
     style.ScaleToPagesY = 1
     style.CenterHorizontally = False
-    # The Planner prints its inputs, answer, chart and the cheapest configurations; the sheet lists them all.
-    area = doc.Sheets.getByName("Planner").getCellRangeByName(f"A1:O{PLAN_TOP + PLAN_PRINTED}").RangeAddress
+    # The Planner prints its inputs, answer, chart and the cheapest configurations with every column of the plan
+    # and the two of its Pareto front beside it; the sheet lists them all.
+    last_printed = _col(PLAN_COLS + 1)
+    area = doc.Sheets.getByName("Planner").getCellRangeByName(f"A1:{last_printed}{PLAN_TOP + PLAN_PRINTED}").RangeAddress
     doc.Sheets.getByName("Planner").setPrintAreas((area,))
     if doc.CurrentController:
         doc.CurrentController.setActiveSheet(sheets.getByName("Article"))
