@@ -20,5 +20,6 @@ void setup_ttft(CLI::App& app);
 void setup_fit(CLI::App& app);
 void setup_catalog(CLI::App& app);
 void setup_plan(CLI::App& app);
+void setup_calibrate(CLI::App& app);
 
 }  // namespace cli

@@ -1,6 +1,6 @@
 """Builds examples/capacity-planning.fods: a capacity-planning workbook made only of ROOFLINE_* formulas.
 
-Five sheets:
+Six sheets:
   Article   the article's two batching tables (8B BF16 model on an H100 SXM), critical batches, prefill;
   Plan      a deployment planner (inputs -> memory, max batch, step time, tokens/s) and what-if grids;
   Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart;
@@ -9,6 +9,9 @@ Five sheets:
             chart of cost per million output tokens against time per output token;
   Models    every catalog model (ROOFLINE_MODELS()) on one GPU: what fits, on how many GPUs in tensor
             parallel, its decode step and its time to first token; and the catalog's GPUs.
+  Calibrate a profile fitted on measured rows (ROOFLINE_CALIBRATE; here 18 steps measured on one H200,
+            tests/data/calibration/h200-graph.csv), each row's prediction and error (ROOFLINE_CALIBRATE_ROWS),
+            and what the fit changes in a step.
 
 The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
 formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
@@ -809,6 +812,75 @@ def planner(book, sheet):
     add_cost_chart(book, sheet, first, last)
 
 
+# The Calibrate sheet: the measured rows' range (a header row above it), and the rows the example fills.
+CAL_TOP, CAL_ROWS = 13, 40
+H200_GRAPH = Path(__file__).resolve().parent.parent / "tests" / "data" / "calibration" / "h200-graph.csv"
+
+
+def h200_rows(model="llama-3-8b"):
+    """The rows of one model in h200-graph.csv, in ROOFLINE_CALIBRATE's columns."""
+    import csv  # noqa: PLC0415
+    rows = []
+    with open(H200_GRAPH, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r["model"] != model:
+                continue
+            decode = r["metric"] == "step_ms"
+            rows.append([r["model"], r["gpu"], r["weight_dtype"], r["kv_dtype"], float(r["tp"]), float(r["batch"]),
+                         float(r["ctx_mean"] if decode else r["prompt_tokens"]), r["metric"], float(r["value"])])
+    return rows
+
+
+def calibrate(book, sheet):
+    rows = h200_rows()
+    first, last = CAL_TOP, CAL_TOP + CAL_ROWS - 1
+    data = f"$A${first}:$I${last}"
+    book.title(sheet, "A1", "Calibrate: a profile fitted on your own measurements, in the sheet")
+    book.note(sheet, "A2", "Put your measured rows in the yellow range (one row each: model, GPU, formats, tp, batch, context, "
+                           "step_ms for a decode step or ttft_ms for a prefill, and the measured ms); empty rows are skipped.")
+    book.note(sheet, "A3", "ROOFLINE_CALIBRATE fits the profile's parameters on them and gives the profile as a text that "
+                           "every formula's profile argument takes: the workbook carries its calibration, no file needed.")
+    book.put(sheet, "A5", "Fitted profile (ROOFLINE_CALIBRATE)", bold=True, size=12)
+    book.put(sheet, "A6", f"=IFERROR(ROOFLINE_CALIBRATE({data});ROOFLINE_WHY(\"ROOFLINE_CALIBRATE\";{data}))",
+             bold=True, color=TITLE_COLOR)
+    book.note(sheet, "A7", "Use it: a profile argument that refers to $Calibrate.$A$6, e.g. "
+                           "=ROOFLINE_STEP_MS(\"llama-3-8b\"; \"h200\"; 8; 4096; ; ; 1; $Calibrate.$A$6), or the Planner's "
+                           "profile cell set to =$Calibrate.$A$6.")
+    # What the fit changes: one measured step beside the bound, typical and the fitted profile.
+    book.header(sheet, "A8:F8", ["Decode step", "batch", "context", "measured (ms)", "typical (ms)", "fitted (ms)"])
+    example = next(r for r in rows if r[7] == "step_ms" and r[5] == 8)
+    book.row(sheet, "A9", [f"{example[0]} on {example[1]}", example[5], example[6], example[8]])
+    step = f'ROOFLINE_STEP_MS("{example[0]}";"{example[1]}";B9;C9;"{example[2]}";"{example[3]}";1;'
+    book.put(sheet, "E9", f'={step}"typical")', fmt="0.000")
+    book.put(sheet, "F9", f"=IFERROR({step}$A$6);\"\")", fmt="0.000", bold=True)
+    book.style(sheet.getCellRangeByName("D9"), fmt="0.000")
+    book.name("Calibrate_Answer", "Calibrate", "A6:A6")
+    book.name("Calibrate_Step", "Calibrate", "A8:F9")
+
+    book.put(sheet, f"A{first - 2}", "Measured rows (here: 18 steps of Llama 3 8B on one H200, a PyTorch step in one "
+                                     "CUDA graph, measured 2026-11-30; tests/data/calibration/h200-graph.csv)",
+             bold=True, size=12)
+    book.header(sheet, f"A{first - 1}:I{first - 1}", ["model", "gpu", "weight_dtype", "kv_dtype", "tp", "batch",
+                                                      "context", "metric", "value (ms)"])
+    book.style(sheet.getCellRangeByName(f"A{first}:I{last}"), bg=INPUT_BG)
+    for i, r in enumerate(rows):
+        book.row(sheet, f"A{first + i}", r)
+    # Each row's predictions: the array has its own header row, then one row per measured row.
+    book.header(sheet, f"K{first - 1}:S{first - 1}", ["row", "model", "gpu", "metric", "measured (ms)", "fitted (ms)",
+                                                      "leave-one-out (ms)", "error %", "leave-one-out error %"])
+    area = f"K{first - 1}:S{last}"
+    count = f"ROWS(ROOFLINE_CALIBRATE_ROWS({data}))"
+    cells = sheet.getCellRangeByName(area)
+    cells.setArrayFormula(f'=IFERROR(IF((ROW({area})-ROW($K${first - 1})<{count})*(COLUMN({area})>0);'
+                          f'ROOFLINE_CALIBRATE_ROWS({data});"");"")')
+    names = sheet.getCellRangeByName(f"K{first - 1}:S{first - 1}")
+    book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
+    for col, fmt in zip("KOPQRS", ["0", "0.000", "0.000", "0.000", "0.0", "0.0"]):
+        book.style(sheet.getCellRangeByName(f"{col}{first}:{col}{last}"), fmt=fmt)
+    book.name("Calibrate_Rows", "Calibrate", f"K{first - 1}:S{first + len(rows) - 1}")
+    book.widths(sheet, [3.2, 1.6, 1.9, 1.6, 1.2, 1.4, 1.6, 1.7, 1.8, 0.6, 1.2, 2.2, 1.6, 1.7, 1.9, 1.8, 2.2, 1.5, 2.4])
+
+
 def add_cost_chart(book, sheet, first, last):
     """XY scatter: USD per million output tokens (y) against TPOT (x), every configuration and the front."""
     uno = book.uno
@@ -929,8 +1001,9 @@ def build(ctx, doc, output):
     sheets.insertNewByName("Roofline", 2)
     sheets.insertNewByName("Planner", 3)
     sheets.insertNewByName("Models", 4)
-    while sheets.Count > 5:
-        sheets.removeByName(sheets.ElementNames[5])
+    sheets.insertNewByName("Calibrate", 5)
+    while sheets.Count > 6:
+        sheets.removeByName(sheets.ElementNames[6])
 
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
@@ -938,6 +1011,7 @@ def build(ctx, doc, output):
     catalog_sizes(doc, sheets.getByName("Models"))  # the add-in answers, or the build stops here
     models(book, sheets.getByName("Models"))  # first: the Planner's lists live there
     planner(book, sheets.getByName("Planner"))
+    calibrate(book, sheets.getByName("Calibrate"))
     for cells in book.headers:
         cells.Rows.OptimalHeight = True
 

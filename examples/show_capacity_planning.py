@@ -44,8 +44,11 @@ TABLES = [
     ("Models", "Inputs", "Models_Inputs", False),
     ("Models", "Every model of the catalog on the chosen GPU", "Models_Table", True),
     ("Models", "The catalog's GPUs", "Models_GPUs", True),
+    ("Calibrate", "The profile fitted on the measured rows (ROOFLINE_CALIBRATE)", "Calibrate_Answer", False),
+    ("Calibrate", "What the fit changes in a measured step", "Calibrate_Step", True),
+    ("Calibrate", "Each measured row, fitted and left out (ROOFLINE_CALIBRATE_ROWS array formula)", "Calibrate_Rows", True),
 ]
-SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models"]
+SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate"]
 
 # The article's figures beside what the workbook computes: (what, sheet, cell, seed case id). The
 # figures themselves come from tests/data/seed-cases.json: "printed" is what the article shows, and the
@@ -157,6 +160,7 @@ def show(doc, pdf_tmp):
     problems += check_models(doc)
     problems += check_lists(doc)
     problems += check_format_lists(doc)
+    problems += check_calibrate(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -180,6 +184,38 @@ def show(doc, pdf_tmp):
 
     store = (PropertyValue(Name="FilterName", Value="calc_pdf_Export"),)
     doc.storeToURL(uno.systemPathToFileUrl(str(pdf_tmp)), store)
+    return problems
+
+
+# ---- The Calibrate sheet against the C ABI ----
+
+CAL_TOP, CAL_ROWS = 13, 40  # the measured rows' range (make_capacity_planning.py)
+
+
+def check_calibrate(doc):
+    """The Calibrate sheet's profile is ROOFLINE_CALIBRATE's through the C ABI for the rows the sheet holds, its
+    fitted step is STEP_MS's under that profile, and its array is ROOFLINE_CALIBRATE_ROWS's."""
+    problems = []
+    sheet = doc.Sheets.getByName("Calibrate")
+    rows = [[None if v == "" else v for v in r]
+            for r in sheet.getCellRangeByName(f"A{CAL_TOP}:I{CAL_TOP + CAL_ROWS - 1}").DataArray]
+    profile = ROOFLINE.calibrate(rows)
+    shown = sheet.getCellRangeByName("A6").getString()
+    if shown != profile:
+        problems.append(f"Calibrate.A6 shows {shown!r}, the C ABI fits {profile!r}")
+    step = sheet.getCellRangeByName("F9").getValue()
+    b9, c9 = sheet.getCellRangeByName("B9").getValue(), sheet.getCellRangeByName("C9").getValue()
+    want = ROOFLINE.step_ms("llama-3-8b", "h200", b9, c9, "bf16", "bf16", 1, profile)
+    if not _close(step, want):
+        problems.append(f"Calibrate.F9 shows {step}, STEP_MS under the fitted profile is {want}")
+    table = ROOFLINE.calibrate_rows(rows)
+    got = sheet.getCellRangeByName(f"K{CAL_TOP - 1}:S{CAL_TOP - 1 + len(table) - 1}").DataArray
+    for want_row, got_row in zip(table, got):
+        for w, g in zip(want_row, got_row):
+            if (isinstance(w, str) and w != g) or (not isinstance(w, str) and not _close(w, g)):
+                problems.append(f"Calibrate's ROOFLINE_CALIBRATE_ROWS shows {got_row}, the C ABI {want_row}")
+                break
+    print(f"\nCalibrate: {len(table) - 1} measured rows fitted; A6 is the C ABI's profile: {shown == profile}")
     return problems
 
 

@@ -80,7 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // With every argument of the right type, the typed function must agree.
     bool typed_ok = info && args.size() == info->arg_count;
     for (size_t i = 0; typed_ok && i < args.size(); ++i)
-        typed_ok = (args[i].text != nullptr) == (info->args[i]->type == ROOFLINE_TYPE_TEXT);
+        typed_ok = (args[i].text != nullptr) ==
+                   (info->args[i]->type == ROOFLINE_TYPE_TEXT || info->args[i]->type == ROOFLINE_TYPE_TABLE);
     if (typed_ok) {
         std::vector<roofline_value> a = args;
         a.resize(16);

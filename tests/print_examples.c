@@ -26,7 +26,24 @@ static char* trim(char* s) {
     return s;
 }
 
-/* Calls "NAME(1; 2e3; \"text\")", whose arguments are plain numbers or quoted texts; prints its cells. */
+/* An inline array "{\"a\"; 1 | \"b\"; 2}" (Calc's: cells by ';', rows by '|') rewritten in place as a table
+** argument's text (ROOFLINE_TYPE_TABLE: cells by tabs, rows by line breaks); returns it. */
+static char* inline_array_text(char* array) {
+    char *in = array + 1, *out = array;
+    int quoted = 0;
+    for (; *in && (quoted || *in != '}'); ++in) {
+        if (*in == '"') quoted = !quoted;
+        else if (quoted) *out++ = *in;
+        else if (*in == ';') *out++ = '\t';
+        else if (*in == '|') *out++ = '\n';
+        else if (*in != ' ') *out++ = *in;
+    }
+    *out = '\0';
+    return array;
+}
+
+/* Calls "NAME(1; 2e3; \"text\"; {inline; array})", whose arguments are plain numbers, quoted texts or inline
+** arrays; prints its cells. */
 static int print_example(const char* example) {
     char buffer[4096];
     char *open, *close, *item, *next;
@@ -43,12 +60,17 @@ static int print_example(const char* example) {
     *open = '\0';
     *close = '\0';
     for (item = open + 1; item; item = next) {
-        next = strchr(item, ';');
+        item = trim(item);
+        /* the next ';' after an inline array's closing brace */
+        next = strchr(*item == '{' && strchr(item, '}') ? strchr(item, '}') : item, ';');
         if (next) *next++ = '\0';
         item = trim(item);
         if (*item == '\0') continue;
         if (nargs == MAX_ARGS) return fprintf(stderr, "too many arguments: %s\n", example), 1;
-        if (*item == '"') {
+        if (*item == '{') {
+            args[nargs].number = 0;
+            args[nargs].text = inline_array_text(item);
+        } else if (*item == '"') {
             item[strlen(item) - 1] = '\0';
             args[nargs].number = 0;
             args[nargs].text = item + 1;

@@ -318,8 +318,22 @@ static const typed_call* typed(const char* name) {
     return NULL;
 }
 
-/* A valid value for a text argument: its default, or an id of the catalog. */
+/* Three measured decode steps of Llama 3 8B on one H200 (tests/data/calibration/h200-graph.csv), as a table
+** argument's text (ROOFLINE_TYPE_TABLE): cells by tabs, rows by line breaks, a header first. */
+static const char kMeasured[] =
+    "model\tgpu\tweight_dtype\tkv_dtype\ttp\tbatch\tcontext\tmetric\tvalue\n"
+    "llama-3-8b\th200\tbf16\tbf16\t1\t1\t1024\tstep_ms\t6.0155\n"
+    "llama-3-8b\th200\tbf16\tbf16\t1\t1\t4096\tstep_ms\t7.1348\n"
+    "llama-3-8b\th200\tbf16\tbf16\t1\t8\t4096\tstep_ms\t7.4356\n";
+
+/* Whether an argument arrives as a text: a text, or a table written as one. */
+static int passed_as_text(const roofline_arg_info* a) {
+    return a->type == ROOFLINE_TYPE_TEXT || a->type == ROOFLINE_TYPE_TABLE;
+}
+
+/* A valid value for a text argument: its default, or an id of the catalog; for a table, kMeasured. */
 static const char* valid_text(const roofline_formula_info* f, const roofline_arg_info* a) {
+    if (a->type == ROOFLINE_TYPE_TABLE) return kMeasured;
     if (a->optional) return a->default_text;
     if (strcmp(a->name, "model") == 0 || strcmp(a->name, "draft_model") == 0) return "llama-3-8b";
     if (strcmp(a->name, "gpu") == 0) return "h100-sxm";
@@ -339,7 +353,7 @@ static double valid_number(const roofline_arg_info* a) {
 static void valid_args(const roofline_formula_info* f, roofline_value* args) {
     size_t k;
     for (k = 0; k < f->arg_count; ++k) {
-        args[k].text = f->args[k]->type == ROOFLINE_TYPE_TEXT ? valid_text(f, f->args[k]) : NULL;
+        args[k].text = passed_as_text(f->args[k]) ? valid_text(f, f->args[k]) : NULL;
         args[k].number = f->args[k]->optional ? f->args[k]->default_number : valid_number(f->args[k]);
     }
 }
@@ -408,6 +422,29 @@ static void test_every_function_every_bad_value(void) {
                 if (info->args[j]->type == ROOFLINE_TYPE_TEXT) args[j].text = texts[1];
                 else args[j].number = NAN;
                 CHECK(call_both(info, tc, args) == ROOFLINE_OK);
+                continue;
+            }
+            if (info->args[j]->type == ROOFLINE_TYPE_TABLE) {
+                /* A table: no rows (no answer), one cell (too few columns), a row of an unknown model (named with
+                ** its row), NULL (refused by the typed function). */
+                static const struct { const char* table; int status; const char* reason; } bad[] = {
+                    {"", ROOFLINE_ERROR_NO_SOLUTION, "0 measured rows"},
+                    {"/etc/passwd", ROOFLINE_ERROR_ARGUMENT, "has 1 column"},
+                    {"llama-9b\th200\t\t\t\t1\t1024\tstep_ms\t6\n", ROOFLINE_ERROR_UNKNOWN_ID, "row 1, model: "},
+                };
+                for (v = 0; v < sizeof bad / sizeof bad[0]; ++v) {
+                    valid_args(info, args);
+                    args[j].text = bad[v].table;
+                    CHECK(call_both(info, tc, args) == bad[v].status);
+                    CHECK(strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                    CHECK(strstr(roofline_errdetail(), bad[v].reason) != NULL);
+                }
+                valid_args(info, args);
+                args[j].text = NULL;
+                {
+                    any_result out;
+                    CHECK(tc->call(args, &out) == ROOFLINE_ERROR_NULL && strcmp(roofline_errarg(), info->args[j]->name) == 0);
+                }
                 continue;
             }
             if (info->args[j]->type == ROOFLINE_TYPE_TEXT) {
@@ -627,6 +664,45 @@ static void test_profile_text(void) {
     CHECK(strstr(roofline_errmsg(), "'bw'") != NULL);
 }
 
+/* ROOFLINE_CALIBRATE through the typed functions: a profile text that every formula takes, each row's
+** predictions, and a named profile from a catalog (since 0.8). */
+static void test_calibrate(void) {
+    const char* fitted = NULL;
+    char text[1024];
+    roofline_array* rows = NULL;
+    double with_text = 0, by_name = 0, measured_like = 0;
+    size_t added = 0;
+    char catalog[2048];
+    CHECK(roofline_calibrate(kMeasured, "", &fitted) == ROOFLINE_OK);
+    CHECK(fitted != NULL && strncmp(fitted, "fit(typical; n=3; ", 18) == 0);
+    snprintf(text, sizeof text, "%s", fitted);
+    CHECK(roofline_step_ms("llama-3-8b", "h200", 8, 4096, "bf16", "bf16", 1, text, &with_text) == ROOFLINE_OK);
+    CHECK(fabs(with_text - 7.4356) < 0.05 * 7.4356); /* the fit predicts the row it was fitted on */
+    CHECK(roofline_calibrate_rows(kMeasured, "typical", &rows) == ROOFLINE_OK);
+    CHECK(roofline_array_rows(rows) == 4 && roofline_array_cols(rows) == 9);
+    CHECK(strcmp(roofline_array_text(rows, 0, 0), "row") == 0 && roofline_array_number(rows, 3, 0) == 4);
+    CHECK(roofline_array_number(rows, 3, 4) == 7.4356 && roofline_array_number(rows, 3, 5) == with_text);
+    roofline_array_free(rows);
+    /* Too few rows: no answer, and why. */
+    CHECK(roofline_calibrate("llama-3-8b\th200\t\t\t\t1\t1024\tstep_ms\t6\n", "", &fitted) == ROOFLINE_ERROR_NO_SOLUTION);
+    CHECK(strstr(roofline_errmsg(), "1 measured row: a fit needs at least 3") != NULL);
+    /* A named profile in a catalog: every formula takes its name. */
+    snprintf(catalog, sizeof catalog, "{\"profiles\": [{\"id\": \"c-lab\", \"profile\": \"%s\"}]}", text);
+    CHECK(roofline_catalog_add_json(catalog, &added) == ROOFLINE_OK && added == 1);
+    CHECK(roofline_step_ms("llama-3-8b", "h200", 8, 4096, "bf16", "bf16", 1, "C-Lab", &by_name) == ROOFLINE_OK);
+    CHECK(by_name == with_text);
+    /* A bad profile refuses the whole file, naming the entry and the parameter: its GPU is not added. */
+    CHECK(roofline_catalog_add_json("{\"gpus\": [{\"id\": \"c-lab-gpu\", \"tflops\": {\"bf16\": 10}, \"hbm_tbs\": 1, "
+                                    "\"hbm_gb\": 8}], \"profiles\": [{\"id\": \"c-bad\", \"profile\": \"fit(x): bw=2\"}]}",
+                                    &added) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strstr(roofline_errmsg(), "profiles[0]") != NULL && strstr(roofline_errmsg(), "'bw'") != NULL);
+    CHECK(roofline_step_ms("llama-3-8b", "c-lab-gpu", 1, 0, "bf16", "", 1, "bound", &measured_like) ==
+          ROOFLINE_ERROR_UNKNOWN_ID);
+    CHECK(roofline_catalog_add_json("{\"profiles\": [{\"id\": \"typical\", \"profile\": \"x\"}]}", &added) ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strstr(roofline_errmsg(), "built-in") != NULL);
+}
+
 int main(void) {
     test_typed_functions_match_the_table();
     test_text_and_array_results();
@@ -642,6 +718,7 @@ int main(void) {
     test_user_folder();
     test_checkpoints();
     test_profile_text();
+    test_calibrate();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

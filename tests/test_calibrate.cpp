@@ -3,7 +3,10 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "roofline/calibrate.hpp"
@@ -159,4 +162,139 @@ TEST_CASE("a fit needs enough rows", "[calibrate]") {
         CHECK(e.status() == Status::no_solution);
         CHECK_THAT(e.reason(), Contains("2 measured rows") && Contains("at least 3"));
     }
+}
+
+// ---- ROOFLINE_CALIBRATE: measured rows in a table, as a spreadsheet's range gives them. -------------------
+
+namespace {
+
+Arg text_arg(std::string s) { return Arg{std::variant<double, std::string>(std::in_place_type<std::string>, std::move(s))}; }
+
+/// The lab's profile (kLab) as a profile text: what made the "measurements" below.
+std::string lab_text() {
+    Calibration c;
+    c.profile = kLab;
+    c.base = "lab";
+    return profile_text(c);
+}
+
+/// A sheet's range of measured rows: a header, then decode steps and prefills that STEP_MS and TTFT_MS compute
+/// under the lab's profile, one empty row among them, and the cells of the formats and tp left empty in some.
+std::string lab_sheet() {
+    const std::string lab = lab_text();
+    std::string t = "model\tgpu\tweight_dtype\tkv_dtype\ttp\tbatch\tcontext\tmetric\tvalue\n";
+    for (double tp : {1.0, 2.0, 4.0}) {
+        for (double batch : {1.0, 16.0, 128.0}) {
+            const double ms = formula::step_ms("llama-3.1-8b", "h100-sxm", batch, 2048, "bf16", "bf16", tp, lab);
+            t += fmt::format("llama-3.1-8b\th100-sxm\tbf16\t{}\t{}\t{}\t2048\tstep_ms\t{}\n", tp == 1 ? "" : "bf16",
+                             tp == 1 ? std::string() : fmt::format("{}", tp), batch, ms);
+        }
+        for (double prompt : {512.0, 4096.0}) {
+            const double ms = formula::ttft_ms("llama-3.1-8b", "h100-sxm", prompt, 1, "bf16", tp, lab);
+            t += fmt::format("llama-3.1-8b\th100-sxm\tbf16\tbf16\t{}\t1\t{}\tttft_ms\t{}\n", tp, prompt, ms);
+        }
+        if (tp == 1) t += "\t\t\t\t\t\t\t\t\n";
+    }
+    return t;
+}
+
+std::string calibrate_reason(const std::string& sheet, Status status = Status::invalid_argument) {
+    try {
+        formula::calibrate(sheet, "");
+    } catch (const Error& e) {
+        CHECK(e.where() == "ROOFLINE_CALIBRATE");
+        CHECK(e.argument() == "measurements");
+        CHECK(e.status() == status);
+        return e.reason();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a table argument's text: rows by line breaks, cells by tabs, numbers read back exactly", "[calibrate]") {
+    const Table t = table_from_text("a\t1.5\t\r\nb\t-2e3\n\t0.1\tx y\n");
+    REQUIRE(t.rows == 3);
+    REQUIRE(t.cols == 3);
+    CHECK(std::get<std::string>(t.cells[0]) == "a");
+    CHECK(std::get<double>(t.cells[1]) == 1.5);
+    CHECK(std::get<std::string>(t.cells[2]).empty());
+    CHECK(std::get<double>(t.cells[4]) == -2000);
+    CHECK(std::get<std::string>(t.cells[5]).empty());  // a short row gets empty cells
+    CHECK(std::get<double>(t.cells[7]) == 0.1);
+    CHECK(std::get<std::string>(t.cells[8]) == "x y");
+    CHECK(table_from_text("").rows == 0);
+    CHECK(std::get<std::string>(table_from_text("1.5x").cells[0]) == "1.5x");  // not whole a number: a text
+    Table u;
+    u.rows = 1;
+    u.cols = 3;
+    u.cells = {std::string("m"), 0.1 + 0.2, std::string()};
+    CHECK(table_text(u, "measurements") == fmt::format("m\t{}\t", 0.1 + 0.2));
+    CHECK(table_from_text(table_text(u, "measurements")) == u);
+    u.cells[0] = std::string("a\tb");
+    CHECK_THROWS_WITH(table_text(u, "measurements"), Contains("'measurements'") && Contains("row 1, cell 1"));
+}
+
+TEST_CASE("ROOFLINE_CALIBRATE fits a sheet's measured rows and every formula takes its text", "[calibrate]") {
+    const std::string sheet = lab_sheet();
+    const Value v = call("ROOFLINE_CALIBRATE", std::vector<Arg>{text_arg(sheet)});
+    const std::string fitted = std::get<std::string>(v.value);
+    CHECK(fitted.rfind("fit(typical; n=15; mdape=", 0) == 0);  // the header and the empty row skipped
+    const Profile p = profile_from_text(fitted);
+    CHECK(p.bandwidth_efficiency == Approx(kLab.bandwidth_efficiency).epsilon(0.02));
+    CHECK(p.compute_efficiency == Approx(kLab.compute_efficiency).epsilon(0.02));
+    CHECK(p.interconnect_efficiency == Approx(kLab.interconnect_efficiency).epsilon(0.05));
+    CHECK(p.step_overhead_ms == Approx(kLab.step_overhead_ms).epsilon(0.05));
+    // The fitted text predicts the rows it was fitted on.
+    const double measured = formula::step_ms("llama-3.1-8b", "h100-sxm", 16, 2048, "bf16", "bf16", 2, lab_text());
+    CHECK(formula::step_ms("llama-3.1-8b", "h100-sxm", 16, 2048, "bf16", "bf16", 2, fitted) ==
+          Approx(measured).epsilon(0.01));
+    // Deterministic: the same rows give the same text.
+    CHECK(formula::calibrate(sheet, "typical") == fitted);
+    // A profile text as the base: the new fit names the base's base, not the whole text.
+    const std::string again = formula::calibrate(sheet, lab_text());
+    CHECK(again.rfind("fit(lab; n=15; ", 0) == 0);
+    CHECK_THROWS_WITH(formula::calibrate(sheet, "fast"), Contains("'base_profile'"));
+}
+
+TEST_CASE("ROOFLINE_CALIBRATE names the row and the column of a bad measurement", "[calibrate]") {
+    const std::string head = "model\tgpu\tweight_dtype\tkv_dtype\ttp\tbatch\tcontext\tmetric\tvalue\n";
+    const std::string ok = "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5\n";
+    auto sheet = [&](const std::string& bad) { return head + ok + ok + ok + ok + ok + bad; };
+    CHECK_THAT(calibrate_reason(sheet("llama-9b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5"), Status::unknown_id),
+               Contains("row 7, model: ") && Contains("llama-9b"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxn\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5"), Status::unknown_id),
+               Contains("row 7, gpu: "));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tfp9\tbf16\t1\t8\t2048\tstep_ms\t9.5"), Status::unknown_id),
+               Contains("row 7, weight_dtype: "));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\tmany\t2048\tstep_ms\t9.5")),
+               Contains("row 7, batch: must be a number (got 'many')"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t0.5\t2048\tstep_ms\t9.5")),
+               Contains("row 7, batch: ") && Contains("whole number"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t3\t8\t2048\tstep_ms\t9.5")),
+               Contains("row 7, tp: "));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t0\tttft_ms\t9.5")),
+               Contains("row 7, context: "));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\ttpot\t9.5")),
+               Contains("row 7, metric: 'tpot' is neither step_ms nor ttft_ms"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t-1")),
+               Contains("row 7, value: must be a time above 0 ms"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t")),
+               Contains("row 7, value: is empty"));
+    CHECK_THAT(calibrate_reason(sheet("\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9")), Contains("row 7, model: is empty"));
+    CHECK_THAT(calibrate_reason(sheet("3\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9")),
+               Contains("row 7, model: must be a text (got 3)"));
+    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5\tnote")),
+               Contains("row 7: column 10 is not empty"));
+    CHECK_THAT(calibrate_reason("a\tb\tc\n1\t2\t3\n"), Contains("has 3 columns: it takes 9, model, gpu"));
+    // A second header is a bad row, not a header.
+    CHECK_THAT(calibrate_reason(sheet(head)), Contains("row 7, tp: must be a number (got 'tp')"));
+    // Too few rows: no answer (#N/A in Calc), and ROOFLINE_WHY says why.
+    CHECK_THAT(calibrate_reason(head + ok + ok, Status::no_solution), Contains("2 measured rows: a fit needs at least 3"));
+    CHECK_THAT(calibrate_reason("", Status::no_solution), Contains("0 measured rows"));
+    const Value why = call("ROOFLINE_WHY", std::vector<Arg>{text_arg("ROOFLINE_CALIBRATE"),
+                                                             text_arg(sheet("llama-9b\th100-sxm\t\t\t\t8\t2048\tstep_ms\t9"))});
+    CHECK_THAT(std::get<std::string>(why.value), Contains("argument 'measurements'") && Contains("row 7, model: "));
+    // A number where the table belongs: the C ABI's and Python's callers pass a text.
+    CHECK_THROWS_WITH(call("ROOFLINE_CALIBRATE", std::vector<Arg>{Arg{1.0}}), Contains("must be a table"));
 }

@@ -148,7 +148,11 @@ int main(void) {
         for (j = 0; j < info->arg_count; ++j) {
             const roofline_arg_info* a = info->args[j];
             base.args[j].number = a->optional ? a->default_number : 2;
-            if (a->type == ROOFLINE_TYPE_TEXT)
+            if (a->type == ROOFLINE_TYPE_TABLE) /* three measured steps: a fit of its own in every thread */
+                base.args[j].text = "llama-3-8b\th200\t\t\t\t1\t1024\tstep_ms\t6.0\n"
+                                    "llama-3-8b\th200\t\t\t\t1\t4096\tstep_ms\t7.1\n"
+                                    "llama-3-8b\th200\t\t\t\t8\t4096\tstep_ms\t7.4\n";
+            else if (a->type == ROOFLINE_TYPE_TEXT)
                 base.args[j].text = strcmp(a->name, "gpu") == 0     ? "a100-sxm-80gb"
                                     : a->optional                   ? a->default_text
                                     : strcmp(a->name, "model") == 0 ? "mixtral-8x7b"
@@ -162,7 +166,7 @@ int main(void) {
                 cases[n] = base;
                 /* An empty optional gpu is ROOFLINE_PLAN's whole catalog: once in the grid, not in every value. */
                 const int whole_catalog = info->args[j]->optional && strcmp(info->args[j]->name, "gpu") == 0 && v > 1;
-                if (info->args[j]->type == ROOFLINE_TYPE_TEXT)
+                if (info->args[j]->type == ROOFLINE_TYPE_TEXT || info->args[j]->type == ROOFLINE_TYPE_TABLE)
                     cases[n].args[j].text = v % 2 || whole_catalog ? "unknown" : "";
                 else cases[n].args[j].number = kValues[v];
                 ++n;

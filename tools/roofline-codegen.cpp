@@ -24,7 +24,23 @@
 
 namespace {
 
-/// Evaluates an example "NAME(1; 2e3; ...)" whose arguments are plain numbers, through the C ABI.
+/// An inline array of an example, "{"a"; 1 | "b"; 2}" (Calc's: cells by ';', rows by '|'), as a table argument's
+/// text (ROOFLINE_TYPE_TABLE: cells by tabs, rows by line breaks).
+std::string inline_array_text(std::string_view array) {
+    std::string out;
+    bool quoted = false;
+    for (size_t i = 1; i + 1 < array.size(); ++i) {
+        const char c = array[i];
+        if (c == '"') quoted = !quoted;
+        else if (quoted) out += c;
+        else if (c == ';') out += '\t';
+        else if (c == '|') out += '\n';
+        else if (c != ' ') out += c;
+    }
+    return out;
+}
+
+/// Evaluates an example "NAME(1; 2e3; "text"; {inline; array})" through the C ABI.
 std::string evaluate(const char* example) {
     std::string_view ex(example);
     const auto open = ex.find('('), close = ex.rfind(')');
@@ -34,12 +50,18 @@ std::string evaluate(const char* example) {
     const std::string inner(ex.substr(open + 1, close - open - 1));
     texts.reserve(inner.size() + 1);  // no reallocation: args keep pointers into it
     for (size_t pos = 0; pos < inner.size();) {
-        size_t end = inner.find(';', pos);
-        if (end == std::string::npos) end = inner.size();
+        size_t end = pos;  // the next ';' outside quotes and braces
+        for (bool quoted = false; end < inner.size() && (quoted || inner[end] != ';'); ++end) {
+            if (inner[end] == '"') quoted = !quoted;
+            if (inner[end] == '{' && !quoted) end = inner.find('}', end);
+        }
         std::string item = inner.substr(pos, end - pos);
         item.erase(0, item.find_first_not_of(' '));
         item.erase(item.find_last_not_of(' ') + 1);
-        if (!item.empty() && item.front() == '"') {
+        if (!item.empty() && item.front() == '{') {
+            texts.push_back(inline_array_text(item));
+            args.push_back({0, texts.back().c_str()});
+        } else if (!item.empty() && item.front() == '"') {
             texts.push_back(item.substr(1, item.size() - 2));
             args.push_back({0, texts.back().c_str()});
         } else if (!item.empty()) {
@@ -66,6 +88,7 @@ const char* type_name(int type) {
     switch (type) {
         case ROOFLINE_TYPE_TEXT: return "text";
         case ROOFLINE_TYPE_ARRAY: return "array";
+        case ROOFLINE_TYPE_TABLE: return "table";
         default: return "number";
     }
 }
@@ -117,6 +140,7 @@ std::string idl_name(const char* name) {
 /// optional argument is one. A REST argument (the last one) is Calc's varargs, a `sequence< any >`.
 const char* idl_arg_type(const roofline_arg_info& a) {
     if (a.type == ROOFLINE_TYPE_REST) return "sequence< any >";
+    if (a.type == ROOFLINE_TYPE_TABLE) return "sequence< sequence< any > >";  // a range: numbers, texts, empty cells
     if (a.optional) return "any";
     return a.type == ROOFLINE_TYPE_TEXT ? "string" : "double";
 }
@@ -124,6 +148,7 @@ const char* idl_arg_type(const roofline_arg_info& a) {
 /// The C++ parameter type cppumaker makes of idl_arg_type().
 const char* cpp_arg_type(const roofline_arg_info& a) {
     if (a.type == ROOFLINE_TYPE_REST) return "const css::uno::Sequence<css::uno::Any>&";
+    if (a.type == ROOFLINE_TYPE_TABLE) return "const css::uno::Sequence<css::uno::Sequence<css::uno::Any>>&";
     if (a.optional) return "const css::uno::Any&";
     return a.type == ROOFLINE_TYPE_TEXT ? "const OUString&" : "double";
 }
@@ -169,6 +194,7 @@ void addin() {
             const std::string n = idl_name(a.name);
             if (a.type == ROOFLINE_TYPE_TEXT && a.optional) fmt::print("    const std::string {0}Utf8 = this->text(f, {1}, {0});\n", n, j);
             else if (a.type == ROOFLINE_TYPE_TEXT) fmt::print("    const std::string {0}Utf8 = utf8({0});\n", n);
+            else if (a.type == ROOFLINE_TYPE_TABLE) fmt::print("    const std::string {0}Utf8 = this->table(f, {1}, {0});\n", n, j);
             if (a.type != ROOFLINE_TYPE_REST) continue;
             const bool named = j > 0 && f.args[j - 1]->type == ROOFLINE_TYPE_TEXT;
             fmt::print("    const Rest {0}Rest = this->rest(f, {1}, {0}, {2});\n"
@@ -182,7 +208,7 @@ void addin() {
         for (size_t j = 0; j < f.arg_count; ++j) {
             const roofline_arg_info& a = *f.args[j];
             const std::string n = idl_name(a.name);
-            if (a.type == ROOFLINE_TYPE_TEXT) fmt::print("{}Utf8.c_str(), ", n);
+            if (a.type == ROOFLINE_TYPE_TEXT || a.type == ROOFLINE_TYPE_TABLE) fmt::print("{}Utf8.c_str(), ", n);
             else if (a.type == ROOFLINE_TYPE_REST) fmt::print("{0}Values.data(), {0}Values.size(), ", n);
             else if (a.optional) fmt::print("this->number(f, {}, {}), ", j, n);
             else fmt::print("{}, ", n);
@@ -222,7 +248,8 @@ const ArgSpelling& spelling(int type) {
     // Every value from its place on: the table-driven callers of typed_calls.h pass one.
     static constexpr ArgSpelling rest{"const roofline_value* args, size_t nargs", "core_args(args, nargs)",
                                       "a + {index}, 1"};
-    return type == ROOFLINE_TYPE_TEXT ? text : type == ROOFLINE_TYPE_REST ? rest : number;
+    // A table argument is one text (ROOFLINE_TYPE_TABLE).
+    return type == ROOFLINE_TYPE_TEXT || type == ROOFLINE_TYPE_TABLE ? text : type == ROOFLINE_TYPE_REST ? rest : number;
 }
 
 /// The default of an optional argument as a C++ literal: 0.9, "bf16".
@@ -252,7 +279,7 @@ std::string null_checks(const roofline_formula_info& f, size_t count = SIZE_MAX)
     std::string checks;
     for (size_t j = 0; j < std::min(count, f.arg_count); ++j) {
         const roofline_arg_info& a = *f.args[j];
-        if (a.type == ROOFLINE_TYPE_TEXT)
+        if (a.type == ROOFLINE_TYPE_TEXT || a.type == ROOFLINE_TYPE_TABLE)
             checks += fmt::format("    if (!{}) return null_argument(\"{}\", \"{}\");\n", a.name, f.name, a.name);
         if (a.type == ROOFLINE_TYPE_REST)
             checks += fmt::format("    if (!args && nargs > 0) return null_argument(\"{}\", \"{}\");\n", f.name, a.name);

@@ -99,12 +99,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 7
+#define ROOFLINE_VERSION_MINOR 8
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.7.0"
+#define ROOFLINE_VERSION_STRING "0.8.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -199,8 +199,14 @@ typedef enum roofline_type {
     ROOFLINE_TYPE_NUMBER = 0, /**< double */
     ROOFLINE_TYPE_TEXT = 1,   /**< NUL-terminated UTF-8 */
     ROOFLINE_TYPE_ARRAY = 2,  /**< roofline_array (results only) */
-    ROOFLINE_TYPE_REST = 3    /**< arguments only, only the last: any number of further arguments, each a number
+    ROOFLINE_TYPE_REST = 3,   /**< arguments only, only the last: any number of further arguments, each a number
                                    or a text (roofline_value); optional, no default (since 0.3) */
+    ROOFLINE_TYPE_TABLE = 4   /**< arguments only: a table of cells (a spreadsheet's range) passed as ONE text
+                                   (roofline_value.text, or the typed function's const char*): rows separated by
+                                   '\n' ("\r\n" also), cells by '\t'; a cell that reads whole as a number (C
+                                   locale, e.g. "7.25", "1e3") is that number, an empty cell is empty, any other
+                                   cell a text (so a text cell cannot hold a tab or a line break: hosts refuse
+                                   one). The argument's `unit` lists its columns, e.g. "model, gpu, ..." (since 0.8) */
 } roofline_type;
 
 /** One argument of a formula. Fields may be appended in later minor versions: reach it only through
@@ -208,7 +214,8 @@ typedef enum roofline_type {
 typedef struct roofline_arg_info {
     const char* name;            /**< as in the formula contract, e.g. "params_b" */
     const char* unit;            /**< e.g. "billions", "TB/s", "ms" */
-    int type;                    /**< roofline_type: NUMBER, TEXT or REST */
+    int type;                    /**< roofline_type: NUMBER, TEXT, REST or (since 0.8) TABLE; a host that meets a
+                                      type it does not know refuses the formula rather than guess */
     int optional;                /**< nonzero if the formula has a default for it */
     double default_number;       /**< the default of an optional number argument, else 0 */
     const char* default_text;    /**< the default of an optional text argument, else NULL */
@@ -776,6 +783,42 @@ ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_m
                                           const char* kv_dtype, double tp, const char* profile, double ep,
                                           double dp_attention, double pp, double* result);
 
+/* ---- Calibration ------------------------------------------------------------------------------- */
+
+/**
+** ROOFLINE_CALIBRATE(measurements; [base_profile=typical]): a profile fitted on measured rows, as *result, a
+** profile text that every formula's `profile` argument takes (docs/formulas.md, "Profiles as text"), e.g.
+** "fit(typical; n=3; mdape=0.0%; loo=16.1%): bw=0.6137, mfu=0.5, link=0.5, step_ms=0.8731, allreduce_us=20.0818,
+** ep_imbalance=1.11, overlap_ep=0". *result is valid until this thread's next call into the library.
+**
+**   measurements  a table (ROOFLINE_TYPE_TABLE): rows separated by '\n', cells by '\t', 9 columns in this order:
+**                 model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value. metric "step_ms": one
+**                 decode step of `batch` sequences at `context` tokens, as ROOFLINE_STEP_MS computes it; "ttft_ms":
+**                 the prefill of `batch` prompts of `context` tokens, as ROOFLINE_TTFT_MS; value: the measured
+**                 time, ms. Empty rows and a first row without a number (a header) are skipped; an empty
+**                 weight_dtype, kv_dtype or tp takes ROOFLINE_STEP_MS's default. At most 100000 rows.
+**   base_profile  the profile the fit starts from and whose parameters it keeps where the rows do not tell them
+**                 (a name or a profile text); NULL is refused, "" is the default, typical.
+**
+** Fits five parameters (bw, mfu, link, step_ms, allreduce_us) by the library's one fitter, which also fits the
+** built-in profiles; the text carries the rows' count, the median absolute error on them (mdape) and in
+** leave-one-out (loo), and the fitted parameters to 4 significant digits. Deterministic.
+** Errors: ROOFLINE_ERROR_NO_SOLUTION for fewer than 3 measured rows; ROOFLINE_ERROR_ARGUMENT or
+** ROOFLINE_ERROR_UNKNOWN_ID naming "measurements" with the row (1: the table's first) and its column, e.g.
+** "row 7, model: no model 'llama-9b' ..."; ROOFLINE_WHY says the same. Since 0.8.
+*/
+ROOFLINE_API int roofline_calibrate(const char* measurements, const char* base_profile, const char** result);
+
+/**
+** ROOFLINE_CALIBRATE_ROWS(measurements; [base_profile=typical]): how well roofline_calibrate()'s fit of the same
+** arguments predicts each row, as a new array in *result (free it with roofline_array_free()): a header row, then
+** one row per measured row with the columns row (its place in `measurements`, 1: the first), model, gpu, metric,
+** measured_ms, predicted_ms (the fitted profile's), loo_ms (the fit without that row's), error_percent and
+** loo_error_percent (100 x (predicted / measured - 1)). The same errors as roofline_calibrate(); the two calls on the
+** same arguments, one after the other on one thread, fit once. Since 0.8.
+*/
+ROOFLINE_API int roofline_calibrate_rows(const char* measurements, const char* base_profile, roofline_array** result);
+
 /* ---- Why a formula fails ---------------------------------------------------------------------- */
 
 /**
@@ -820,6 +863,11 @@ ROOFLINE_API int roofline_model_import_hf_checkpoint(const char* id, const char*
 /**
 ** Adds, or replaces, the entries of a catalog given as text in the format of the built-in files
 ** (libroofline/catalog/gpus.json and models.json): {"gpus": [...], "models": [...]}, either list optional.
+** Since 0.8 also named profiles, "profiles": [{"id": "lab-vllm", "profile": "fit(...): bw=..., ...",
+** "source": "..."}]: a profile text (ROOFLINE_CALIBRATE's) under a name of its own that every formula's
+** `profile` argument then takes (1 to 100 characters, case-insensitive, not a built-in profile's name; a
+** bad profile text is ROOFLINE_ERROR_ARGUMENT naming the entry and the parameter, and adds nothing of the
+** file). `roofline calibrate --save NAME` writes such a file into the user folder.
 ** Writes the number of entries added to *added (which may be NULL).
 */
 ROOFLINE_API int roofline_catalog_add_json(const char* catalog_json, size_t* added);
@@ -853,6 +901,14 @@ ROOFLINE_API int roofline_catalog_add_json(const char* catalog_json, size_t* add
 ** Since 0.5.
 */
 ROOFLINE_API int roofline_catalog_load_user_folder(const char* folder, size_t* added);
+
+/**
+** The user folder that roofline_catalog_load_user_folder(NULL, ...) reads: $XDG_CONFIG_HOME/libroofline when
+** XDG_CONFIG_HOME is an absolute path, else $HOME/.config/libroofline; "" when neither variable is set. It
+** may not exist. For hosts that write into it (`roofline calibrate --save`). Valid until this thread's next
+** call into the library. Since 0.8.
+*/
+ROOFLINE_API const char* roofline_user_folder(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -70,6 +70,10 @@ roofline_array* new_array(Table table);
 /// A formula's result of any type as a new array (a number or a text: 1 x 1).
 roofline_array* new_array(Value value);
 
+/// Adds a catalog's JSON text: its GPUs and models (roofline::add_catalog) and its named profiles
+/// (roofline::add_named_profiles), the profiles checked first so that a bad one adds nothing of the file.
+std::size_t add_catalog_text(std::string_view catalog_json);
+
 // ---- A core function's result as its C function returns it. ----
 inline double c_result(double number) { return number; }
 /// The core returns a view only of static storage (a literal): it outlives the call (roofline.h: MEMORY).

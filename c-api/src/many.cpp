@@ -113,11 +113,11 @@ int call_many(const char* name, const roofline_value* const* columns, const size
             for (size_t k = 0; k < args.size() && !general; ++k) {
                 const roofline::ArgSpec& a = args[k];
                 if (k >= nargs) {  // a trailing optional argument left out: its default from the table
-                    if (a.type == roofline::Type::text) full.push_back({std::string(a.default_text)});
+                    if (roofline::passed_as_text(a.type)) full.push_back({std::string(a.default_text ? a.default_text : "")});
                     else full.push_back({a.default_number});
                     continue;
                 }
-                const bool text = a.type == roofline::Type::text;
+                const bool text = roofline::passed_as_text(a.type);
                 // A column holds the argument's type in every element, or the call takes the general path,
                 // where roofline::call() refuses the elements of the wrong type as it always does.
                 for (size_t i = 0; i < column_lengths[k] && !general; ++i)

@@ -27,6 +27,7 @@ static_assert(ROOFLINE_TYPE_NUMBER == static_cast<int>(roofline::Type::number));
 static_assert(ROOFLINE_TYPE_TEXT == static_cast<int>(roofline::Type::text));
 static_assert(ROOFLINE_TYPE_ARRAY == static_cast<int>(roofline::Type::array));
 static_assert(ROOFLINE_TYPE_REST == static_cast<int>(roofline::Type::rest));
+static_assert(ROOFLINE_TYPE_TABLE == static_cast<int>(roofline::Type::table));
 
 namespace roofline::c_layer {
 
@@ -319,7 +320,7 @@ int roofline_model_import_hf_checkpoint(const char* id, const char* config_json,
 int roofline_catalog_add_json(const char* catalog_json, size_t* added) {
     if (int st = null_text("roofline_catalog_add_json", {{"catalog_json", catalog_json}})) return st;
     return guard([&] {
-        const size_t n = roofline::add_catalog(catalog_json);
+        const size_t n = add_catalog_text(catalog_json);
         if (added) *added = n;
     });
 }

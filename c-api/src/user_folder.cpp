@@ -19,6 +19,7 @@
 
 #include "c_layer.hpp"
 #include "roofline/catalog.hpp"
+#include "roofline/operators.hpp"
 
 namespace {
 
@@ -127,7 +128,25 @@ void load_file(const fs::path& path, Load&& load, std::size_t& added, std::vecto
 
 }  // namespace
 
+std::size_t roofline::c_layer::add_catalog_text(std::string_view catalog_json) {
+    // The profiles checked before anything is added; a bad GPU or model then refuses the file in add_catalog()
+    // before its profiles are added.
+    roofline::add_named_profiles(catalog_json, "catalog_json", false);
+    const std::size_t entries = roofline::add_catalog(catalog_json);
+    return entries + roofline::add_named_profiles(catalog_json);
+}
+
 extern "C" {
+
+const char* roofline_user_folder(void) {
+    using namespace roofline::c_layer;
+    std::string path;
+    if (guard([&] {
+            if (const std::optional<fs::path> dir = default_folder()) path = text_of(*dir);
+        }) != ROOFLINE_OK)
+        path.clear();
+    return c_result(std::move(path));
+}
 
 int roofline_catalog_load_user_folder(const char* folder, size_t* added) {
     using namespace roofline::c_layer;
@@ -139,7 +158,7 @@ int roofline_catalog_load_user_folder(const char* folder, size_t* added) {
         if (!dir) return;
         std::vector<Failure> failures;
         for (const fs::path& path : json_files(*dir / "catalog"))
-            load_file(path, [](const fs::path&, const std::string& text) { return roofline::add_catalog(text); },
+            load_file(path, [](const fs::path&, const std::string& text) { return add_catalog_text(text); },
                       count, failures);
         for (const fs::path& path : json_files(*dir / "models"))
             load_file(path,

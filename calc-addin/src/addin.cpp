@@ -194,7 +194,14 @@ private:
             double d = 0;
             const roofline_arg_info* arg =
                 target && static_cast<size_t>(i) < target->arg_count ? target->args[i] : nullptr;
-            if (!value.hasValue() && arg && arg->optional && arg->type == ROOFLINE_TYPE_TEXT) {
+            if (arg && arg->type == ROOFLINE_TYPE_TABLE) {  // the explained formula's range, as it takes it
+                Array cells;
+                if (!(value >>= cells)) {
+                    cells.realloc(1);
+                    cells.getArray()[0] = css::uno::Sequence<css::uno::Any>(&value, 1);
+                }
+                out.texts.emplace_back(table(f, index, cells));
+            } else if (!value.hasValue() && arg && arg->optional && arg->type == ROOFLINE_TYPE_TEXT) {
                 out.texts.emplace_back(arg->default_text ? arg->default_text : "");
             } else if (!value.hasValue()) {
                 out.texts.emplace_back();
@@ -207,6 +214,41 @@ private:
                 wrong_type(f, index, "numbers and texts, one cell each");
             }
             out.numbers.push_back(d);
+        }
+        return out;
+    }
+
+    /// A range as a table argument's one text (roofline.h, ROOFLINE_TYPE_TABLE): rows joined by '\n', cells by
+    /// '\t', a number as %.17g (it reads back to the same double), an empty cell empty. A text cell holding a tab or
+    /// a line break cannot be said so: Err:502, naming the argument and the cell.
+    std::string table(const roofline_formula_info& f, size_t index, const Array& range) {
+        std::string out;
+        for (sal_Int32 r = 0; r < range.getLength(); ++r) {
+            if (r) out += '\n';
+            for (sal_Int32 c = 0; c < range[r].getLength(); ++c) {
+                if (c) out += '\t';
+                const css::uno::Any& cell = range[r][c];
+                OUString s;
+                double d = 0;
+                if (!cell.hasValue()) continue;
+                if (cell >>= s) {
+                    const std::string text = utf8(s);
+                    if (text.find_first_of("\t\r\n") != std::string::npos) {
+                        const std::string msg = std::string(f.name) + ": argument '" + f.args[index]->name + "': row " +
+                                                std::to_string(r + 1) + ", cell " + std::to_string(c + 1) +
+                                                " holds a tab or a line break";
+                        throw css::lang::IllegalArgumentException(fromUtf8(msg.c_str()), getXWeak(),
+                                                                  static_cast<sal_Int16>(index));
+                    }
+                    out += text;
+                } else if (cell >>= d) {
+                    char buffer[32];
+                    std::snprintf(buffer, sizeof buffer, "%.17g", d);
+                    out += buffer;
+                } else {
+                    wrong_type(f, index, "a range of numbers and texts");
+                }
+            }
         }
         return out;
     }

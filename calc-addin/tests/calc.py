@@ -191,6 +191,20 @@ class Calc:
         cells += [""] * (len(formulas) - len(cells))
         return [parse_cell(c) for c in cells]
 
+    def compute_grid(self, rows):
+        """Types rows of cells (numbers, texts, formulas; None for an empty cell) into a sheet from A1, as a user
+        would, and returns what every cell shows, row by row (parse_cell: a number, a text or an error)."""
+        with tempfile.TemporaryDirectory(dir=self.dir) as tmp:
+            self._mkdir(tmp)
+            src = Path(tmp) / "typed.csv"
+            with open(src, "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows([["" if c is None else c for c in row] for row in rows])
+            out = self.convert(src, "csv", Path(tmp) / "out", infilter=CSV_IN)
+            with open(out, newline="", encoding="utf-8") as f:
+                shown = list(csv.reader(f))
+        shown += [[]] * (len(rows) - len(shown))
+        return [[parse_cell(c) for c in r] + [""] * (len(row) - len(r)) for r, row in zip(shown, rows)]
+
 
 def _kill_group(proc):
     """Ends a process started in its own session, and everything it started (soffice.bin)."""
@@ -218,6 +232,39 @@ class Checks:
     def exit_code(self):
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed or not self.passed else 0
+
+
+def split_arguments(call):
+    """The arguments of a formula call as typed, "NAME(1; "a"; {"x"; 1 | "y"; 2})" -> ['1', '"a"', '{"x"; 1 | "y"; 2}']:
+    split at the ';' outside quotes and braces (an inline array's cells are separated by ';' too)."""
+    inner = call[call.index("(") + 1:call.rindex(")")]
+    parts, depth, quoted, current = [], 0, False, ""
+    for ch in inner:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "{}":
+            depth += 1 if ch == "{" else -1
+        if ch == ";" and not quoted and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    parts.append(current.strip())
+    return [p for p in parts if p]
+
+
+def inline_array(typed):
+    """An inline array as typed, '{"x"; 1 | "y"; 2}', as rows of values: [["x", 1.0], ["y", 2.0]]."""
+    rows = []
+    for row in typed.strip()[1:-1].split("|"):
+        rows.append([c.strip()[1:-1] if c.strip().startswith('"') else float(c) for c in row.split(";")])
+    return rows
+
+
+def typed_inline_array(rows):
+    """Rows of values as an inline array in the grammar Calc's CSV import reads formulas in (en-US: cells by ',',
+    rows by ';')."""
+    return "{" + ";".join(",".join(f'"{c}"' if isinstance(c, str) else repr(c) for c in r) for r in rows) + "}"
 
 
 class Error(str):

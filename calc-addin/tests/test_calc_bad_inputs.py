@@ -4,12 +4,12 @@ accepts must show the C ABI's own result. Calc must survive it all and still com
 
 usage: test_calc_bad_inputs.py WORKDIR OXT LIBROOFLINE
 """
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Calc, Checks, Error, call_or_none, load_roofline, shows  # noqa: E402
+from calc import (Calc, Checks, Error, call_or_none, inline_array, load_roofline, shows,  # noqa: E402
+                  split_arguments, typed_inline_array)
 
 # What a user might type into an argument: (as typed, as the C ABI gets it; None: not a number).
 INPUTS = [
@@ -29,14 +29,17 @@ REST_INPUTS = [i for i in INPUTS if i[1] is not None] + [i for i in TEXT_INPUTS 
 
 
 def example_args(formula):
-    """The valid arguments of the formula's example call (numbers and texts), then the defaults of the rest."""
-    inner = [a.strip() for a in re.search(r"\((.*)\)", formula["example"]).group(1).split(";") if a.strip()]
-    given = [a[1:-1] if a.startswith('"') else float(a) for a in inner]
+    """The valid arguments of the formula's example call (numbers, texts and inline arrays, as rows), then the
+    defaults of the rest."""
+    inner = split_arguments(formula["example"])
+    given = [inline_array(a) if a.startswith("{") else a[1:-1] if a.startswith('"') else float(a) for a in inner]
     return given + [a["default"] for a in formula["args"][len(given):]]
 
 
 def as_typed_value(value):
     """A value as a user types it into a formula."""
+    if isinstance(value, list):
+        return typed_inline_array(value)
     return '"' + value + '"' if isinstance(value, str) else repr(value)
 
 

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from calc import Checks, CSV_IN, CSV_OUT, SOFFICE, Calc, load_roofline  # noqa: E402
+from calc import (Checks, CSV_IN, CSV_OUT, SOFFICE, Calc, inline_array, load_roofline,  # noqa: E402
+                  split_arguments, typed_inline_array)
 
 OURS = re.compile(r"/libroofline(_calc)?\.so")
 SYSCALLS = "trace=%file,%network,%process"
@@ -54,10 +55,11 @@ def main(workdir, oxt, library, cli):
     for f in table:
         # A formula with a REST argument (ROOFLINE_WHY) explains any call in words instead of failing.
         explaining = any(a["type"] == roofline.REST for a in f["args"])
-        example = f["example"]
+        # The example as typed (an inline array in the grammar of Calc's CSV import).
+        inner = [typed_inline_array(inline_array(a)) if a.startswith("{") else a for a in split_arguments(f["example"])]
+        example = f"{f['name']}({'; '.join(inner)})"
         formulas.append("=INDEX(" + example + "; 1; 1)" if f["result_type"] == roofline.ARRAY else "=" + example)
         # The same call with each argument replaced by text: a path, a URL, a command.
-        inner = [a.strip() for a in re.search(r"\((.*)\)", example).group(1).split(";") if a.strip()]
         for i in range(len(f["args"])):
             for text in HOSTILE_TEXTS:
                 args = inner + [""] * (len(f["args"]) - len(inner))

@@ -22,7 +22,7 @@ struct FormulaCallOptions {
 std::vector<Cell> typed_arguments(const roofline_formula_info& formula, const std::vector<std::string>& args) {
     std::vector<Cell> typed;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (i < formula.arg_count && formula.args[i]->type == ROOFLINE_TYPE_TEXT) {
+        if (i < formula.arg_count && (formula.args[i]->type == ROOFLINE_TYPE_TEXT || formula.args[i]->type == ROOFLINE_TYPE_TABLE)) {
             typed.emplace_back(args[i]);
             continue;
         }

@@ -153,6 +153,17 @@ Params polish(const std::vector<const CalibrationCase*>& cases, const Profile& s
     return p;
 }
 
+/// The fitted parameters to 4 significant digits, as the profile text shows them (the fit cannot tell them apart
+/// more finely than that, and a colleague's copy of the text computes what the text says); those that the fit left
+/// at the base's values stay exact.
+Profile readable(Profile fitted, const Profile& base) {
+    const Params b = params_of(base);
+    Params p = params_of(fitted);
+    for (std::size_t k = 0; k < p.size(); ++k)
+        if (p[k] != b[k]) p[k] = std::stod(fmt::format("{:.4g}", p[k]));
+    return with_params(fitted, p);
+}
+
 }  // namespace
 
 Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start, FitSearch search) {
@@ -188,7 +199,7 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
     Calibration out;
     out.base = base.name;
     out.rows = cases.size();
-    out.profile = fit_profile(all, base, FitSearch::polished);
+    out.profile = readable(fit_profile(all, base, FitSearch::polished), base);
     std::vector<double> train, loo;
     for (const CalibrationCase& c : cases) {
         out.predicted_ms.push_back(predict_ms(c, out.profile));

@@ -16,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/defaults.hpp"
 #include "roofline/dense.hpp"
@@ -42,6 +43,10 @@ constexpr ArgSpec number(const char* name, const char* unit, Check check, const 
 }
 constexpr ArgSpec text(const char* name, const char* unit, const char* en, const char* zh) {
     return {name, unit, Type::text, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
+}
+/// A range of cells (Type::table): its unit lists its columns, in order.
+constexpr ArgSpec table(const char* name, const char* columns, const char* en, const char* zh) {
+    return {name, columns, Type::table, Check::finite, false, 0.0, nullptr, kNoMax, en, zh};
 }
 /// The last argument of a formula that takes any number of further arguments: optional, no default.
 constexpr ArgSpec rest(const char* name, const char* unit, const char* en, const char* zh) {
@@ -263,7 +268,22 @@ constexpr ArgSpec kArguments = rest("arguments", "numbers or texts",
     "The formula's arguments in its order, each a number or a text; trailing optional ones may be left out.",
     "该公式的参数，按其顺序，每个为数字或文本；末尾的可选参数可以省略。");
 
+// Calibration's.
+constexpr ArgSpec kMeasurements = table("measurements", "model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value",
+    "Measured rows, one per row of the range, columns in this order: model, gpu, weight_dtype, kv_dtype, tp, batch, "
+    "context, metric (step_ms: one decode step of batch sequences at context tokens; ttft_ms: the prefill of batch "
+    "prompts of context tokens), value (ms). A header row and empty rows are skipped; empty formats and tp take "
+    "ROOFLINE_STEP_MS's defaults. At least 3 rows.",
+    "实测数据，区域中每行一条，列依次为：model、gpu、weight_dtype、kv_dtype、tp、batch、context、metric（step_ms：batch "
+    "个序列在 context 个 token 上下文下的一步 Decode；ttft_ms：batch 个长 context 个 token 的提示的 Prefill）、value（毫秒）。"
+    "表头行与空行被跳过；格式与 tp 留空时取 ROOFLINE_STEP_MS 的默认值。至少 3 行。");
+constexpr ArgSpec kBaseProfile = optional_text(text("base_profile", "profile",
+    "The profile whose parameters the fit starts from and keeps where the rows do not tell them (typical, "
+    "llama.cpp, bound, or a profile text).",
+    "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、llama.cpp、bound，或一段配置文本）。"), "typical");
+
 constexpr std::array<ArgSpec, 0> kArgsNone{};
+constexpr std::array kArgsCalibrate{kMeasurements, kBaseProfile};
 constexpr std::array kArgsWhy{kFormulaName, kArguments};
 constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 constexpr std::array kArgsGpu{kGpu, kGpuField};
@@ -361,6 +381,7 @@ constexpr const char* kPrimitives = "Roofline primitives";
 constexpr const char* kDense = "Dense model from its parameter count";
 constexpr const char* kCatalog = "Catalog and model-aware estimates";
 constexpr const char* kPlanner = "Planner";
+constexpr const char* kCalibration = "Calibration";
 constexpr const char* kDiagnostics = "Why a formula fails";
 
 // ---- The table. --------------------------------------------------------------------------------
@@ -544,6 +565,23 @@ constexpr std::array kFormulas{
         "的毫秒数（batch 个序列、每个上下文 ctx 个 token）。",
         kArgsSpecStep,
         "ROOFLINE_SPEC_STEP_MS(\"llama-3.1-70b\"; \"llama-3.1-8b\"; \"h100-sxm\"; 8; 2048; 4; 0.7; \"fp8\"; \"\"; 4)", before_layout(kArgsSpecStep)),
+    formula<&formula::calibrate>("ROOFLINE_CALIBRATE", kCalibration, "profile text",
+        "A profile fitted on your measured rows, as a text that every formula's profile argument takes: "
+        "\"fit(typical; n=12; mdape=2.0%; loo=4.1%): bw=0.83, mfu=0.61, ...\" (its rows, its median error on them "
+        "and in leave-one-out, then the parameters). No answer where the rows are too few.",
+        "按你的实测数据拟合出的配置，以文本给出，所有公式的 profile 参数都接受它：\"fit(typical; n=12; mdape=2.0%; "
+        "loo=4.1%): bw=0.83, mfu=0.61, ...\"（行数、在这些行上与留一法下的中位误差，然后是各参数）。数据行太少时无结果。",
+        kArgsCalibrate,
+        "ROOFLINE_CALIBRATE({\"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 1024; \"step_ms\"; 6.0155 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 4096; \"step_ms\"; 7.1348 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 8; 4096; \"step_ms\"; 7.4356})"),    formula<&formula::calibrate_rows>("ROOFLINE_CALIBRATE_ROWS", kCalibration,
+        "row, model, gpu, metric, measured_ms, predicted_ms, loo_ms, error_percent, loo_error_percent",
+        "How well ROOFLINE_CALIBRATE's fit predicts each measured row: a header row, then per row of the range that was "
+        "fitted its row number, model, GPU and metric, the measured ms, the fitted profile's ms, the ms of the fit that "
+        "left the row out (leave-one-out), and both errors in percent.",
+        "ROOFLINE_CALIBRATE 的拟合对每条实测数据的预测：一行表头，然后每条参与拟合的数据一行：行号、模型、GPU、指标、实测毫秒、"
+        "拟合配置的毫秒、去掉该行后拟合（留一法）的毫秒，以及两者的百分比误差。",
+        kArgsCalibrate,
+        "ROOFLINE_CALIBRATE_ROWS({\"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 1024; \"step_ms\"; 6.0155 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 4096; \"step_ms\"; 7.1348 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 8; 4096; \"step_ms\"; 7.4356})"),
+
     formula<&formula::why>("ROOFLINE_WHY", kDiagnostics, "text",
         "Why a call of a formula fails, in words: \"ok\" when it succeeds, else the reason, naming the argument at "
         "fault.",
@@ -746,9 +784,11 @@ Value call(std::string_view name, std::span<const Arg> args) {
     for (std::size_t i = 0; i < fixed.size() && i < args.size(); ++i) {
         const ArgSpec& a = fixed[i];
         const bool is_text = std::holds_alternative<std::string>(args[i].value);
-        if (is_text != (a.type == Type::text))
+        if (is_text != passed_as_text(a.type))
             throw Error::of_argument(Status::invalid_argument, f->name, a.name,
-                                     a.type == Type::text ? "must be a text" : "must be a number");
+                                     a.type == Type::text    ? "must be a text"
+                                     : a.type == Type::table ? "must be a table (a range of cells, as a text)"
+                                                             : "must be a number");
     }
     // Every argument given: the formula reads them where they are.
     if (args.size() >= fixed.size()) return f->invoke(args);
@@ -767,6 +807,61 @@ Value call(std::string_view name, std::span<const Arg> args) {
         else full.push_back(Default{fixed[i]});
     }
     return f->invoke(full.view());
+}
+
+Table table_from_text(std::string_view text) {
+    Table t;
+    std::vector<std::vector<std::variant<double, std::string>>> rows;
+    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (text.empty()) return t;
+    for (std::string_view rest = text;;) {
+        const std::size_t nl = rest.find('\n');
+        std::string_view line = rest.substr(0, nl);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        auto& row = rows.emplace_back();
+        for (std::string_view cells = line;;) {
+            const std::size_t tab = cells.find('\t');
+            const std::string_view cell = cells.substr(0, tab);
+            double v = 0;
+            const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+            if (!cell.empty() && ec == std::errc() && end == cell.data() + cell.size()) row.emplace_back(v);
+            else row.emplace_back(std::string(cell));
+            if (tab == std::string_view::npos) break;
+            cells.remove_prefix(tab + 1);
+        }
+        t.cols = std::max(t.cols, row.size());
+        if (nl == std::string_view::npos) break;
+        rest.remove_prefix(nl + 1);
+    }
+    t.rows = rows.size();
+    t.cells.reserve(t.rows * t.cols);
+    for (auto& row : rows) {
+        for (auto& cell : row) t.cells.push_back(std::move(cell));
+        for (std::size_t c = row.size(); c < t.cols; ++c) t.cells.emplace_back(std::string());
+    }
+    return t;
+}
+
+std::string table_text(const Table& table, std::string_view argument) {
+    std::string out;
+    for (std::size_t r = 0; r < table.rows; ++r) {
+        for (std::size_t c = 0; c < table.cols; ++c) {
+            const auto& cell = table.cells[r * table.cols + c];
+            if (c) out += '\t';
+            if (const double* d = std::get_if<double>(&cell)) {
+                out += fmt::format("{}", *d);
+            } else {
+                const std::string& s = std::get<std::string>(cell);
+                if (s.find_first_of("\t\r\n") != std::string::npos)
+                    throw Error::of_argument(Status::invalid_argument, "", std::string(argument),
+                                             fmt::format("row {}, cell {}: a text with a tab or a line break", r + 1, c + 1));
+                out += s;
+            }
+        }
+        if (r + 1 < table.rows) out += '\n';
+    }
+    return out;
 }
 
 namespace formula {
@@ -965,17 +1060,17 @@ DType dtype_of(const FormulaSpec& f, const char* arg, std::string_view name) {
     unknown_choice(f, arg, "dtype", name, known);
 }
 
-const Profile& profile_of(const FormulaSpec& f, std::string_view name) {
-    name = or_default(f, "profile", name);
+const Profile& profile_of(const FormulaSpec& f, std::string_view name, const char* arg = "profile") {
+    name = or_default(f, arg, name);
     const Profile* p = nullptr;
     try {
         p = find_profile(name);
     } catch (const Error& e) {  // a malformed profile text: the error names its parameter, but no formula
         if (!e.where().empty()) throw;
-        throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+        throw Error::of_argument(e.status(), f.name, arg, e.reason());
     }
     if (p) return *p;
-    unknown_choice(f, "profile", "profile", name, profile_names());
+    unknown_choice(f, arg, "profile", name, profile_names());
 }
 
 /// A deployment whose model and GPU are the catalog's entries themselves, held, not copied.
@@ -1411,6 +1506,172 @@ double spec_step_ms(std::string_view model, std::string_view draft_model, std::s
     return finite(f, serving_model(f, [&] {
         return serving::spec_step_ms(d, draft, p, batch, ctx, draft_len, acceptance);
     }));
+}
+
+// ---- Calibration. ----------------------------------------------------------------------------------
+
+namespace {
+
+/// A table argument's columns, as its unit lists them ("model, gpu, ...").
+std::vector<std::string_view> columns_of(const ArgSpec& a) {
+    std::vector<std::string_view> out;
+    for (std::string_view rest = a.unit; !rest.empty();) {
+        const std::size_t comma = rest.find(", ");
+        out.push_back(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    }
+    return out;
+}
+
+using Cell = std::variant<double, std::string>;
+
+bool empty_cell(const Cell& c) { return std::holds_alternative<std::string>(c) && std::get<std::string>(c).empty(); }
+
+/// The measured rows of ROOFLINE_CALIBRATE's `measurements`, each as a case of the fitter. An error names the row
+/// (1: the range's first) and its column.
+std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_view measurements,
+                                            std::vector<std::size_t>& rows) {
+    const ArgSpec& arg = f.args[0];
+    const std::vector<std::string_view> columns = columns_of(arg);
+    const Table t = table_from_text(measurements);
+    auto refuse = [&](std::string reason) -> Error {
+        return Error::of_argument(Status::invalid_argument, f.name, arg.name, std::move(reason));
+    };
+    if (t.rows > defaults::calibration_rows_max)
+        throw refuse(fmt::format("has {} rows: at most {}", t.rows, defaults::calibration_rows_max));
+    if (t.rows > 0 && t.cols < columns.size())
+        throw refuse(fmt::format("has {} column{}: it takes {}, {}", t.cols, t.cols == 1 ? "" : "s", columns.size(),
+                                 arg.unit));
+    std::vector<CalibrationCase> cases;
+    bool first = true;
+    for (std::size_t r = 0; r < t.rows; ++r) {
+        const auto row = std::span<const Cell>(t.cells).subspan(r * t.cols, t.cols);
+        if (std::all_of(row.begin(), row.end(), empty_cell)) continue;
+        const std::size_t at = r + 1;
+        // A header: the first row that is not empty, if it holds no number (a measured row has four).
+        const bool header = first && std::none_of(row.begin(), row.end(), [](const Cell& c) {
+                                return std::holds_alternative<double>(c);
+                            });
+        first = false;
+        if (header) continue;
+        for (std::size_t c = columns.size(); c < row.size(); ++c)
+            if (!empty_cell(row[c]))
+                throw refuse(fmt::format("row {}: column {} is not empty: measurements take {} columns, {}", at, c + 1,
+                                         columns.size(), arg.unit));
+        auto text = [&](std::size_t c) -> std::string_view {
+            if (const double* d = std::get_if<double>(&row[c]))
+                throw refuse(fmt::format("row {}, {}: must be a text (got {})", at, columns[c], *d));
+            return std::get<std::string>(row[c]);
+        };
+        auto number = [&](std::size_t c, std::optional<double> if_empty = std::nullopt) -> double {
+            if (const double* d = std::get_if<double>(&row[c])) return *d;
+            if (empty_cell(row[c]) && if_empty) return *if_empty;
+            if (empty_cell(row[c])) throw refuse(fmt::format("row {}, {}: is empty", at, columns[c]));
+            throw refuse(fmt::format("row {}, {}: must be a number (got '{}')", at, columns[c],
+                                     std::get<std::string>(row[c])));
+        };
+        const std::string_view model = text(0), gpu = text(1), weight_dtype = text(2), kv_dtype = text(3),
+                               metric = text(7);
+        const double tp = number(4, 1.0), batch = number(5), context = number(6), value = number(8);
+        if (model.empty()) throw refuse(fmt::format("row {}, {}: is empty", at, columns[0]));
+        if (gpu.empty()) throw refuse(fmt::format("row {}, {}: is empty", at, columns[1]));
+        const bool decode = iequals(metric, "step_ms");
+        if (!decode && !iequals(metric, "ttft_ms"))
+            throw refuse(fmt::format("row {}, {}: '{}' is neither step_ms nor ttft_ms", at, columns[7], metric));
+        if (!(value > 0) || !std::isfinite(value))
+            throw refuse(fmt::format("row {}, {}: must be a time above 0 ms (got {})", at, columns[8], value));
+        // The row as the formula that predicts its metric takes it, checked and resolved by that formula's rules; its
+        // refusal names that formula's argument, said here as the column.
+        CalibrationCase c;
+        c.metric = decode ? "step_ms" : "ttft_ms";
+        c.measured_ms = value;
+        try {
+            if (decode) {
+                const auto& g = checked<&step_ms>({model, gpu, batch, context, weight_dtype, kv_dtype, tp, "", 1, 1, 1});
+                const Deployed d = deployed(g, model, gpu, weight_dtype, kv_dtype, tp, {});
+                decode_operators(d.ref, batch, context, c.ops);
+                c.gpu = *d.gpu;
+            } else {
+                const auto& g = checked<&ttft_ms>({model, gpu, context, batch, weight_dtype, tp, "", 1, 1, 1});
+                const Deployed d = deployed(g, model, gpu, weight_dtype, defaults::kv_dtype, tp, {});
+                prefill_operators(d.ref, batch, context, c.ops);
+                c.gpu = *d.gpu;
+            }
+        } catch (const Error& e) {
+            const std::string_view a = e.argument();
+            const std::string_view column = a == "ctx" || a == "prompt_tokens" ? "context" : a;
+            throw Error::of_argument(e.status(), f.name, arg.name,
+                                     column.empty() ? fmt::format("row {}: {}", at, e.reason())
+                                                    : fmt::format("row {}, {}: {}", at, column, e.reason()));
+        }
+        cases.push_back(std::move(c));
+        rows.push_back(at);
+    }
+    return cases;
+}
+
+}  // namespace
+
+namespace {
+
+/// The fit a thread computed last, and from what: ROOFLINE_CALIBRATE and ROOFLINE_CALIBRATE_ROWS of the same range
+/// (a sheet shows both) fit once. Only successes are kept.
+struct LastCalibration {
+    std::string measurements, base_profile;
+    std::uint64_t generation = 0;
+    std::optional<Calibration> fit;
+    std::vector<std::size_t> rows;  ///< each case's row in the table (1: its first)
+};
+
+/// The fit of a sheet's measured rows, for formula f (ROOFLINE_CALIBRATE or ROOFLINE_CALIBRATE_ROWS).
+const LastCalibration& calibration(const FormulaSpec& f, std::string_view measurements, std::string_view base_profile) {
+    LastCalibration& last = per_thread<LastCalibration, LastCalibration>();
+    if (last.fit && last.measurements == measurements && last.base_profile == base_profile &&
+        last.generation == catalog_generation())
+        return last;
+    const std::uint64_t generation = catalog_generation();
+    Profile base = profile_of(f, base_profile, "base_profile");
+    // A profile text as the base: the new fit is "fit(<its base>; ...)", not nested.
+    if (is_profile_text(base.name)) base.name = base.name.substr(4, base.name.find(';') - 4);
+    std::vector<std::size_t> rows;
+    const std::vector<CalibrationCase> cases = measured_cases(f, measurements, rows);
+    last.fit.reset();
+    try {
+        last.fit.emplace(roofline::calibrate(cases, base));
+    } catch (const Error& e) {
+        if (!e.where().empty()) throw;
+        throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+    }
+    last.measurements.assign(measurements);
+    last.base_profile.assign(base_profile);
+    last.generation = generation;
+    last.rows = std::move(rows);
+    return last;
+}
+
+}  // namespace
+
+std::string calibrate(std::string_view measurements, std::string_view base_profile) {
+    const auto& f = checked<&calibrate>({measurements, base_profile});
+    return calibration(f, measurements, base_profile).fit->profile.name;
+}
+
+Table calibrate_rows(std::string_view measurements, std::string_view base_profile) {
+    const auto& f = checked<&calibrate_rows>({measurements, base_profile});
+    const LastCalibration& c = calibration(f, measurements, base_profile);
+    const Table rows = table_from_text(measurements);
+    Table t = with_header(f);
+    for (std::size_t i = 0; i < c.rows.size(); ++i) {
+        const std::size_t r = c.rows[i] - 1;
+        const double measured = std::get<double>(rows.cells[r * rows.cols + 8]);
+        const double predicted = c.fit->predicted_ms[i], loo = c.fit->loo_predicted_ms[i];
+        t.cells.emplace_back(static_cast<double>(c.rows[i]));
+        for (std::size_t col : {0, 1, 7}) t.cells.push_back(rows.cells[r * rows.cols + col]);
+        for (double v : {measured, predicted, loo, (predicted / measured - 1) * 100, (loo / measured - 1) * 100})
+            t.cells.emplace_back(finite(f, v));
+    }
+    t.rows = c.rows.size() + 1;
+    return t;
 }
 
 // ---- Why a formula fails. ------------------------------------------------------------------------

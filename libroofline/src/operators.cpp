@@ -14,6 +14,7 @@
 
 #include "ascii.hpp"
 #include "roofline/calibrate.hpp"
+#include "roofline/error.hpp"
 #include "catalog_data.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
@@ -416,6 +417,29 @@ const Profile* text_profile(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+/// The profiles hosts added under names of their own (add_named_profiles), by their name in lower case. An entry
+/// replaced is kept (a pointer that find_profile() gave stays valid): a few hundred bytes each.
+struct NamedProfiles {
+    std::mutex mutex;
+    std::map<std::string, const Profile*, std::less<>> by_name;
+    std::vector<std::unique_ptr<const Profile>> kept;
+};
+NamedProfiles& named_profiles() {
+    static NamedProfiles registry;
+    return registry;
+}
+
+std::string lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+}  // namespace
+
 const Profile* find_profile(std::string_view name) {
     if (is_profile_text(name)) return text_profile(name);
     const auto& all = profiles().all;
@@ -423,13 +447,56 @@ const Profile* find_profile(std::string_view name) {
         if (p.name == name) return &p;
     for (const Profile& p : all)
         if (ascii::equals_lowered(p.name, name)) return &p;
-    return nullptr;
+    NamedProfiles& named = named_profiles();
+    std::lock_guard lock(named.mutex);
+    if (named.by_name.empty()) return nullptr;
+    const auto it = named.by_name.find(lowered(name));
+    return it == named.by_name.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> profile_names() {
     std::vector<std::string> names;
     for (const Profile& p : profiles().all) names.push_back(p.name);
+    NamedProfiles& named = named_profiles();
+    std::lock_guard lock(named.mutex);
+    for (const auto& [id, p] : named.by_name) names.push_back(p->name);
     return names;
+}
+
+std::size_t add_named_profiles(std::string_view catalog_json, const std::string& argument, bool add) {
+    const auto j = nlohmann::json::parse(catalog_json, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("profiles")) return 0;  // add_catalog() says what is wrong
+    auto refuse = [&](std::size_t i, std::string reason) -> Error {
+        return Error::of_argument(Status::invalid_argument, "", argument, fmt::format("profiles[{}]: {}", i, reason));
+    };
+    if (!j["profiles"].is_array()) throw Error::of_argument(Status::invalid_argument, "", argument, "'profiles' is not a list");
+    std::vector<std::unique_ptr<const Profile>> read;
+    for (std::size_t i = 0; i < j["profiles"].size(); ++i) {
+        const auto& e = j["profiles"][i];
+        if (!e.is_object() || !e.contains("id") || !e["id"].is_string()) throw refuse(i, "has no text 'id'");
+        if (!e.contains("profile") || !e["profile"].is_string()) throw refuse(i, "has no text 'profile' (a profile text)");
+        const std::string id = e["id"].get<std::string>();
+        if (id.empty() || id.size() > 100) throw refuse(i, "'id' must be 1 to 100 characters");
+        if (is_profile_text(id)) throw refuse(i, "'id' is a name, not a profile text");
+        for (const Profile& p : profiles().all)
+            if (ascii::equals_lowered(p.name, lowered(id))) throw refuse(i, fmt::format("'{}' is a built-in profile", p.name));
+        Profile p;
+        try {
+            p = profile_from_text(e["profile"].get<std::string>());
+        } catch (const Error& err) {
+            throw refuse(i, fmt::format("'profile': {}", err.reason()));
+        }
+        p.name = id;
+        read.push_back(std::make_unique<const Profile>(std::move(p)));
+    }
+    if (!add) return read.size();
+    NamedProfiles& named = named_profiles();
+    std::lock_guard lock(named.mutex);
+    for (auto& p : read) {
+        named.by_name[lowered(p->name)] = p.get();
+        named.kept.push_back(std::move(p));
+    }
+    return read.size();
 }
 
 std::string_view to_string(Resource r) noexcept {

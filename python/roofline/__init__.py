@@ -35,6 +35,19 @@ result is an array of that shape, each element the formula's result for those ar
 - Formulas whose result is a text or an array (``bound``, ``roof``, the breakdowns, ``why``) take
   single values only; a sequence raises :class:`ArgumentError`.
 
+Calibration: ``calibrate(rows, base_profile="typical")`` (ROOFLINE_CALIBRATE) fits a profile on measured rows,
+each ``(model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value)`` with metric ``"step_ms"`` or
+``"ttft_ms"`` and ``None`` or ``""`` for a default; it returns the profile as a text that every ``profile``
+argument takes::
+
+    >>> rows = [("llama-3-8b", "h200", "bf16", "bf16", 1, b, c, "step_ms", ms)
+    ...         for b, c, ms in [(1, 1024, 6.0155), (1, 4096, 7.1348), (8, 4096, 7.4356)]]
+    >>> fitted = roofline.calibrate(rows)
+    >>> fitted.split(":")[0]
+    'fit(typical; n=3; mdape=0.0%; loo=16.1%)'
+    >>> round(roofline.step_ms("llama-3-8b", "h200", 8, 4096, profile=fitted), 2)
+    7.44
+
 Your own models and GPUs: on import the package loads the user folder that the Calc add-in and the
 CLI read, ``$XDG_CONFIG_HOME/libroofline`` (else ``~/.config/libroofline``): every
 ``catalog/*.json`` (the format of libroofline/catalog/*.json) and every ``models/<id>.json`` (a
@@ -57,7 +70,8 @@ import os as _os
 from pathlib import Path as _Path
 
 __all__ = ["RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-           "library_version", "import_hf_config", "add_catalog", "load_user_catalog", "NUMBER", "TEXT", "ARRAY", "REST"]
+           "library_version", "import_hf_config", "add_catalog", "load_user_catalog", "NUMBER", "TEXT", "ARRAY", "REST",
+           "TABLE"]
 
 
 # ---- Loading the library -------------------------------------------------------------------------
@@ -93,7 +107,7 @@ def _load():
 
 _lib = _load()
 
-NUMBER, TEXT, ARRAY, REST = 0, 1, 2, 3
+NUMBER, TEXT, ARRAY, REST, TABLE = 0, 1, 2, 3, 4
 
 
 class _ArgInfo(_ctypes.Structure):
@@ -212,6 +226,50 @@ def _call(name, args):
         return [tuple(cell(r, c) for c in range(cols)) for r in range(rows)]
     finally:
         _lib.roofline_array_free(out)
+
+
+def _table_text(name, arg, value):
+    """A table argument (TABLE: ``calibrate``'s measurements) as the one text the C ABI takes: rows joined by line
+    breaks, cells by tabs. ``value`` is a list of rows (each a list or tuple of numbers, texts and None for an empty
+    cell; a row may be one value), a 2-D numpy array or pandas DataFrame (its rows), or already such a text."""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "itertuples"):  # a pandas DataFrame: its rows, without the index
+        value = [tuple(r) for r in value.itertuples(index=False)]
+    elif _is_numpy_like(value):
+        value = value.tolist()
+    if _is_scalar(value) or not isinstance(value, (list, tuple, range)):
+        value = [[value]]
+    rows = []
+    for r, row in enumerate(value, 1):
+        cells = []
+        for c, x in enumerate(row if isinstance(row, (list, tuple)) else [row], 1):
+            if x is None:
+                cells.append("")
+            elif isinstance(x, str):
+                if any(ch in x for ch in "\t\r\n"):
+                    _fail(1, f"{name}: argument '{arg}': row {r}, cell {c}: a text with a tab or a line break", arg)
+                cells.append(x)
+            elif isinstance(x, _numbers.Real) and not isinstance(x, bool):
+                cells.append(repr(float(x)))
+            else:
+                _fail(1, f"{name}: argument '{arg}': row {r}, cell {c}: must be a number, a text or None (got {x!r})",
+                      arg)
+        rows.append("\t".join(cells))
+    return "\n".join(rows)
+
+
+def _tables_as_text(name, specs, values):
+    """The values with each table argument's written as its text; a REST argument's (``why``'s) as the formula
+    named before it takes them."""
+    out = []
+    for i, v in enumerate(values):
+        if i < len(specs) and specs[i][1] == REST:
+            target = values[i - 1] if i > 0 and isinstance(values[i - 1], str) else None
+            spec = _SPECS.get(target.upper()) if target else None
+            return out + (_tables_as_text(target.upper(), spec[1], values[i:]) if spec else list(values[i:]))
+        out.append(_table_text(name, specs[i][0], v) if i < len(specs) and specs[i][1] == TABLE else v)
+    return out
 
 
 # ---- Sweeps: sequences and numpy arrays for arguments ------------------------------------------------
@@ -431,7 +489,7 @@ def _make(info):
     def formula(*a, **kw):
         bound = signature.bind(*a, **kw)
         bound.apply_defaults()
-        values = list(bound.args)
+        values = _tables_as_text(name, specs, list(bound.args))
         if any(_is_array(v) for v in values):
             return _sweep(name, info.result_type, specs, values)
         return _call(name, values)
@@ -520,6 +578,8 @@ def call(formula, *args):
     """Calls a formula by its spreadsheet name (case-insensitive), e.g. ``call("ROOFLINE_BALANCE", 989, 3.35)``;
     trailing optional arguments may be left out. Sequences and numpy arrays sweep, as in the functions."""
     spec = _SPECS.get(formula.upper()) if isinstance(formula, str) else None
+    if spec is not None:
+        args = _tables_as_text(formula.upper(), spec[1], list(args))
     if spec is not None and any(_is_array(v) for v in args):
         return _sweep(formula.upper(), spec[0], spec[1], list(args))
     return _call(formula, list(args))

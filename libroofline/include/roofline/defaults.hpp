@@ -2,6 +2,8 @@
 // arguments' defaults from here; every host reads them from that table.
 #pragma once
 
+#include <cstddef>
+
 namespace roofline::defaults {
 
 /// H100 SXM, BF16 dense Tensor Core peak, TFLOP/s (the article; NVIDIA H100 datasheet).
@@ -35,5 +37,9 @@ inline constexpr double mem_util = 0.9;
 
 /// ROOFLINE_MAX_BATCH: memory kept aside, GB.
 inline constexpr double reserve_gb = 0.0;
+
+/// ROOFLINE_CALIBRATE: the most rows a range of measurements may have, empty ones included (a whole-column
+/// range of Calc has 1,048,576; the fit's leave-one-out costs grow with the square of the measured rows).
+inline constexpr std::size_t calibration_rows_max = 100000;
 
 }  // namespace roofline::defaults

@@ -30,8 +30,13 @@ enum class Check {
 };
 
 /// Types of arguments and results. `rest` (arguments only, and only the last): any number of further
-/// arguments, each a number or a text (ROOFLINE_WHY's arguments of the formula it explains).
-enum class Type { number, text, array, rest };
+/// arguments, each a number or a text (ROOFLINE_WHY's arguments of the formula it explains). `table`
+/// (arguments only, since 0.8): a range of cells, passed as one text (table_from_text(): rows separated by
+/// '\n', cells by '\t'); its unit lists its columns ("model, gpu, ...", as an array result's does).
+enum class Type { number, text, array, rest, table };
+
+/// Whether an argument of this type arrives as a text (a text, or a table written as one).
+constexpr bool passed_as_text(Type t) noexcept { return t == Type::text || t == Type::table; }
 
 /// One argument of a formula.
 struct ArgSpec {
@@ -131,6 +136,15 @@ struct Table {
     bool operator==(const Table&) const = default;
 };
 
+/// A table argument's cells from its text: rows separated by '\n' (a "\r\n" counts as one), cells by '\t'; a
+/// cell that reads whole as a number (C locale, as std::from_chars) is that number, an empty one "" and any other
+/// a text. Every row gets the widest row's number of cells (missing ones ""); a final line break ends the last row.
+Table table_from_text(std::string_view text);
+/// The text of a table argument (the inverse of table_from_text() for cells without tabs or line breaks):
+/// numbers written so that they read back to the same double. Throws Error (invalid_argument, argument
+/// `argument`) for a text cell that holds a tab or a line break.
+std::string table_text(const Table& table, std::string_view argument);
+
 /// A result: a number, a text or an array.
 struct Value {
     std::variant<double, std::string, Table> value;
@@ -210,6 +224,10 @@ double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
                     double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
                     double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+
+// Calibration
+std::string calibrate(std::string_view measurements, std::string_view base_profile);
+Table calibrate_rows(std::string_view measurements, std::string_view base_profile);
 
 // Why a formula fails
 std::string why(std::string_view formula, std::span<const Arg> arguments);

@@ -38,6 +38,13 @@ struct Profile {
 /// name. A malformed profile text throws Error naming its parameter.
 const Profile* find_profile(std::string_view name);
 std::vector<std::string> profile_names();
+/// Adds (or replaces) the named profiles of a catalog's JSON text, its "profiles" member (absent: none):
+/// [{"id": "lab-vllm", "profile": "fit(...): bw=..., ...", "source": "..."}], each a profile text as
+/// ROOFLINE_CALIBRATE writes one under a name of its own (1 to 100 characters, not a built-in profile's).
+/// find_profile() finds them by name after the built-ins. Returns how many; throws Error (argument
+/// `argument`) naming the entry and the parameter at fault, adding none of the file's. With `add` false: only checks.
+std::size_t add_named_profiles(std::string_view catalog_json, const std::string& argument = "catalog_json",
+                               bool add = true);
 
 enum class Resource { compute, memory, interconnect, overhead };
 std::string_view to_string(Resource r) noexcept;
