@@ -10,8 +10,8 @@ Six sheets:
   Models    every catalog model (ROOFLINE_MODELS()) on one GPU: what fits, on how many GPUs in tensor
             parallel, its decode step and its time to first token; and the catalog's GPUs.
   Calibrate a profile fitted on measured rows (ROOFLINE_CALIBRATE; here 18 steps measured on one H200,
-            tests/data/calibration/h200-graph.csv), each row's prediction and error (ROOFLINE_CALIBRATE_ROWS),
-            and what the fit changes in a step.
+            tests/data/calibration/h200-graph.csv), each row's prediction and error (ROOFLINE_CALIBRATE_ROWS)
+            beside typical's, and the median errors of both.
 
 The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
 formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
@@ -846,16 +846,16 @@ def calibrate(book, sheet):
     book.note(sheet, "A7", "Use it: a profile argument that refers to $Calibrate.$A$6, e.g. "
                            "=ROOFLINE_STEP_MS(\"llama-3-8b\"; \"h200\"; 8; 4096; ; ; 1; $Calibrate.$A$6), or the Planner's "
                            "profile cell set to =$Calibrate.$A$6.")
-    # What the fit changes: one measured step beside the bound, typical and the fitted profile.
-    book.header(sheet, "A8:F8", ["Decode step", "batch", "context", "measured (ms)", "typical (ms)", "fitted (ms)"])
-    example = next(r for r in rows if r[7] == "step_ms" and r[5] == 8)
-    book.row(sheet, "A9", [f"{example[0]} on {example[1]}", example[5], example[6], example[8]])
-    step = f'ROOFLINE_STEP_MS("{example[0]}";"{example[1]}";B9;C9;"{example[2]}";"{example[3]}";1;'
-    book.put(sheet, "E9", f'={step}"typical")', fmt="0.000")
-    book.put(sheet, "F9", f"=IFERROR({step}$A$6);\"\")", fmt="0.000", bold=True)
-    book.style(sheet.getCellRangeByName("D9"), fmt="0.000")
+    # What the fit changes: the rows' median error under typical, under the fitted profile and in leave-one-out.
+    book.header(sheet, "A8:D8", ["Median |error| over the rows", "typical", "fitted", "leave-one-out"])
+    book.put(sheet, "A9", "of the measured ms, %")
+    for ref, col in (("B9", "U"), ("C9", "R"), ("D9", "S")):
+        cell = sheet.getCellRangeByName(ref)
+        cell.setArrayFormula(f'=IFERROR(MEDIAN(IF(ISNUMBER(${col}${first}:${col}${last});'
+                             f'ABS(${col}${first}:${col}${last})));"")')
+        book.style(cell, fmt="0.0", bold=col == "R")
     book.name("Calibrate_Answer", "Calibrate", "A6:A6")
-    book.name("Calibrate_Step", "Calibrate", "A8:F9")
+    book.name("Calibrate_Errors", "Calibrate", "A8:D9")
 
     book.put(sheet, f"A{first - 2}", "Measured rows (here: 18 steps of Llama 3 8B on one H200, a PyTorch step in one "
                                      "CUDA graph, measured 2026-11-30; tests/data/calibration/h200-graph.csv)",
@@ -877,8 +877,17 @@ def calibrate(book, sheet):
     book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
     for col, fmt in zip("KOPQRS", ["0", "0.000", "0.000", "0.000", "0.0", "0.0"]):
         book.style(sheet.getCellRangeByName(f"{col}{first}:{col}{last}"), fmt=fmt)
-    book.name("Calibrate_Rows", "Calibrate", f"K{first - 1}:S{first + len(rows) - 1}")
-    book.widths(sheet, [3.2, 1.6, 1.9, 1.6, 1.2, 1.4, 1.6, 1.7, 1.8, 0.6, 1.2, 2.2, 1.6, 1.7, 1.9, 1.8, 2.2, 1.5, 2.4])
+    # Each row under typical, beside the fit: what the calibration corrects.
+    book.header(sheet, f"T{first - 1}:U{first - 1}", ["typical (ms)", "typical error %"])
+    for r in range(first, last + 1):
+        tp = f'IF(E{r}="";1;E{r})'
+        step = f'ROOFLINE_STEP_MS(A{r};B{r};F{r};G{r};C{r};D{r};{tp};"typical")'
+        ttft = f'ROOFLINE_TTFT_MS(A{r};B{r};G{r};F{r};C{r};{tp};"typical")'
+        book.put(sheet, f"T{r}", f'=IF(A{r}="";"";IFERROR(IF(H{r}="step_ms";{step};{ttft});""))', fmt="0.000")
+        book.put(sheet, f"U{r}", f'=IF(ISNUMBER(T{r});(T{r}/I{r}-1)*100;"")', fmt="0.0")
+    book.name("Calibrate_Rows", "Calibrate", f"K{first - 1}:U{first + len(rows) - 1}")
+    book.widths(sheet, [4.2, 1.6, 2.4, 2.2, 1.2, 1.4, 1.6, 1.7, 1.8, 0.6, 1.2, 2.2, 1.6, 1.7, 2.3, 2.3, 2.2, 2.4, 3.0,
+                        1.8, 1.8])
 
 
 def add_cost_chart(book, sheet, first, last):

@@ -17,6 +17,7 @@ e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/ca
 import json
 import re
 import shutil
+import statistics
 import sys
 from pathlib import Path
 
@@ -45,7 +46,7 @@ TABLES = [
     ("Models", "Every model of the catalog on the chosen GPU", "Models_Table", True),
     ("Models", "The catalog's GPUs", "Models_GPUs", True),
     ("Calibrate", "The profile fitted on the measured rows (ROOFLINE_CALIBRATE)", "Calibrate_Answer", False),
-    ("Calibrate", "What the fit changes in a measured step", "Calibrate_Step", True),
+    ("Calibrate", "What the fit changes: the rows' median error", "Calibrate_Errors", True),
     ("Calibrate", "Each measured row, fitted and left out (ROOFLINE_CALIBRATE_ROWS array formula)", "Calibrate_Rows", True),
 ]
 SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate"]
@@ -194,7 +195,8 @@ CAL_TOP, CAL_ROWS = 13, 40  # the measured rows' range (make_capacity_planning.p
 
 def check_calibrate(doc):
     """The Calibrate sheet's profile is ROOFLINE_CALIBRATE's through the C ABI for the rows the sheet holds, its
-    fitted step is STEP_MS's under that profile, and its array is ROOFLINE_CALIBRATE_ROWS's."""
+    median errors are those of typical (STEP_MS, TTFT_MS) and of the fit (ROOFLINE_CALIBRATE_ROWS), and its array is
+    ROOFLINE_CALIBRATE_ROWS's."""
     problems = []
     sheet = doc.Sheets.getByName("Calibrate")
     rows = [[None if v == "" else v for v in r]
@@ -203,12 +205,21 @@ def check_calibrate(doc):
     shown = sheet.getCellRangeByName("A6").getString()
     if shown != profile:
         problems.append(f"Calibrate.A6 shows {shown!r}, the C ABI fits {profile!r}")
-    step = sheet.getCellRangeByName("F9").getValue()
-    b9, c9 = sheet.getCellRangeByName("B9").getValue(), sheet.getCellRangeByName("C9").getValue()
-    want = ROOFLINE.step_ms("llama-3-8b", "h200", b9, c9, "bf16", "bf16", 1, profile)
-    if not _close(step, want):
-        problems.append(f"Calibrate.F9 shows {step}, STEP_MS under the fitted profile is {want}")
+    # The median errors: typical's per row by the C ABI, the fit's and leave-one-out's from ROOFLINE_CALIBRATE_ROWS.
     table = ROOFLINE.calibrate_rows(rows)
+    typical = []
+    for r in rows:
+        if r[0] is None:
+            continue
+        model, gpu, w, kv, tp, batch, ctx, metric, value = r
+        ms = (ROOFLINE.step_ms(model, gpu, batch, ctx, w or "", kv or "", tp or 1, "typical") if metric == "step_ms"
+              else ROOFLINE.ttft_ms(model, gpu, ctx, batch, w or "", tp or 1, "typical"))
+        typical.append(abs(ms / value - 1) * 100)
+    for ref, want in (("B9", statistics.median(typical)), ("C9", statistics.median(abs(t[7]) for t in table[1:])),
+                      ("D9", statistics.median(abs(t[8]) for t in table[1:]))):
+        got = sheet.getCellRangeByName(ref).getValue()
+        if not _close(got, want):
+            problems.append(f"Calibrate.{ref} shows {got}, the C ABI's median error is {want}")
     got = sheet.getCellRangeByName(f"K{CAL_TOP - 1}:S{CAL_TOP - 1 + len(table) - 1}").DataArray
     for want_row, got_row in zip(table, got):
         for w, g in zip(want_row, got_row):
