@@ -774,7 +774,8 @@ BlockSparse read_block_sparse(Reader& r, ModelSpec& m) {
     if (!it->is_object()) r.fail("config.json field 'sparse_attention_config' must be an object");
     const json& c = *it;
     const std::string prefix = "sparse_attention_config.";
-    for (const auto& [key, value] : c.items()) {
+    for (const auto& item : c.items()) {
+        const std::string& key = item.key();  // a name, not a structured binding: lambdas take it (clang)
         static constexpr std::array<const char*, 10> kKnown{
             "use_sparse_attention", "sparse_attention_freq", "sparse_disable_index_value", "sparse_block_size",
             "sparse_topk_blocks", "sparse_index_dim", "sparse_num_index_heads", "sparse_init_block",
