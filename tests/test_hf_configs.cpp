@@ -69,10 +69,9 @@ std::string refusal(const std::string& text, const std::string& id = "refused") 
     return {};
 }
 
-/// The configs that need what no reader reads, and the field their refusal names.
-const std::map<std::string, std::string> kRefused = {
-    {"minimax-m3", "sparse_attention_config"},
-};
+/// The configs that need what no reader reads, and the field their refusal names (none now: MiniMax-M3's
+/// sparse_attention_config was the last, read since block-sparse attention).
+const std::map<std::string, std::string> kRefused = {};
 
 }  // namespace
 
@@ -108,7 +107,7 @@ TEST_CASE("every committed config.json imports with its published parameter coun
                 CHECK(m.active_params_b() == Approx(active).epsilon(0.12));
         }
     }
-    CHECK(imported_count == 25);  // the 26 folders but the refused one
+    CHECK(imported_count == 26);  // the 26 folders
     CHECK(refused_count == static_cast<int>(kRefused.size()));
 }
 
@@ -224,6 +223,50 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
             CHECK(m.indexer.topk == config(id)["index_topk"].get<double>());
             CHECK(m.mla());
         }
+    }
+    SECTION("MiniMax-M3: full attention and dense MLPs on layers 0-2, block-sparse attention (MSA) and MoE on 3-59") {
+        const ModelSpec m = imported("minimax-m3");
+        CHECK(m.layers_with(Attention::full) == 3);
+        CHECK(m.layers_with(Attention::block_sparse) == 57);
+        CHECK(m.indexer_layers == 57);
+        CHECK(m.layers_with(Mlp::dense) == 3);
+        CHECK(m.moe_layers() == 57);
+        REQUIRE(m.runs.size() == 2);
+        CHECK(m.runs[0].attention == Attention::full);
+        CHECK(m.runs[0].mlp == Mlp::dense);
+        // 16 blocks of 128 tokens a KV head, the local block among them: 2048 tokens at most.
+        CHECK(m.runs[1].attention == Attention::block_sparse);
+        CHECK(m.runs[1].ratio == 128);
+        CHECK(m.runs[1].topk == 16);
+        CHECK(m.runs[1].window == 16 * 128);
+        CHECK(m.ffn == 12288);        // dense_intermediate_size
+        CHECK(m.expert_ffn == 3072);  // intermediate_size
+        CHECK(m.shared_experts == 1);
+        CHECK(m.shared_expert_ffn == 3072);
+        CHECK(m.experts == 128);
+        CHECK(m.experts_per_token == 4);
+        CHECK(m.mtp_layers == 1);  // num_nextn_predict_layers (num_mtp_modules, the drafter's 7, is not counted)
+        // The indexer: index_q_proj (4 heads of 128, split as the KV heads), index_k_proj (one shared key of 128),
+        // their two norms; its keys in 16 bits, no scale.
+        const double h = 6144;
+        CHECK(m.indexer.heads == 4);
+        CHECK(m.indexer.head_dim == 128);
+        CHECK(m.indexer.params == h * 4 * 128 + h * 128 + 2 * 128);
+        CHECK(m.indexer.split_params == h * 4 * 128);
+        CHECK(m.indexer.key_bytes() == 128 * 2);
+        CHECK(m.native_linear == DType::bf16);  // the published checkpoint is bfloat16
+        // Parameters by hand: 3 dense layers (q, k, v, o; a gated MLP of 12288; 2 norms), 57 MoE layers (the same
+        // attention, the indexer, the router, 128 experts and a shared one of 3072), the MTP layer (attention, its
+        // norms and projection of two hidden states, a MoE layer's MLP), embedding and lm_head (untied), the final norm.
+        const double attention = h * 64 * 128 * 2 + 2 * h * 4 * 128;
+        const double expert = 3 * h * 3072, router = h * 128, indexer = h * 4 * 128 + h * 128 + 2 * 128;
+        const double dense_layer = attention + 3 * h * 12288 + 2 * h;
+        const double moe_layer = attention + indexer + router + 128 * expert + expert + 2 * h;
+        const double mtp = attention + 4 * h + 2 * h * h + router + 128 * expert + expert;
+        CHECK(m.params_b() * 1e9 == Approx(3 * dense_layer + 57 * moe_layer + mtp + 2 * 200064 * h + h).epsilon(1e-12));
+        const double active_moe = attention + indexer + router + 4 * expert + expert + 2 * h;
+        CHECK(m.active_params_b() * 1e9 ==
+              Approx(3 * dense_layer + 57 * active_moe + h + 200064 * h + h).epsilon(1e-12));
     }
     SECTION("DeepSeek-R1 and Kimi-K2: dense first layers, MoE after; MTP layers counted apart") {
         const ModelSpec r1 = imported("deepseek-r1");
@@ -426,6 +469,16 @@ TEST_CASE("the cache of a sequence at two contexts, by hand", "[hf]") {
         const double keys16 = cache(pro, 1048576) - pro_state + 30 * 1048576 / 4.0 * (256 - key);
         CHECK(keys16 / (1024.0 * 1024 * 1024) == Approx(9.62).epsilon(0.001));
     }
+    SECTION("MiniMax-M3: all 60 layers hold every token's K and V (4 heads of 128); the 57 block-sparse ones also its "
+            "indexer key (128 values in 16 bits), whatever blocks they read") {
+        const ModelSpec m = imported("minimax-m3");
+        const double kv = 2 * 4 * 128 * 2, key = 128 * 2;
+        CHECK(cache(m, 4096) == Approx((60 * kv + 57 * key) * 4096));
+        CHECK(cache(m, 1048576) == Approx((60 * kv + 57 * key) * 1048576));
+        // tp 8: a KV head on each GPU (4 heads, 8 GPUs), the one key head replicated.
+        CHECK(cache(m, 4096, 8) == Approx((60 * 2 * 1 * 128 * 2 + 57 * key) * 4096));
+        CHECK(formula::cache_gb("minimax-m3", 16, 131072, "", 1) == Approx(16 * (60 * kv + 57 * key) * 131072 / 1e9));
+    }
     SECTION("Kimi-K3: 24 MLA layers grow by their latent and RoPE key; 69 KDA layers hold 96 float32 states of 128 x 128") {
         const ModelSpec m = imported("kimi-k3");
         const double latent = (512 + 64) * 2.0;
@@ -488,6 +541,45 @@ TEST_CASE("one layer of each kind in a decode step, by hand", "[hf]") {
         CHECK(op(ops, "attention").bytes == Approx(batch * (latent * 61 * (2048 + 1) + key * 61 * (ctx + 1))));
         // FLOPs: 128 heads over 2048 latents of 512 + 64 keys and 512 values, 64 indexer heads of 128 over ctx.
         CHECK(op(ops, "attention").flops == Approx(2 * batch * 61 * (128 * (576 + 512) * 2048 + 64 * 128 * ctx)));
+    }
+    SECTION("block-sparse attention (MiniMax-M3): 16 blocks of 128 tokens' K and V, the indexer's keys of the whole "
+            "context; 3 full layers the context") {
+        const ModelSpec m = imported("minimax-m3");
+        const auto ops = step(m);  // kept: op() points into it
+        const double kv = 2 * 4 * 128 * 2, key = 128 * 2;
+        const double read = 3 * ctx + 57 * 2048, indexed = 57 * ctx;
+        CHECK(op(ops, "attention").bytes == Approx(batch * (kv * (read + 60) + key * (indexed + 57))));
+        // FLOPs: 64 heads over keys and values of 128, 4 index heads of 128 scoring every cached token's key.
+        CHECK(op(ops, "attention").flops == Approx(2 * batch * (64 * (128 + 128) * read + 4 * 128 * indexed)));
+        // One block-sparse layer alone: the step of a 1-layer model of that kind.
+        ModelSpec one = m;
+        one.runs = {{1, Attention::block_sparse, 2048, Mlp::moe, 128, 16}};
+        one.layers = 1;
+        one.mtp_layers = 0;
+        one.count_layers();
+        const auto layer = step(one);
+        CHECK(op(layer, "attention").bytes == Approx(batch * (kv * (2048 + 1) + key * (ctx + 1))));
+        CHECK(op(layer, "attention").flops == Approx(2 * batch * (64 * 256 * 2048 + 4 * 128 * ctx)));
+        // q, k, v (64 + 2 x 4 heads of 128) and the indexer's projections (4 index heads and a key of 128).
+        const double h = 6144, qkv = h * (64 + 8) * 128, indexer = h * 4 * 128 + h * 128 + 2 * 128;
+        CHECK(op(layer, "qkv_proj").bytes ==
+              Approx(qkv * 2 + batch * (h + 72 * 128) * 2 + indexer * 2 + batch * 4 * 128 * 2));
+        CHECK(op(layer, "qkv_proj").flops == Approx(2 * batch * (qkv + indexer)));
+        // Below 16 blocks a layer reads the whole context, as full attention.
+        const auto short_ops = decode_operators(DeploymentRef{one, h200(), DType::bf16, DType::bf16, 1}, batch, 1000);
+        CHECK(op(short_ops, "attention").flops == Approx(2 * batch * (64 * 256 * 1000 + 4 * 128 * 1000)));
+        CHECK(attention_breaks(m, 0, 1e6) == std::vector<double>{2049});
+        // tp 8: 8 query heads, a KV head and an index head on each GPU; the index key head and index_k_proj replicated.
+        const auto tp8 = step(one, 8);
+        CHECK(op(tp8, "attention").flops == Approx(2 * batch * (8 * 256 * 2048 + 1 * 128 * ctx)));
+        CHECK(op(tp8, "attention").bytes == Approx(batch * (2 * 128 * 2 * (2048 + 1) + key * (ctx + 1))));
+        const double indexer8 = h * 1 * 128 + h * 128 + 2 * 128;
+        CHECK(op(tp8, "qkv_proj").flops == Approx(2 * batch * (h * (8 + 2) * 128 + indexer8)));
+        // Prefill of 4096 tokens: position i attends min(i, 2048) tokens; the indexer scores all i keys.
+        const double tokens = 4096;
+        const auto prefill = prefill_operators(DeploymentRef{one, h200(), DType::bf16, DType::bf16, 1}, 2, tokens);
+        const double pairs = 2048 * 2049 / 2.0 + (tokens - 2048) * 2048, scored = tokens * (tokens + 1) / 2;
+        CHECK(op(prefill, "attention").flops == Approx(2 * 2 * (64 * 256 * pairs + 4 * 128 * scored)));
     }
     SECTION("state layers (Qwen3-Next): weights once, each sequence's state read and written, none of the context") {
         const ModelSpec m = imported("qwen3-next-80b-a3b");
@@ -693,6 +785,48 @@ TEST_CASE("a config that uses what no reader understands is refused, naming the 
                Contains("config.json field 'expert_dtype' is not supported (model_type 'deepseek_v4'): the dtype 'fp2'"));
     CHECK_THAT(refusal("{" + v4 + R"(, "compress_ratios": [4, 128], "o_groups": 3})"),
                Contains("config.json field 'o_groups' (3) must divide num_attention_heads (16)"));
+    // MiniMax-M3: its sparse_attention_config read key by key; what it does not know is refused by its name.
+    const std::string m3 = R"("model_type": "minimax_m3", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 16,
+        "num_key_value_heads": 4, "head_dim": 64, "intermediate_size": 512, "dense_intermediate_size": 2048,
+        "shared_intermediate_size": 512, "n_shared_experts": 1, "num_local_experts": 8, "num_experts_per_tok": 2,
+        "moe_layer_freq": [0, 1], "vocab_size": 1000)";
+    const std::string msa = R"("use_sparse_attention": true, "sparse_attention_freq": [0, 1], "sparse_block_size": 128,
+        "sparse_topk_blocks": 16, "sparse_index_dim": 64, "sparse_num_index_heads": 4, "sparse_init_block": 0,
+        "sparse_local_block": 1, "sparse_score_type": "max")";
+    const ModelSpec small = model_from_hf_config("{" + m3 + R"(, "sparse_attention_config": {)" + msa +
+                                                     R"(, "sparse_disable_index_value": [0, 1]}})", "m3", "config_json");
+    CHECK(small.layers_with(Attention::block_sparse) == 1);
+    CHECK(small.runs[1].window == 2048);
+    CHECK(small.layers_with(Attention::full) == 1);
+    CHECK(small.ffn == 2048);
+    // Off: every layer attends in full (the dense ablation).
+    CHECK(model_from_hf_config("{" + m3 + R"(, "sparse_attention_config": {"use_sparse_attention": false}})", "m3",
+                               "config_json").layers_with(Attention::full) == 2);
+    CHECK(refusal("{" + m3 + R"(, "sparse_attention_config": {)" + msa +
+                  R"(, "sparse_disable_index_value": [0, 1], "sparse_init_tokens": 128}})") ==
+          "argument 'config_json': config.json field 'sparse_attention_config.sparse_init_tokens' is not supported "
+          "(model_type 'minimax_m3')");
+    CHECK_THAT(refusal("{" + m3 + R"(, "sparse_attention_config": {)" + msa + R"(, "sparse_disable_index_value": [0, 0]}})"),
+               Contains("config.json field 'sparse_attention_config.sparse_disable_index_value' is not supported "
+                        "(model_type 'minimax_m3'): the index value and output projections of layer 1"));
+    std::string sum = msa;
+    sum.replace(sum.find("\"max\""), 5, "\"sum\"");
+    CHECK_THAT(refusal("{" + m3 + R"(, "sparse_attention_config": {)" + sum + R"(, "sparse_disable_index_value": [0, 1]}})"),
+               Contains("config.json field 'sparse_attention_config.sparse_score_type' is not supported (model_type "
+                        "'minimax_m3'): the score type \"sum\""));
+    CHECK_THAT(refusal("{" + m3 + R"(, "attention_output_gate": true})"),
+               Contains("config.json field 'attention_output_gate' is not supported (model_type 'minimax_m3')"));
+    CHECK_THAT(refusal("{" + m3 + R"(, "sparse_attention_config": {"use_sparse_attention": true, "sparse_topk_blocks": 16}})"),
+               Contains("config.json has no 'sparse_attention_config.sparse_block_size'"));
+    // The published config.json: minimax_m3_vl, the text model in text_config (whose own model_type is minimax_m2).
+    CHECK(model_from_hf_config(R"({"model_type": "minimax_m3_vl", "text_config": {"model_type": "minimax_m2", )" + m3.substr(
+                                   m3.find("\"hidden_size\"")) + R"(, "sparse_attention_config": {)" + msa +
+                                   R"(, "sparse_disable_index_value": [0, 1]}}})", "m3vl", "config_json")
+              .layers_with(Attention::block_sparse) == 1);
+    // A text_config of minimax_m2 alone with a sparse_attention_config: not read as MiniMax-M2.
+    CHECK_THAT(refusal(R"({"model_type": "minimax_m2", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 16,
+        "intermediate_size": 512, "vocab_size": 1000, "sparse_attention_config": {"use_sparse_attention": true}})"),
+               Contains("config.json field 'sparse_attention_config' is not supported (model_type 'minimax_m2')"));
     // Hyper-connections or a grouped output in another family: refused, not read as something else.
     CHECK_THAT(refusal("{" + llama + R"(, "hc_mult": 4})"),
                Contains("config.json field 'hc_mult' is not supported (model_type 'llama')"));
@@ -726,5 +860,5 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
         CHECK(find_model(id)->native_experts == from_file.native_experts);
         ++checked;
     }
-    CHECK(checked == 24);  // the catalog ids with a folder (all but minimax-m2.5 and the refused minimax-m3)
+    CHECK(checked == 25);  // the catalog ids with a folder (all but minimax-m2.5)
 }

@@ -259,6 +259,7 @@ std::string_view to_string(Attention a) noexcept {
         case Attention::chunked: return "chunked";
         case Attention::sparse: return "sparse";
         case Attention::compressed: return "compressed";
+        case Attention::block_sparse: return "block_sparse";
         default: return "state";
     }
 }
@@ -298,7 +299,8 @@ void ModelSpec::count_layers() {
         attention_count[static_cast<std::size_t>(r.attention)] += r.count;
         mlp_count[static_cast<std::size_t>(r.mlp)] += r.count;
         norm_count += r.count * ((r.attention != Attention::none) + (r.mlp != Mlp::none));
-        if (r.attention == Attention::sparse || (r.attention == Attention::compressed && r.topk > 0))
+        if (r.attention == Attention::sparse || r.attention == Attention::block_sparse ||
+            (r.attention == Attention::compressed && r.topk > 0))
             indexer_layers += r.count;
         if (r.attention == Attention::none || r.attention == Attention::state) continue;
         auto same = std::find_if(attention_groups.begin(), attention_groups.end(), [&](const LayerRun& g) {
@@ -319,7 +321,8 @@ double count_params_b(const ModelSpec& m, double experts_held, double embedding_
         switch (r.attention) {
             case Attention::none: break;
             case Attention::state: layer += m.state.params + m.hidden; break;
-            case Attention::sparse: layer += m.attention_params() + m.indexer.params + m.hidden; break;
+            case Attention::sparse:
+            case Attention::block_sparse: layer += m.attention_params() + m.indexer.params + m.hidden; break;
             case Attention::compressed:
                 layer += m.attention_params() + m.compressor_params(r) + (r.topk > 0 ? m.indexer.params : 0) + m.hidden;
                 break;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -751,6 +752,144 @@ void read_mpt(Reader& r, ModelSpec& m) {
     m.runs = {{m.layers, Attention::full, 0, Mlp::dense}};
 }
 
+/// MiniMax-M3's block-sparse attention (MSA) from its sparse_attention_config (transformers' MiniMaxM3VLIndexer;
+/// vLLM's models/minimax_m3: common/indexer.py, common/ops/index_topk.py): on the layers of sparse_attention_freq an
+/// indexer of sparse_num_index_heads query heads of sparse_index_dim (index_q_proj, index_q_norm) scores one shared
+/// key per token (index_k_proj, index_k_norm; kept in a key-only side cache, 16 bits by default) and takes, per KV
+/// head, the best sparse_topk_blocks blocks of sparse_block_size tokens (a block's score its best token's, "max"),
+/// its first sparse_init_block and its last sparse_local_block blocks forced among them (vLLM scores them above any
+/// other); the attention reads those blocks' K and V. The indexer only selects (sparse_disable_index_value 1 on
+/// every sparse layer: no index value or output projection). Returns whether layer i is block-sparse, and fills
+/// the indexer; `block` and `topk` the selection's sizes.
+struct BlockSparse {
+    std::vector<bool> layer;
+    double block = 0, topk = 0;
+};
+BlockSparse read_block_sparse(Reader& r, ModelSpec& m) {
+    BlockSparse b;
+    b.layer.assign(static_cast<std::size_t>(m.layers), false);
+    r.use("sparse_attention_config");
+    auto it = r.j().find("sparse_attention_config");
+    if (it == r.j().end() || it->is_null()) return b;
+    if (!it->is_object()) r.fail("config.json field 'sparse_attention_config' must be an object");
+    const json& c = *it;
+    const std::string prefix = "sparse_attention_config.";
+    for (const auto& item : c.items()) {
+        const std::string& key = item.key();  // a name, not a structured binding: lambdas take it (clang)
+        static constexpr std::array<const char*, 10> kKnown{
+            "use_sparse_attention", "sparse_attention_freq", "sparse_disable_index_value", "sparse_block_size",
+            "sparse_topk_blocks", "sparse_index_dim", "sparse_num_index_heads", "sparse_init_block",
+            "sparse_local_block", "sparse_score_type"};
+        if (std::find_if(kKnown.begin(), kKnown.end(), [&](const char* k) { return key == k; }) == kKnown.end())
+            r.unsupported(prefix + key);  // what no reader knows
+    }
+    auto whole = [&](const char* key, std::optional<double> fallback) {
+        auto v = c.find(key);
+        if (v == c.end() || v->is_null()) {
+            if (!fallback) r.fail(fmt::format("config.json has no '{}{}'", prefix, key));
+            return *fallback;
+        }
+        if (v->is_boolean() || !v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0 ||
+            v->get<double>() != std::floor(v->get<double>()) || v->get<double>() > 1e6)
+            r.fail(fmt::format("config.json field '{}{}' must be a whole number from 0 to 1000000", prefix, key));
+        return v->get<double>();
+    };
+    auto flags = [&](const char* key) {  // a 0/1 per layer; empty when absent
+        std::vector<bool> f;
+        auto v = c.find(key);
+        if (v == c.end() || v->is_null()) return f;
+        if (!v->is_array() || v->size() < b.layer.size())
+            r.fail(fmt::format("config.json field '{}{}' must list an entry per layer ({})", prefix, key, m.layers));
+        for (std::size_t i = 0; i < b.layer.size(); ++i) {
+            const json& e = (*v)[i];
+            if (!(e.is_number_integer() || e.is_boolean()))
+                r.fail(fmt::format("config.json field '{}{}' must list 0 or 1 per layer", prefix, key));
+            f.push_back(e.is_boolean() ? e.get<bool>() : e.get<long long>() != 0);
+        }
+        return f;
+    };
+    auto used = c.find("use_sparse_attention");
+    if (used != c.end() && !used->is_null() && !used->is_boolean())
+        r.fail(fmt::format("config.json field '{}use_sparse_attention' must be true or false", prefix));
+    // Off (or absent, as the engines read it): every layer attends in full, the dense ablation.
+    if (used == c.end() || used->is_null() || !used->get<bool>()) return b;
+    if (auto score = c.find("sparse_score_type"); score != c.end() && !score->is_null() && *score != "max")
+        r.unsupported(prefix + "sparse_score_type", fmt::format("the score type {}", score->dump()));
+    b.block = whole("sparse_block_size", std::nullopt);
+    b.topk = whole("sparse_topk_blocks", std::nullopt);
+    const double init = whole("sparse_init_block", 0.0), local = whole("sparse_local_block", 1.0);
+    IndexerSpec& x = m.indexer;
+    x.heads = whole("sparse_num_index_heads", std::nullopt);
+    x.head_dim = whole("sparse_index_dim", std::nullopt);
+    if (!(b.block > 0) || !(b.topk > 0) || !(x.heads > 0) || !(x.head_dim > 0))
+        r.fail(fmt::format("config.json fields '{0}sparse_block_size', '{0}sparse_topk_blocks', '{0}sparse_num_index_heads' "
+                           "and '{0}sparse_index_dim' must be > 0", prefix));
+    if (init + local > b.topk)
+        r.unsupported(prefix + "sparse_local_block",
+                      fmt::format("{} forced blocks (init and local) of {} picked", init + local, b.topk));
+    // index_q_proj (split by heads in tensor parallel, as the KV heads), index_k_proj, index_q_norm, index_k_norm.
+    x.split_params = m.hidden * x.heads * x.head_dim;
+    x.params = x.split_params + m.hidden * x.head_dim + 2 * x.head_dim;
+    x.heads_split = true;
+    x.key_value_bytes = 2;
+    x.key_scale_bytes = 0;
+    x.topk = b.topk * b.block;
+    const std::vector<bool> freq = flags("sparse_attention_freq"), score_only = flags("sparse_disable_index_value");
+    for (std::size_t i = 0; i < b.layer.size(); ++i) {
+        b.layer[i] = freq.empty() || freq[i];  // no list: every layer (as vLLM and FreeToken read it)
+        if (b.layer[i] && (score_only.empty() || !score_only[i]))
+            r.unsupported(prefix + "sparse_disable_index_value",
+                          fmt::format("the index value and output projections of layer {} (from 0)", i));
+    }
+    return b;
+}
+
+/// MiniMax-M3 (minimax_m3; its multimodal minimax_m3_vl, whose text_config is read; transformers'
+/// minimax_m3_vl_text): GQA with per-head norms on every layer, block-sparse (read_block_sparse) where
+/// sparse_attention_freq says; a dense MLP of dense_intermediate_size where moe_layer_freq[i] is 0, else MoE of
+/// num_local_experts experts of intermediate_size (vLLM's FusedMoE and transformers take the experts' width from
+/// it) and n_shared_experts of shared_intermediate_size; SwiGLU-OAI (gated). num_nextn_predict_layers MTP layers
+/// are counted; num_mtp_modules (the drafter's modules, 7, that vLLM cycles through one a draft step) is not.
+void read_minimax_m3(Reader& r, ModelSpec& m) {
+    read_common(r, m);
+    if (r.flag("attention_output_gate", false)) r.unsupported("attention_output_gate");
+    const double expert_ffn = r.required({"intermediate_size"});
+    r.use("dense_intermediate_size");
+    m.ffn = r.number_or("dense_intermediate_size", expert_ffn);
+    read_moe(r, m, expert_ffn);
+    if (m.moe() && m.expert_ffn != expert_ffn)
+        r.fail(fmt::format("config.json field 'moe_intermediate_size' ({}) is not intermediate_size ({}), the experts' "
+                           "width MiniMax-M3 reads", m.expert_ffn, expert_ffn));
+    r.use("moe_layer_freq");
+    const json& moe_freq = r.list("moe_layer_freq");
+    if (!moe_freq.empty() && moe_freq.size() != static_cast<std::size_t>(m.layers))
+        r.fail("config.json field 'moe_layer_freq' must have num_hidden_layers entries");
+    const BlockSparse sparse = read_block_sparse(r, m);
+    r.use("layer_types");
+    const json& types = layer_types(r, m.layers);
+    m.runs = layers_of(m.layers, [&](int i) {
+        const auto at = static_cast<std::size_t>(i);
+        bool moe = m.moe() && i >= m.first_dense_layers;
+        if (!moe_freq.empty()) {
+            if (!moe_freq[at].is_number_integer()) r.fail("config.json field 'moe_layer_freq' must list 0 or 1 per layer");
+            moe = moe_freq[at].get<long long>() != 0;
+            if (moe && !m.moe()) r.fail("config.json field 'moe_layer_freq' has MoE layers but no 'num_local_experts'");
+        }
+        // transformers' MiniMaxM3VLTextConfig writes layer_types from sparse_attention_freq: it must agree.
+        if (!types.empty()) {
+            const bool typed = types[at].is_string() && types[at].get<std::string>() == "minimax_m3_sparse";
+            if (!typed && attention_of_type(r, types[at]) != Attention::full)
+                r.unsupported("layer_types", fmt::format("the layer type {}", types[at].dump()));
+            if (typed != sparse.layer[at])
+                r.fail(fmt::format("config.json field 'layer_types' says layer {} (from 0) is {}, sparse_attention_config "
+                                   "that it is not", i, typed ? "minimax_m3_sparse" : "full_attention"));
+        }
+        const Mlp mlp = moe ? Mlp::moe : Mlp::dense;
+        if (!sparse.layer[at]) return LayerRun{1, Attention::full, 0, mlp};
+        return LayerRun{1, Attention::block_sparse, sparse.topk * sparse.block, mlp, sparse.block, sparse.topk};
+    });
+}
+
 using FamilyReader = void (*)(Reader&, ModelSpec&);
 struct Family {
     std::string_view model_type;
@@ -776,6 +915,9 @@ constexpr Family kFamilies[] = {
     {"kimi_linear", read_kimi_linear},
     {"kimi_k3", read_kimi_linear},  // Kimi-K3's text_config is a kimi_linear one
     {"deepseek_v4", read_deepseek_v4},
+    {"minimax_m3", read_minimax_m3},
+    {"minimax_m3_vl", read_minimax_m3},  // the published config.json: the text model in text_config
+    {"minimax_m3_vl_text", read_minimax_m3},
 };
 
 /// Families known to need what no reader here reads: refused by name, with the field that says so.
@@ -785,7 +927,6 @@ struct Refused {
     const char* why;
 };
 constexpr Refused kRefused[] = {
-    {"minimax_m3", "sparse_attention_config", "block-sparse attention"},
     {"minimax_m1", "attn_type_list", "lightning attention layers"},
 };
 

@@ -62,7 +62,8 @@ struct Shard {
     double kv_value_bytes;         ///< bytes per KV cache value
     // Parameters on one GPU.
     double qkv, o, dense_mlp, expert, shared, router, embed, lm_head, norms;
-    double indexer;     ///< a sparse layer's indexer (replicated)
+    double indexer;     ///< a sparse layer's indexer (replicated, or its query heads split: MiniMax-M3)
+    double indexer_heads; ///< the indexer's query heads on one GPU
     double state;       ///< a state layer (split by its heads)
     double kv_values;   ///< KV values per token per attention layer on one GPU
     double state_bytes; ///< one sequence's state, one state layer, on one GPU
@@ -114,7 +115,11 @@ Shard shard(const DeploymentRef& d) {
     s.embed = m.vocab * m.hidden / s.stage;
     s.lm_head = m.vocab * m.hidden / s.stage;
     s.norms = m.norm_count * m.hidden;
-    s.indexer = m.indexer.params;
+    // MiniMax-M3's index query heads shard as its KV heads (at least one a GPU); its shared key head is replicated.
+    const IndexerSpec& x = m.indexer;
+    s.indexer_heads = x.heads_split ? std::max(1.0, x.heads / ta) : x.heads;
+    s.indexer = x.heads_split && x.heads > 0 ? x.params - x.split_params + x.split_params * s.indexer_heads / x.heads
+                                             : x.params;
     s.state_split = m.state.heads > 0 ? std::min(ta, m.state.heads) : 1;
     s.state = m.state.params / s.state_split;
     s.state_bytes = m.state.state_bytes() / s.state_split;
@@ -126,7 +131,8 @@ double seen(const LayerRun& r, double ctx) {
     switch (r.attention) {
         case Attention::full: return ctx;
         case Attention::sliding:
-        case Attention::sparse: return std::min(ctx, r.window);
+        case Attention::sparse:
+        case Attention::block_sparse: return std::min(ctx, r.window);  // block_sparse: its picked blocks
         case Attention::chunked: return ctx - r.window * std::floor(ctx / r.window);
         case Attention::compressed:  // the window, and the compressed entries (all, or the indexer's top-k)
             return std::min(ctx, r.window) + (r.topk > 0 ? std::min(ctx / r.ratio, r.topk) : ctx / r.ratio);
@@ -143,7 +149,8 @@ double causal_pairs(const LayerRun& r, double tokens) {
     switch (r.attention) {
         case Attention::full: return within(tokens, 0);
         case Attention::sliding:
-        case Attention::sparse: return within(tokens, r.window);
+        case Attention::sparse:
+        case Attention::block_sparse: return within(tokens, r.window);
         case Attention::chunked: {
             const double chunks = std::floor(tokens / r.window), rest = tokens - chunks * r.window;
             return chunks * within(r.window, 0) + within(rest, 0);
@@ -156,6 +163,14 @@ double causal_pairs(const LayerRun& r, double tokens) {
 
 /// Layers that keep a KV cache (their attention reads one).
 bool attends(const LayerRun& r) { return r.attention != Attention::none && r.attention != Attention::state; }
+
+/// Layers whose indexer keeps a key of every token and scores them all (DeepSeek-V3.2's DSA, MiniMax-M3's MSA).
+bool indexes_every_token(const LayerRun& r) {
+    return r.attention == Attention::sparse || r.attention == Attention::block_sparse;
+}
+double indexing_layers(const ModelSpec& m) {
+    return m.layers_with(Attention::sparse) + m.layers_with(Attention::block_sparse);
+}
 
 /// DeepSeek-V4's compressed layers, summed over them: their compressors' parameters, the compressed entries and
 /// the indexer keys one token adds (one per `ratio` tokens), the float32 values of one sequence's compressor
@@ -246,7 +261,7 @@ void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const
                            compute_dtype(d.weights), attention_layers);
     if (sparse_layers > 0 && s.indexer > 0) {  // the indexer's projections with the other projections
         qkv.flops += 2 * s.indexer * tokens * sparse_layers;
-        qkv.bytes += (s.indexer * s.weight_value_bytes + tokens * m.indexer.heads * m.indexer.head_dim * kActivationBytes) *
+        qkv.bytes += (s.indexer * s.weight_value_bytes + tokens * s.indexer_heads * m.indexer.head_dim * kActivationBytes) *
                      sparse_layers;
     }
     if (m.layers_with(Attention::compressed) > 0) {  // DeepSeek-V4's compressors (replicated: one key-value head)
@@ -559,19 +574,19 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         positions += r.count * seen(r, ctx);
-        if (r.attention == Attention::sparse) indexed += r.count * ctx;
+        if (indexes_every_token(r)) indexed += r.count * ctx;
         if (r.attention == Attention::compressed && r.topk > 0) indexed += r.count * ctx / r.ratio;
     }
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.flops = 2 * t.mix * s.heads * per_position * positions +
-                          2 * t.mix * m.indexer.heads * m.indexer.head_dim * indexed;
+                          2 * t.mix * s.indexer_heads * m.indexer.head_dim * indexed;
         // Read the context, write the new token (and a compressed layer its share of an entry, of an indexer key,
         // and its compressor state's row, reading the state at each compression).
         const Compressed c = compressed_layers(m);
         attention.bytes = t.mix * s.kv_values * s.kv_value_bytes * (positions + attention_layers + c.entries) +
-                          t.mix * m.indexer.key_bytes() * (indexed + m.layers_with(Attention::sparse) + c.keys) +
+                          t.mix * m.indexer.key_bytes() * (indexed + indexing_layers(m) + c.keys) +
                           t.mix * c.state_touched * kCompressorStateBytes;
     }
     operators_after_attention(ops, d, s, t, t.stage, t.stage);
@@ -590,7 +605,7 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         pairs += r.count * causal_pairs(r, tokens);
-        if (r.attention == Attention::sparse) indexed += r.count * tokens * (tokens + 1) / 2;
+        if (indexes_every_token(r)) indexed += r.count * tokens * (tokens + 1) / 2;
         if (r.attention == Attention::compressed && r.topk > 0) indexed += r.count * tokens * (tokens + 1) / 2 / r.ratio;
     }
     pairs *= prompts.mix;
@@ -599,11 +614,11 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
-                          2 * m.indexer.heads * m.indexer.head_dim * indexed;
+                          2 * s.indexer_heads * m.indexer.head_dim * indexed;
         // Fused attention reads Q, K, V once and writes the output and the KV cache.
         attention.bytes = attention_layers * t.mix *
                               (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
-                          m.layers_with(Attention::sparse) * t.mix * m.indexer.key_bytes();
+                          indexing_layers(m) * t.mix * m.indexer.key_bytes();
         if (m.layers_with(Attention::compressed) > 0) {  // the entries and keys written, each prompt's states once
             const Compressed c = compressed_layers(m);
             attention.bytes += t.mix * (c.entries * s.kv_values * s.kv_value_bytes + c.keys * m.indexer.key_bytes()) +
@@ -692,9 +707,9 @@ double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx) {
     for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         // A chunked layer holds the chunk being filled, at most `window` tokens.
-        positions += r.count * (r.attention == Attention::full || r.attention == Attention::sparse ? ctx
-                                                                                                  : std::min(ctx, r.window));
-        if (r.attention == Attention::sparse) indexed += r.count * ctx;
+        // A sparse or block-sparse layer holds every token (and its indexer key), whatever it reads of them.
+        positions += r.count * (r.attention == Attention::full || indexes_every_token(r) ? ctx : std::min(ctx, r.window));
+        if (indexes_every_token(r)) indexed += r.count * ctx;
         if (r.attention == Attention::compressed) {  // the window's tokens, then an entry (and a key) per ratio
             positions += r.count * ctx / r.ratio;
             if (r.topk > 0) indexed += r.count * ctx / r.ratio;

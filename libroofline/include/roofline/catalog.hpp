@@ -52,6 +52,10 @@ enum class Attention : unsigned char {
     /// DeepSeek-V4's compressed attention: the last `window` tokens, and one compressed entry per `ratio` tokens
     /// of the whole context, all of them (HCA, ratio 128) or the `topk` an indexer picks (CSA, ratio 4)
     compressed,
+    /// MiniMax-M3's block-sparse attention (MSA): the cache holds every token's K and V, and an indexer's key;
+    /// each KV head reads the `topk` blocks of `ratio` tokens its indexer picks (the local block among them),
+    /// `window` = topk x ratio tokens at most
+    block_sparse,
 };
 /// The MLP of a layer.
 enum class Mlp : unsigned char { none, dense, moe };
@@ -64,8 +68,8 @@ struct LayerRun {
     Attention attention = Attention::full;
     double window = 0;  ///< tokens: sliding window, chunk, or top-k (0 for the others)
     Mlp mlp = Mlp::dense;
-    double ratio = 0;   ///< compressed: tokens per compressed entry (0 for the others)
-    double topk = 0;    ///< compressed: the entries an indexer picks (0: all of them)
+    double ratio = 0;   ///< compressed: tokens per compressed entry; block_sparse: tokens per block (0 for the others)
+    double topk = 0;    ///< compressed: the entries an indexer picks (0: all of them); block_sparse: the blocks
 };
 
 /// The linear-attention or state-space layers of a model (all of a model's are alike).
@@ -86,13 +90,21 @@ struct StateLayerSpec {
     double in_width = 0, out_width = 0;  ///< widths of its input projection's output and of its output projection's input
 };
 
-/// The indexer of sparse attention (DeepSeek-V3.2 DSA): scores every cached token with its own small keys.
+/// The indexer of sparse attention (DeepSeek-V3.2 DSA, MiniMax-M3's MSA): scores every cached token with its own
+/// small keys (one key of head_dim per token, shared by its `heads` query heads).
 struct IndexerSpec {
     double heads = 0, head_dim = 0, topk = 0;
     double params = 0;  ///< its projections (and DeepSeek-V4's its compressor), one layer
     double state_values = 0;     ///< float32 values of one sequence's compressor state, one layer (V4)
-    /// Bytes of one token's indexer key, one layer: FP8 values and a 4-byte scale, as DeepSeek stores them.
-    double key_bytes() const noexcept { return head_dim > 0 ? head_dim + 4 : 0; }
+    /// Bytes per key value and per key's scale: FP8 values and a 4-byte scale, as DeepSeek stores them (1, 4);
+    /// MiniMax-M3's keys in 16 bits, no scale (2, 0: vLLM's indexer_kv_dtype "bf16", its default).
+    double key_value_bytes = 1, key_scale_bytes = 4;
+    /// Its query heads split over an attention group's GPUs as the KV heads are (MiniMax-M3: each GPU at least one,
+    /// with split_params, those of its parameters split with them), or replicated on each (false: DeepSeek's).
+    bool heads_split = false;
+    double split_params = 0;
+    /// Bytes of one token's indexer key, one layer.
+    double key_bytes() const noexcept { return head_dim > 0 ? head_dim * key_value_bytes + key_scale_bytes : 0; }
 };
 
 /// A transformer's architecture, as the roofline needs it.
@@ -125,13 +137,13 @@ struct ModelSpec {
     std::vector<LayerRun> runs;
     /// What a step needs of the runs, counted once by count_layers(): layers of each attention and MLP kind,
     /// norms, and the attending layers grouped by kind and window (whatever their order and MLP).
-    std::array<double, 7> attention_count{};
+    std::array<double, 8> attention_count{};
     std::array<double, 3> mlp_count{};
     double norm_count = 0;
     std::vector<LayerRun> attention_groups;
     void count_layers();
     StateLayerSpec state;  ///< the layers of Attention::state
-    IndexerSpec indexer;   ///< the layers of Attention::sparse, and the compressed ones with a top-k
+    IndexerSpec indexer;   ///< the layers of Attention::sparse and block_sparse, and the compressed ones with a top-k
     double indexer_layers = 0;  ///< layers with an indexer (counted by count_layers())
     /// Sources the Attention Residuals of one token read, summed over the layers and the output (0: none;
     /// counted by count_layers()).

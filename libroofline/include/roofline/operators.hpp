@@ -150,8 +150,8 @@ double micro_batch_tokens(const DeploymentRef& d, double tokens) noexcept;
 double expected_distinct_experts(double experts, double per_token, double tokens) noexcept;
 
 /// Bytes of the weights on one GPU, and of the cache of one sequence of `ctx` tokens on one GPU: the KV
-/// cache of its attention layers (a window or a chunk caps theirs; MLA stores its latent; sparse layers add
-/// their indexer keys) and the recurrent state of its state layers (constant in the context).
+/// cache of its attention layers (a window or a chunk caps theirs; MLA stores its latent; sparse and
+/// block-sparse layers hold every token and add their indexer keys) and the recurrent state of its state layers (constant in the context).
 double weight_bytes_per_gpu(const DeploymentRef& d);
 double kv_bytes_per_sequence_per_gpu(const DeploymentRef& d, double ctx);
 /// The contexts at which a decode step's attention stops being affine in the context, in (lo, hi]: a
