@@ -840,15 +840,15 @@ ROOFLINE_API int roofline_why(const char* formula, const roofline_value* args, s
 ** Adds, or replaces, the model `id` (1 to 100 characters; ids are case-insensitive) read from the text of
 ** a Hugging Face config.json: llama, mistral, mixtral, qwen2/3 (dense, MoE, Next), qwen3_5, gemma2/3,
 ** deepseek_v3/v32/v4, kimi_k2, kimi_linear, kimi_k3, glm4_moe, glm_moe_dsa, gpt_oss, llama4, minimax_m2,
-** nemotron_h, gptj, mpt and their relatives (docs/formulas.md, "Models from config.json"); a multimodal
+** minimax_m3 (since 0.8), nemotron_h, gptj, mpt and their relatives (docs/formulas.md, "Models from config.json"); a multimodal
 ** config's text_config is read.
 ** It reads no file: the host reads it and passes its text. The model is then usable wherever a catalog id
 ** is, by every thread, for the life of the process. The checkpoint's formats come from its
 ** quantization_config (weight format "native").
 ** Errors: ROOFLINE_ERROR_NULL, ROOFLINE_ERROR_ARGUMENT (not JSON, a field missing or wrong, or a feature
 ** the importer does not read: the message names the field, e.g. "config.json field
-** 'sparse_attention_config' is not supported (model_type 'minimax_m3')"; such a config is never read as
-** something else).
+** 'sparse_attention_config.sparse_init_tokens' is not supported (model_type 'minimax_m3')"; such a config is
+** never read as something else).
 */
 ROOFLINE_API int roofline_model_import_hf_config(const char* id, const char* config_json);
 

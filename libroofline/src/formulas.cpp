@@ -501,10 +501,10 @@ constexpr std::array kFormulas{
     formula<&formula::cache_gb>("ROOFLINE_CACHE_GB", kCatalog, "GB",
         "GB of KV cache and recurrent state that batch sequences of ctx tokens hold on each of tp GPUs: sliding "
         "windows and chunks cap their layers, state layers hold a fixed state, MLA stores its latent, sparse "
-        "attention adds its indexer keys, compressed layers (DeepSeek-V4) hold their window, one entry per ratio "
+        "and block-sparse attention (MiniMax-M3) add their indexer keys, compressed layers (DeepSeek-V4) hold their window, one entry per ratio "
         "tokens and their compressors' state.",
         "batch 个、每个 ctx 个 token 的序列在 tp 块 GPU 的每一块上占用的 KV Cache 与循环状态，GB：滑动窗口与分块限制其层，"
-        "状态层保存固定大小的状态，MLA 存其潜变量，稀疏注意力另加索引器的键，压缩层（DeepSeek-V4）保存其窗口、每 ratio 个 "
+        "状态层保存固定大小的状态，MLA 存其潜变量，稀疏与块稀疏注意力（MiniMax-M3）另加索引器的键，压缩层（DeepSeek-V4）保存其窗口、每 ratio 个 "
         "token 一个压缩条目及其压缩器状态。",
         kArgsCache, "ROOFLINE_CACHE_GB(\"gpt-oss-120b\"; 64; 8192)", before_layout(kArgsCache)),
     formula<&formula::step_breakdown>("ROOFLINE_STEP_BREAKDOWN", kCatalog, "operator, FLOP, bytes, ms, bound",
