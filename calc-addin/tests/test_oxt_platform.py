@@ -201,12 +201,13 @@ def main(workdir, oxt, platform):
     soname = next((n for n in loaded if n.startswith("libroofline.so.")), None)
     check(soname, f"the office loaded the bundled libroofline ({soname})")
     if native == "roofline.components":
-        check("libroofline_calc.so" in loaded and "libpyuno.so" not in loaded,
-              "the C++ component computes: libroofline_calc.so is loaded, Python-UNO (libpyuno.so) is not "
-              f"(the other platforms' Python entries are left alone): {sorted(n for n in loaded if 'roofline' in n or 'pyuno' in n)}")
+        check("libroofline_calc.so" in loaded and "libpyuno.so" not in loaded and "roofline-python.rdb" not in loaded,
+              "the C++ component computes: libroofline_calc.so is loaded, Python-UNO (libpyuno.so) and the "
+              f"Python component's roofline-python.rdb are not (the other platforms' entries are left alone): {sorted(n for n in loaded if 'roofline' in n or 'pyuno' in n)}")
     else:
-        check("libpyuno.so" in loaded and "libroofline_calc.so" not in loaded,
-              "the Python component computes: Python-UNO (libpyuno.so) is loaded, libroofline_calc.so is not: "
+        check("libpyuno.so" in loaded and "libroofline_calc.so" not in loaded and "roofline-python.rdb" in loaded,
+              "the Python component computes: Python-UNO (libpyuno.so) and its roofline-python.rdb are loaded, "
+              "libroofline_calc.so is not: "
               f"{sorted(n for n in loaded if 'roofline' in n or 'pyuno' in n)}")
     return check.exit_code()
 

@@ -57,7 +57,7 @@ def main(component, library, major):
             got = None
         except m.NotBuilt as e:
             got = str(e)
-        check(got and "no libroofline.dylib" in got and "Build it on a Mac" in got,
+        check(got and "no libroofline.dylib" in got and "Build it on a Mac" in got and "darwin on arm64" in got,
               f"a Mac without libroofline.dylib: a clear error: {got!r}")
         try:
             m.library_path(folder, "win32", "AMD64")
