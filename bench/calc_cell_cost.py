@@ -20,6 +20,8 @@ FORMULAS = [
     ("built-in MAX, 4 numbers (Calc alone)", "=MAX({r}; 64; 4096; 3.35)"),
     ("ROOFLINE_DECODE_MS, 4 numbers", "=ROOFLINE_DECODE_MS(8; {r}; 4096; 3.35)"),
     ("ROOFLINE_STEP_MS, 2 texts + 2 numbers", '=ROOFLINE_STEP_MS("llama-3-8b"; "h100-sxm"; {r}; 4096)'),
+    ("ROOFLINE_DECODE_MS, a bad batch: Err:502", "=ROOFLINE_DECODE_MS(8; -{r}; 4096; 3.35)"),
+    ("ROOFLINE_FIT_BATCH, no answer: #N/A", '=ROOFLINE_FIT_BATCH("llama-3-70b"; "h100-sxm"; 4000 + {r})'),
 ]
 
 
