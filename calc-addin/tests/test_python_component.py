@@ -92,11 +92,12 @@ def main(component, library, major):
     check(float(m._table_text(((1 / 3,),))) == 1 / 3, "a number keeps every digit (repr: shortest round trip)")
     for bad in ("a\tb", "a\nb"):
         try:
-            m._table_text(((bad,),))
-            refused = False
-        except ValueError:
-            refused = True
-        check(refused, f"a cell holding {bad!r} is refused")
+            m._table_text(((1.0, 2.0), (3.0, bad)))
+            refused = None
+        except m._TableError as e:
+            refused = e.args
+        check(refused == (2, 2, "holds a tab or a line break"), f"a cell holding {bad!r} is refused, at row 2, cell 2: {refused}")
+    check(m._table_text(None) == "" and m._table_text(()) == "", "an empty cell or range is an empty text")
     return check.exit_code()
 
 
