@@ -34,7 +34,7 @@ std::string expected_prototype(const roofline::FormulaSpec& f, const std::string
     for (std::size_t i = 0; i < count; ++i) {
         const auto& a = f.args[i];
         s += a.type == Type::rest ? std::string("const roofline_value* args, size_t nargs, ")
-                                  : std::string(a.type == Type::text ? "const char* " : "double ") + a.name + ", ";
+                                  : std::string(roofline::passed_as_text(a.type) ? "const char* " : "double ") + a.name + ", ";
     }
     s += f.result == Type::number ? "double* result" : f.result == Type::text ? "const char** result"
                                                                                : "roofline_array** result";

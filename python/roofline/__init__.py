@@ -234,6 +234,8 @@ def _table_text(name, arg, value):
     cell; a row may be one value), a 2-D numpy array or pandas DataFrame (its rows), or already such a text."""
     if isinstance(value, str):
         return value
+    if value is None:
+        _fail(1, f"{name}: argument '{arg}': must be a table: a list of rows, or their text (got None)", arg)
     if hasattr(value, "itertuples"):  # a pandas DataFrame: its rows, without the index
         value = [tuple(r) for r in value.itertuples(index=False)]
     elif _is_numpy_like(value):

@@ -6,7 +6,8 @@ import unittest
 import roofline
 
 API = {"RooflineError", "ArgumentError", "NoSolutionError", "formulas", "formula_table", "call",
-       "library_version", "import_hf_config", "add_catalog", "load_user_catalog", "NUMBER", "TEXT", "ARRAY", "REST"}
+       "library_version", "import_hf_config", "add_catalog", "load_user_catalog", "NUMBER", "TEXT", "ARRAY", "REST",
+       "TABLE"}
 
 
 class Namespace(unittest.TestCase):
