@@ -540,6 +540,11 @@ def main(workdir, oxt, workbook, pdf_out):
     # Absolute where they enter: the harness runs soffice and unopkg in its own folder.
     oxt, workbook, pdf_out = Path(oxt).resolve(), Path(workbook).resolve(), Path(pdf_out).resolve()
     calc = Calc(workdir, oxt)
+    # A copy in the work folder: an office that opens a file writes its lock file beside it, and another office
+    # (a test running at the same time) then cannot open the same file.
+    copy = calc.dir / workbook.name
+    shutil.copyfile(workbook, copy)
+    workbook = copy
     global ROOFLINE  # noqa: PLW0603
     ROOFLINE = load_library(oxt, calc.dir / "lib")
     pdf_tmp = calc.dir / (workbook.stem + ".pdf")
