@@ -2,6 +2,7 @@
 // LibreOffice's scaddins. Its formula methods are generated from the formula table (addin_methods.inc);
 // the Function Wizard's names and descriptions, in English and Chinese, are read from the same table
 // through the C ABI. This file converts between UNO and C types and computes nothing.
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -219,7 +220,7 @@ private:
     }
 
     /// A range as a table argument's one text (roofline.h, ROOFLINE_TYPE_TABLE): rows joined by '\n', cells by
-    /// '\t', a number as %.17g (it reads back to the same double), an empty cell empty. A text cell holding a tab or
+    /// '\t', a number in its shortest round-trip form (std::to_chars, no locale), an empty cell empty. A text cell holding a tab or
     /// a line break cannot be said so: Err:502, naming the argument and the cell.
     std::string table(const roofline_formula_info& f, size_t index, const Array& range) {
         std::string out;
@@ -242,9 +243,11 @@ private:
                     }
                     out += text;
                 } else if (cell >>= d) {
+                    // The shortest text that reads back to the same double, with '.' whatever the office's locale
+                    // (snprintf would write "6,0155" under a German LC_NUMERIC).
                     char buffer[32];
-                    std::snprintf(buffer, sizeof buffer, "%.17g", d);
-                    out += buffer;
+                    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, d);
+                    out.append(buffer, written.ptr);
                 } else {
                     wrong_type(f, index, "a range of numbers and texts");
                 }

@@ -160,7 +160,10 @@ Profile readable(Profile fitted, const Profile& base) {
     const Params b = params_of(base);
     Params p = params_of(fitted);
     for (std::size_t k = 0; k < p.size(); ++k)
-        if (p[k] != b[k]) p[k] = std::stod(fmt::format("{:.4g}", p[k]));
+        if (p[k] != b[k]) {
+            const std::string digits = fmt::format("{:.4g}", p[k]);  // fmt and from_chars: no locale, '.' always
+            std::from_chars(digits.data(), digits.data() + digits.size(), p[k]);
+        }
     return with_params(fitted, p);
 }
 
