@@ -21,7 +21,22 @@ using Catch::Matchers::Contains;
 namespace {
 
 /// A lab's engine, as its measurements would show it: what the fit must find again.
-const Profile kLab{"lab", 0.7, 0.55, 0.8, 0.5, 12.0};
+/// It differs from typical's own parameters in those that ROOFLINE_CALIBRATE fits (kCalibrateMoves); the others are
+/// typical's, as a fit from typical keeps them.
+Profile make_lab() {
+    Profile p = *find_profile("typical");
+    p.vendors.clear();
+    p.name = "lab";
+    p.bandwidth_efficiency = 0.7;
+    p.compute_efficiency = 0.55;
+    p.interconnect_efficiency = 0.8;
+    p.step_overhead_ms = 0.5;
+    p.allreduce_latency_us = 12.0;
+    p.mfu_half_tokens = 100;
+    p.attention_efficiency = 0.8;
+    return p;
+}
+const Profile kLab = make_lab();
 
 /// Measured rows made by the model itself under kLab: decode steps and prefills of two models on H100s at
 /// tp 1, 2 and 4, so that every parameter matters to some rows.
@@ -245,6 +260,16 @@ TEST_CASE("ROOFLINE_CALIBRATE fits a sheet's measured rows and every formula tak
     CHECK(p.compute_efficiency == Approx(kLab.compute_efficiency).epsilon(0.02));
     CHECK(p.interconnect_efficiency == Approx(kLab.interconnect_efficiency).epsilon(0.05));
     CHECK(p.step_overhead_ms == Approx(kLab.step_overhead_ms).epsilon(0.05));
+    CHECK(p.mfu_half_tokens == Approx(kLab.mfu_half_tokens).epsilon(0.05));
+    CHECK(p.attention_efficiency == Approx(kLab.attention_efficiency).epsilon(0.02));
+    CHECK(p.layer_overhead_us == kLab.layer_overhead_us);  // not fitted by ROOFLINE_CALIBRATE: the base's
+    // And it predicts every row.
+    const Table rows = formula::calibrate_rows(sheet, "typical");
+    for (std::size_t r = 1; r < rows.rows; ++r) {
+        const double measured = std::get<double>(rows.cells[r * rows.cols + 4]);
+        const double predicted = std::get<double>(rows.cells[r * rows.cols + 5]);
+        CHECK(predicted == Approx(measured).epsilon(0.02));
+    }
     // The fitted text predicts the rows it was fitted on.
     const double measured = formula::step_ms("llama-3.1-8b", "h100-sxm", 16, 2048, "bf16", "bf16", 2, lab_text());
     CHECK(formula::step_ms("llama-3.1-8b", "h100-sxm", 16, 2048, "bf16", "bf16", 2, fitted) ==
@@ -297,4 +322,171 @@ TEST_CASE("ROOFLINE_CALIBRATE names the row and the column of a bad measurement"
     CHECK_THAT(std::get<std::string>(why.value), Contains("argument 'measurements'") && Contains("row 7, model: "));
     // A number where the table belongs: the C ABI's and Python's callers pass a text.
     CHECK_THROWS_WITH(call("ROOFLINE_CALIBRATE", std::vector<Arg>{Arg{1.0}}), Contains("must be a table"));
+}
+
+namespace {
+
+/// Every parameter at its neutral value (no efficiency lost, no fixed cost), overlap off: the profiles below
+/// differ from it in one parameter each.
+Profile neutral() {
+    Profile p;
+    p.name = "neutral";
+    return p;
+}
+
+double op_ms(std::vector<Operator> ops, const GpuSpec& gpu, const Profile& p, std::string_view name) {
+    estimate(ops, gpu, p);
+    for (const Operator& op : ops)
+        if (op.name == name) return op.ms;
+    FAIL("no operator " << name);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("the parameters of 0.9: a cost per layer, compute that grows with the tokens, attention, all-to-all",
+          "[calibrate][profile]") {
+    const GpuSpec gpu = *find_gpu("h100-sxm");
+    const ModelSpec m = *find_model("llama-3.1-8b");
+    const DeploymentRef d{m, gpu, DType::bf16, DType::bf16, 1};
+    const auto decode = decode_operators(d, 8, 4096);
+    const auto prefill = prefill_operators(d, 1, 4096);
+    std::vector<Operator> ops = decode;
+    const double base = estimate(ops, gpu, neutral());
+
+    SECTION("layer_us: each of the model's layers costs it once a forward pass") {
+        Profile p = neutral();
+        p.layer_overhead_us = 10;
+        ops = decode;
+        CHECK(estimate(ops, gpu, p) == Approx(base + m.layers * 10 / 1e3));
+        CHECK(ops.back().name == "overhead");
+        CHECK(ops.back().ms == Approx(m.layers * 10 / 1e3));
+    }
+    SECTION("mfu_tokens: a multiply of m rows reaches m / (m + mfu_tokens) of the compute roof") {
+        Profile p = neutral();
+        p.mfu_half_tokens = 4096;  // the prefill's 4096 tokens: half the roof; the MLP stays compute bound
+        const double full = op_ms(prefill, gpu, neutral(), "mlp"), half = op_ms(prefill, gpu, p, "mlp");
+        CHECK(half == Approx(2 * full));
+        // A decode step of 8 sequences at a third of the roof still reads its weights for longer: memory bound.
+        Profile q = neutral();
+        q.mfu_half_tokens = 16;
+        CHECK(op_ms(decode, gpu, q, "mlp") == op_ms(decode, gpu, neutral(), "mlp"));
+        // With 4096 tokens for half the roof, 8 rows reach 8 / 4104 of it: compute bound, and that slow.
+        std::vector<Operator> slow = decode;
+        estimate(slow, gpu, p);
+        for (const Operator& op : slow)
+            if (op.name == "mlp") {
+                CHECK(op.bound == Resource::compute);
+                CHECK(op.ms == Approx(op.flops / (gpu.peak_tflops(op.compute) * 1e12 * 8 / 4104) * 1e3));
+            }
+        // Norms are no multiply (no rows): untouched.
+        CHECK(op_ms(prefill, gpu, p, "norms") == op_ms(prefill, gpu, neutral(), "norms"));
+    }
+    SECTION("attn: attention kernels reach that fraction of both roofs") {
+        Profile p = neutral();
+        p.attention_efficiency = 0.5;
+        CHECK(op_ms(decode, gpu, p, "attention") == Approx(2 * op_ms(decode, gpu, neutral(), "attention")));
+        CHECK(op_ms(prefill, gpu, p, "attention") == Approx(2 * op_ms(prefill, gpu, neutral(), "attention")));
+        CHECK(op_ms(decode, gpu, p, "mlp") == op_ms(decode, gpu, neutral(), "mlp"));
+    }
+    SECTION("alltoall_us: each dispatch and combine of expert parallelism, apart from the all-reduce's cost") {
+        const ModelSpec moe = *find_model("qwen3-30b-a3b");
+        Deployment ep{moe, gpu, DType::bf16, DType::bf16, 4};
+        ep.layout.ep = 4;
+        const auto list = decode_operators(ep, 64, 2048);
+        Profile p = neutral(), q = neutral();
+        p.alltoall_latency_us = 50;
+        q.allreduce_latency_us = 50;
+        double count = 0;
+        for (const Operator& op : list)
+            if (op.kind == OperatorKind::alltoall) count = op.count;
+        REQUIRE(count == 2 * moe.moe_layers());
+        CHECK(op_ms(list, gpu, p, "alltoall") == Approx(op_ms(list, gpu, neutral(), "alltoall") + count * 50 / 1e3));
+        CHECK(op_ms(list, gpu, q, "alltoall") == op_ms(list, gpu, neutral(), "alltoall"));
+    }
+}
+
+TEST_CASE("a profile's variant per GPU vendor: typical on an AMD GPU runs under its AMD fit", "[calibrate][profile]") {
+    const Profile& typical = *find_profile("typical");
+    REQUIRE(!typical.vendors.empty());
+    const Profile& amd = typical.for_vendor("AMD");
+    CHECK(&amd != &typical);
+    CHECK(&typical.for_vendor("amd") == &amd);  // the catalog's vendor in any case
+    CHECK(&typical.for_vendor("NVIDIA") == &typical);
+    CHECK(&typical.for_vendor("") == &typical);
+    const GpuSpec mi300x = *find_gpu("mi300x");
+    CHECK(mi300x.vendor == "AMD");
+    CHECK(find_gpu("h100-sxm")->vendor == "NVIDIA");
+    const ModelSpec m = *find_model("llama-3.1-8b");
+    const auto ops = decode_operators(DeploymentRef{m, mi300x, DType::bf16, DType::bf16, 1}, 8, 2048);
+    Profile own = typical;  // typical's own (NVIDIA) parameters on the AMD GPU
+    own.vendors.clear();
+    std::vector<Operator> a = ops, b = ops, c = ops;
+    const double formula_ms = formula::step_ms("llama-3.1-8b", "mi300x", 8, 2048, "bf16", "bf16", 1, "typical");
+    CHECK(formula_ms == estimate(a, mi300x, amd));
+    CHECK(formula_ms != estimate(b, mi300x, own));
+    CHECK(estimate(c, mi300x, typical) == formula_ms);
+    // A fit starts from the base's own parameters and holds for every GPU: no variant carried over.
+    std::vector<CalibrationCase> rows;
+    for (double batch : {1.0, 8.0, 64.0})
+        rows.push_back({decode_operators(DeploymentRef{m, mi300x, DType::bf16, DType::bf16, 1}, batch, 2048), mi300x,
+                        "step_ms", 10 + batch / 10});
+    CHECK(calibrate(rows, typical).profile.vendors.empty());
+}
+
+TEST_CASE("a profile text of 0.8 computes what it computed: the parameters 0.9 added are optional", "[calibrate][profile]") {
+    const std::string old =
+        "fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.8, mfu=0.6, link=0.7, step_ms=1.2, allreduce_us=15, "
+        "ep_imbalance=1.11, overlap_ep=0";
+    const Profile p = profile_from_text(old);
+    CHECK(p.mfu_half_tokens == 0);
+    CHECK(p.attention_efficiency == 1);
+    CHECK(p.layer_overhead_us == 0);
+    CHECK(p.alltoall_latency_us == 15);  // as every collective cost in 0.8
+    // Written out and read back, every parameter of 0.9 is in the text, and the same.
+    Calibration c;
+    c.base = "typical";
+    c.rows = 3;
+    c.profile = neutral();
+    c.profile.mfu_half_tokens = 123.5;
+    c.profile.attention_efficiency = 0.75;
+    c.profile.layer_overhead_us = 4.25;
+    c.profile.alltoall_latency_us = 33;
+    const std::string text = profile_text(c);
+    CHECK_THAT(text, Contains("mfu_tokens=123.5") && Contains("attn=0.75") && Contains("layer_us=4.25") &&
+                         Contains("alltoall_us=33"));
+    const Profile back = profile_from_text(text);
+    for (const FitParameter& f : kFitParameters) CHECK(back.*f.field == c.profile.*f.field);
+    auto reason = [](const std::string& t) {
+        try {
+            profile_from_text(t);
+        } catch (const Error& e) {
+            return e.reason();
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(reason(old + ", attn=0"), Contains("'attn'") && Contains("above 0"));
+    CHECK_THAT(reason(old + ", layer_us=-1"), Contains("'layer_us'"));
+    CHECK_THAT(reason(old + ", mfu_tokens=x"), Contains("'mfu_tokens'") && Contains("not a number"));
+    CHECK_THAT(reason(old + ", alltoall_us=1, alltoall_us=2"), Contains("'alltoall_us' given twice"));
+}
+
+TEST_CASE("mixed_operators: a decode step with no prompt is decode_operators'", "[calibrate][operators]") {
+    const GpuSpec gpu = *find_gpu("h200");
+    for (const char* id : {"llama-3.1-8b", "deepseek-v3", "nemotron-3-nano-30b-a3b"}) {
+        const ModelSpec m = *find_model(id);
+        const DeploymentRef d{m, gpu, DType::fp8, DType::bf16, 8};
+        std::vector<Operator> mixed;
+        mixed_operators(d, 16, 3000, 0, 1000, mixed);
+        const auto decode = decode_operators(d, 16, 3000);
+        REQUIRE(mixed.size() == decode.size());
+        for (std::size_t i = 0; i < mixed.size(); ++i) {
+            INFO(id << " " << decode[i].name);
+            CHECK(mixed[i].name == decode[i].name);
+            CHECK(mixed[i].flops == Approx(decode[i].flops));
+            CHECK(mixed[i].bytes == Approx(decode[i].bytes));
+            CHECK(mixed[i].link_bytes == Approx(decode[i].link_bytes));
+            CHECK(mixed[i].tokens == Approx(decode[i].tokens));
+        }
+    }
 }

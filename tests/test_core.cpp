@@ -307,7 +307,7 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
                             "fp8_block); did you mean 'q4_k_m'?");
     CHECK(error_of("ROOFLINE_TTFT_MS", {text("llama-3-8b"), text("h100-sxm"), {100.0}, {1.0}, text("bf16"), {1.0},
                                         text("tipical")})
-              .reason() == "no profile 'tipical' (bound, typical, llama.cpp); did you mean 'typical'?");
+              .reason() == "no profile 'tipical' (bound, typical, vllm, sglang, tensorrt-llm, llama.cpp); did you mean 'typical'?");
 
     const Error batch = error_of("ROOFLINE_DECODE_MS", {{8.0}, {-1.0}, {0.0}, {3.35}});
     CHECK(batch.status() == Status::invalid_argument);

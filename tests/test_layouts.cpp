@@ -251,7 +251,7 @@ TEST_CASE("a replica beyond its scale-up domain: the traffic to the other domain
     CHECK(a2a.scaleout_bytes == Approx(a2a.link_bytes * 8 / 15));
     std::vector<Operator> only{a2a};
     const double ms = estimate(only, h100, typical()) - typical().step_overhead_ms -
-                      a2a.count * typical().allreduce_latency_us / 1e3;
+                      a2a.count * typical().alltoall_latency_us / 1e3;
     const double eff = typical().interconnect_efficiency;
     CHECK(ms == Approx(std::max((a2a.link_bytes - a2a.scaleout_bytes) / (h100.interconnect_tbs * eff * 1e12),
                                 a2a.scaleout_bytes / (h100.scaleout_tbs * eff * 1e12)) *

@@ -260,17 +260,17 @@ TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's
         }
     // A price for a GPU without one in the catalog gives it prices; separators ';' and new lines work too.
     const Table priced = table("ROOFLINE_PLAN", example({text("all"), text("all"), text(""), text("typical"), num(0),
-                                                         text(" mi250x = 3.5 ;\nh100-sxm=1\n")}));
-    REQUIRE(find_gpu("mi250x")->usd_per_gpu_hour == 0);  // no catalog price: the override is its only one
-    bool mi250x = false;
+                                                         text(" h20 = 3.5 ;\nh100-sxm=1\n")}));
+    REQUIRE(find_gpu("h20")->usd_per_gpu_hour == 0);  // no catalog price: the override is its only one
+    bool h20 = false;
     for (std::size_t r = 1; r < priced.rows; ++r) {
-        if (text_at(priced, r, kGpu) == "mi250x") {
-            mi250x = true;
+        if (text_at(priced, r, kGpu) == "h20") {
+            h20 = true;
             CHECK(num_at(priced, r, kUsdHour) == Approx(3.5 * num_at(priced, r, kGpus)));
         }
         if (text_at(priced, r, kGpu) == "h100-sxm") CHECK(num_at(priced, r, kUsdHour) == Approx(num_at(priced, r, kGpus)));
     }
-    CHECK(mi250x);
+    CHECK(h20);
 }
 
 TEST_CASE("PLAN takes a user catalog's price", "[planner]") {

@@ -106,7 +106,9 @@ TEST_CASE("an iteration is the mean over the request's decode steps of decode fu
                           {"llama-4-scout", "h200", DType::bf16, 4, {8000, 8500}},
                           {"qwen3-next-80b-a3b", "h100-sxm", DType::fp8, 2, {2000, 300}},
                           {"nemotron-3-nano-30b-a3b", "h100-sxm", DType::bf16, 1, {1000, 200}},
-                          {"deepseek-v3.2", "h200", DType::fp8_block, 8, {1900, 300}}};
+                          {"deepseek-v3.2", "h200", DType::fp8_block, 8, {1900, 300}},
+                          // An AMD GPU: typical's AMD variant (profiles.json "vendors").
+                          {"llama-3.1-70b", "mi300x", DType::fp8, 2, {2000, 300}}};
     for (const Case& c : cases) {
         const Deployment d = deploy(c.model, c.gpu, c.weights, c.tp);
         for (const Profile* p : {&bound(), &typical()})
@@ -115,6 +117,11 @@ TEST_CASE("an iteration is the mean over the request's decode steps of decode fu
                     INFO(c.model << " " << p->name << " batch " << batch << " prompts " << prompts);
                     CHECK(iteration_ms(d, *p, c.w, batch, prompts) ==
                           Approx(mean_over_steps(d, *p, c.w, batch, prompts)).epsilon(1e-9));
+                    // mixed_operators() is the same fused iteration at one context (the calibration's tpot_ms rows).
+                    std::vector<Operator> mixed;
+                    mixed_operators(d, batch, c.w.prompt_tokens + 10, prompts, c.w.prompt_tokens, mixed);
+                    CHECK(timed(mixed, d, *p) ==
+                          Approx(fused_ms(d, *p, batch, c.w.prompt_tokens + 10, prompts, c.w.prompt_tokens)).epsilon(1e-9));
                 }
     }
 }

@@ -1,137 +1,250 @@
-// fit-profiles: fits the `typical` and `llama.cpp` profiles on tests/data/measurements.csv and writes
-// libroofline/catalog/profiles.json (committed, embedded into the library at build time).
+// fit-profiles: fits every profile the measured rows name (`typical` on all of them, each engine's profile on
+// its own rows) and writes libroofline/catalog/profiles.json (committed, embedded into the library at build
+// time) and the per-row errors beside it.
 //
-//   build/tools/fit-profiles tests/data/measurements.csv libroofline/catalog/profiles.json
+//   build/tools/fit-profiles PROFILES.json ROWS.csv MEASUREMENTS.csv...
 //
-// Each profile has five parameters (achieved fractions of bandwidth, compute and interconnect, a fixed
-// cost per forward pass, a fixed cost per all-reduce), fitted on every row of its profile at once by the
-// library's one fitter (roofline/calibrate.hpp, as ROOFLINE_CALIBRATE fits a user's rows): it minimises the
-// sum of |log(predicted / measured)|, a robust loss that no single row dominates. The
-// operators of each row come from the same per-operator model the formulas use. The file also records
-// the errors on the rows and, honestly, in leave-one-out cross-validation (each row predicted by a fit
-// that never saw it).
+// scripts/fit-profiles runs it on tests/data/measurements.csv and tests/data/calibration/*.csv. The parameters
+// (roofline/calibrate.hpp, kFitParameters) are fitted by the library's one fitter (as ROOFLINE_CALIBRATE fits a
+// user's rows): it minimises the sum of |log(predicted / measured)|, a robust loss that no single row dominates.
+// A profile's own parameters are fitted on its NVIDIA rows; each other vendor with enough rows
+// (calibration_rows::kMinVendorRows) gets a variant fitted on its rows ("vendors" in profiles.json), which GPUs
+// of that vendor run under. An engine's profile starts from `typical`'s fit (of its vendor), so a parameter its
+// rows cannot tell keeps typical's value. The errors are the median absolute percentage error on the rows and,
+// honestly, in leave-one-out cross-validation (each row predicted by a fit that never saw it); ROWS.csv has
+// every row's measured, fitted and leave-one-out times, which bench/accuracy.cpp reports by group.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <fstream>
+#include <future>
 #include <iostream>
+#include <thread>
 
-#include "measurements.hpp"
-#include "roofline/calibrate.hpp"
-#include "roofline/catalog.hpp"
-#include "roofline/operators.hpp"
+#include "calibration_rows.hpp"
 
 using namespace roofline;
+using calibration_rows::Case;
 
 namespace {
 
-struct Case : CalibrationCase {
-    std::string id, profile;
-};
+// Where the fit of `typical` starts. NCCL reaches well over half of NVLink or PCIe bandwidth on large all-reduces:
+// below 0.5 (the fitter's limit) interconnect efficiency would only stand in for fixed costs.
+Profile start_profile() {
+    Profile p;
+    p.name = "fit";
+    p.bandwidth_efficiency = 0.8;
+    p.compute_efficiency = 0.6;
+    p.interconnect_efficiency = 0.7;
+    p.step_overhead_ms = 1.0;
+    p.allreduce_latency_us = 10.0;
+    p.alltoall_latency_us = 10.0;
+    return p;
+}
 
-constexpr std::array<const char*, 5> kNames{"bandwidth_efficiency", "compute_efficiency", "interconnect_efficiency",
-                                            "step_overhead_ms", "allreduce_latency_us"};
-// Where the fit starts (calibrate.hpp: the one fitter; its limits are FitLimits). NCCL reaches well over half of
-// NVLink or PCIe bandwidth on large all-reduces: below 0.5 (FitLimits) interconnect efficiency would only stand in
-// for per-step costs that step_overhead_ms and allreduce_latency_us are there to model.
-const Profile kStart{"fit", 0.8, 0.6, 0.7, 1.0, 10.0};
-
-std::array<double, 5> params(const Profile& p) {
-    return {p.bandwidth_efficiency, p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms,
-            p.allreduce_latency_us};
+/// The parameters as profiles.json keeps them (4 decimals), so that the rows' predictions are the library's.
+Profile rounded(Profile p) {
+    for (const FitParameter& f : kFitParameters) p.*f.field = std::round(p.*f.field * 1e4) / 1e4;
+    return p;
 }
 
 std::vector<const CalibrationCase*> as_cases(const std::vector<const Case*>& cases) {
     return {cases.begin(), cases.end()};
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+struct Group {
+    std::string profile, vendor;  ///< vendor: "" for the profile's own parameters
+    std::vector<const Case*> rows;
+    Profile start, fitted;
+    FitMask free;  ///< the parameters this fit moves
+    std::vector<double> predicted, loo;
+};
+
+/// What each fit moves. `typical`'s own parameters: all of them, on the most rows. A vendor's variant: what the
+/// hardware's kernels reach (bandwidth, compute, attention) and the fixed cost of a step; the costs of layers and
+/// collectives stay its profile's (its rows are few, and those costs belong to the engine). An engine's own
+/// parameters: the same and its cost per layer (graph capture); token-dependent compute and collectives stay
+/// typical's (few of an engine's rows tell them).
+constexpr FitMask kVariantMoves = {true, true, false, true, false, false, true, false, false};
+constexpr FitMask kEngineMoves = {true, true, false, true, false, false, true, true, false};
+static_assert(kFitParameters[6].field == &Profile::attention_efficiency && kFitParameters[7].field == &Profile::layer_overhead_us);
+
+/// Fits the group, then each row again without it (on the machine's cores: each fit is independent).
+void fit(Group& g) {
+    g.fitted = rounded(fit_profile(as_cases(g.rows), g.start, FitSearch::polished, g.free));
+    g.predicted.clear();
+    for (const Case* c : g.rows) g.predicted.push_back(predict_ms(*c, g.fitted));
+    g.loo.assign(g.rows.size(), 0);
+    const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::future<void>> running;
+    for (std::size_t w = 0; w < workers; ++w)
+        running.push_back(std::async(std::launch::async, [&, w] {
+            for (std::size_t i = w; i < g.rows.size(); i += workers) {
+                std::vector<const Case*> rest;
+                for (const Case* o : g.rows)
+                    if (o != g.rows[i]) rest.push_back(o);
+                g.loo[i] = predict_ms(*g.rows[i], rounded(fit_profile(as_cases(rest), g.start, FitSearch::polished, g.free)));
+            }
+        }));
+    for (auto& r : running) r.get();
+}
+
+nlohmann::ordered_json errors(const Group& g) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const std::string metric : {"step_ms", "ttft_ms", "tpot_ms", "e2e_ms"}) {
+        std::vector<double> train, loo;
+        for (std::size_t i = 0; i < g.rows.size(); ++i) {
+            if (g.rows[i]->metric != metric) continue;
+            train.push_back(std::abs(g.predicted[i] / g.rows[i]->measured_ms - 1) * 100);
+            loo.push_back(std::abs(g.loo[i] / g.rows[i]->measured_ms - 1) * 100);
+        }
+        if (train.empty()) continue;
+        out[metric] = {{"rows", train.size()},
+                       {"fitted", std::round(calibration_rows::median(train) * 10) / 10},
+                       {"leave_one_out", std::round(calibration_rows::median(loo) * 10) / 10}};
+        fmt::print("  {:<13} {:<7} {:<8} rows {:3}  MdAPE fitted {:5.1f}%  leave-one-out {:5.1f}%\n", g.profile,
+                   g.vendor.empty() ? "all" : g.vendor, metric, train.size(), calibration_rows::median(train),
+                   calibration_rows::median(loo));
+    }
+    return out;
+}
+
+nlohmann::ordered_json parameters(const Profile& p) {
+    nlohmann::ordered_json out;
+    for (const FitParameter& f : kFitParameters) out[std::string(f.json)] = p.*f.field;
+    return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        fmt::print(stderr, "usage: fit-profiles MEASUREMENTS.csv PROFILES.json\n");
+    if (argc < 4) {
+        fmt::print(stderr, "usage: fit-profiles PROFILES.json ROWS.csv MEASUREMENTS.csv...\n");
         return 2;
     }
     std::vector<Case> cases;
-    for (const auto& r : measurements::read(argv[1])) {
-        Case c;
-        c.id = r["id"];
-        c.metric = r["metric"];
-        c.profile = r["profile"];
-        c.measured_ms = r.number("value");
-        const auto model = find_model(r["model"]);
-        const auto gpu = find_gpu(r["gpu"]);
-        const auto w = parse_dtype(r["weight_dtype"]), kv = parse_dtype(r["kv_dtype"]);
-        if (!model || !gpu || !w || !kv) {
-            fmt::print(stderr, "fit-profiles: row {}: unknown model, GPU or dtype\n", c.id);
-            return 1;
-        }
-        c.gpu = *gpu;
-        const Deployment d{*model, *gpu, *w, *kv, r.number("tp")};
-        if (c.metric == "step_ms") c.ops = decode_operators(d, r.number("batch"), r.number("ctx_mean"));
-        else c.ops = prefill_operators(d, r.number("batch"), r.number("prompt_tokens"));
-        cases.push_back(std::move(c));
+    try {
+        cases = calibration_rows::read_cases({argv + 3, argv + argc});
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "fit-profiles: {}\n", e.what());
+        return 1;
     }
 
-    // A profile's "set" parameters (documented, not fitted) are kept from the file being rewritten.
+    // A profile's "set" parameters (documented, not fitted) are kept from the file being rewritten; a new profile
+    // takes typical's.
     nlohmann::ordered_json previous;
-    if (std::ifstream in(argv[2]); in) previous = nlohmann::ordered_json::parse(in, nullptr, false);
+    if (std::ifstream in(argv[1]); in) previous = nlohmann::ordered_json::parse(in, nullptr, false);
     const auto set_of = [&](const std::string& name) {
         if (previous.is_object() && previous.contains("profiles"))
             for (const auto& p : previous["profiles"])
                 if (p.value("name", "") == name && p.contains("set")) return p["set"];
         return nlohmann::ordered_json();
     };
+
     nlohmann::ordered_json out;
-    out["about"] = "Profiles fitted by tools/fit-profiles.cpp on tests/data/measurements.csv (a committed copy of "
-                   "shared/reference/measurements.csv): five parameters per profile, fitted on all rows of the profile "
-                   "at once by minimising the sum of |log(predicted/measured)|. Rerun: scripts/fit-profiles. "
-                   "Errors: median absolute percentage error on the rows, and in leave-one-out cross-validation. A "
-                   "profile's 'set' parameters are not fitted: each is documented with its source in 'sources', and "
-                   "the fitter keeps them.";
+    out["about"] =
+        "Profiles fitted by tools/fit-profiles.cpp (scripts/fit-profiles) on tests/data/measurements.csv (a committed "
+        "copy of shared/reference/measurements.csv) and tests/data/calibration/*.csv: `typical` on every row, each "
+        "engine's profile on the rows of that engine. Parameters (roofline/calibrate.hpp, kFitParameters): fitted on "
+        "all rows of the profile at once by minimising the sum of |log(predicted/measured)|, on its NVIDIA rows; "
+        "'vendors' holds a variant fitted on another vendor's rows, which that vendor's GPUs run under. An engine's "
+        "profile starts from typical's fit, so a parameter its rows cannot tell keeps typical's value. Errors: median "
+        "absolute percentage error on the rows, and in leave-one-out cross-validation "
+        "(tests/data/calibration/fit-rows.csv has every row's). A profile's 'set' parameters are not fitted: each is "
+        "documented with its source in 'sources', and the fitter keeps them.";
     out["profiles"] = nlohmann::json::array();
-    for (const std::string name : {"typical", "llama.cpp"}) {
-        std::vector<const Case*> mine;
+    std::ofstream rows_out(argv[2]);
+    rows_out << "profile,variant,id,engine,vendor,kind,metric,measured_ms,predicted_ms,loo_predicted_ms\n";
+
+    std::map<std::string, Profile> typical_of;  // typical's fit per vendor ("" for its own parameters)
+    for (const std::string& name : calibration_rows::profile_names(cases)) {
+        std::map<std::string, std::vector<const Case*>> by_vendor;
+        std::vector<const Case*> held_out;
         for (const Case& c : cases)
-            if (c.profile == name) mine.push_back(&c);
-        const Profile fitted = fit_profile(as_cases(mine), kStart);
-        const auto p = params(fitted);
+            if (calibration_rows::fits(c, name) && c.held_out) held_out.push_back(&c);
+            else if (calibration_rows::fits(c, name)) by_vendor[c.vendor == calibration_rows::kMainVendor ? "" : c.vendor].push_back(&c);
+        // Vendors with too few rows join the main fit; with no NVIDIA rows, the largest vendor is the main fit.
+        for (auto it = by_vendor.begin(); it != by_vendor.end();) {
+            if (!it->first.empty() && it->second.size() < calibration_rows::kMinVendorRows) {
+                auto& main_rows = by_vendor[""];
+                main_rows.insert(main_rows.end(), it->second.begin(), it->second.end());
+                it = by_vendor.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (by_vendor[""].empty()) {
+            by_vendor.erase("");
+            auto largest = std::max_element(by_vendor.begin(), by_vendor.end(),
+                                            [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+            auto rows = std::move(largest->second);
+            by_vendor.erase(largest);
+            by_vendor[""] = std::move(rows);
+        }
+        // The "set" parameters (not fitted) are the profile's in the fit too, as the library reads them.
+        auto set = set_of(name);
+        if (set.is_null()) set = set_of("typical");
+        Profile base = name == "typical" ? start_profile() : typical_of.at("");
+        if (!set.is_null()) {
+            base.expert_imbalance = set.value("expert_imbalance", 1.0);
+            base.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
+        }
+        Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : kEngineMoves, {}, {}};
+        main.start.name = name;
+        fit(main);
         nlohmann::ordered_json prof;
         prof["name"] = name;
-        prof["rows"] = mine.size();
-        for (std::size_t k = 0; k < p.size(); ++k) prof["fitted"][kNames[k]] = std::round(p[k] * 1e4) / 1e4;
-        for (const std::string metric : {"step_ms", "ttft_ms"}) {
-            std::vector<double> train, loo;
-            for (const Case* c : mine) {
-                if (c->metric != metric) continue;
-                train.push_back(std::abs(predict_ms(*c, fitted) / c->measured_ms - 1) * 100);
-                std::vector<const Case*> rest;
-                for (const Case* o : mine)
-                    if (o != c) rest.push_back(o);
-                loo.push_back(std::abs(predict_ms(*c, fit_profile(as_cases(rest), kStart)) / c->measured_ms - 1) * 100);
-            }
-            if (train.empty()) continue;
-            prof["mdape_percent"][metric] = {{"rows", train.size()},
-                                             {"fitted", std::round(median(train) * 10) / 10},
-                                             {"leave_one_out", std::round(median(loo) * 10) / 10}};
-            fmt::print("{:10} {:8} rows {:3}  MdAPE fitted {:5.1f}%  leave-one-out {:5.1f}%\n", name, metric, train.size(),
-                       median(train), median(loo));
+        std::vector<std::string> engines;
+        for (const auto& [vendor, rows] : by_vendor)
+            for (const Case* c : rows)
+                if (std::find(engines.begin(), engines.end(), c->engine) == engines.end()) engines.push_back(c->engine);
+        std::sort(engines.begin(), engines.end());
+        prof["engines"] = engines;
+        prof["rows"] = main.rows.size();
+        prof["fitted"] = parameters(main.fitted);
+        prof["mdape_percent"] = errors(main);
+        std::vector<Group> variants;
+        for (const auto& [vendor, rows] : by_vendor) {
+            if (vendor.empty()) continue;
+            Profile start = name == "typical" || !typical_of.count(vendor) ? main.fitted : typical_of.at(vendor);
+            start.expert_imbalance = base.expert_imbalance;
+            start.overlap_expert_traffic = base.overlap_expert_traffic;
+            start.name = name;
+            Group v{name, vendor, rows, start, {}, kVariantMoves, {}, {}};
+            fit(v);
+            prof["vendors"][vendor] = {{"rows", v.rows.size()}, {"fitted", parameters(v.fitted)}, {"mdape_percent", errors(v)}};
+            variants.push_back(std::move(v));
         }
-        if (auto set = set_of(name); !set.is_null()) prof["set"] = set;
+        if (name == "typical") {
+            typical_of[""] = main.fitted;
+            for (const Group& v : variants) typical_of[v.vendor] = v.fitted;
+        }
+        if (!set.is_null()) prof["set"] = set;
         out["profiles"].push_back(prof);
-        fmt::print("{:10} {}\n", name, prof["fitted"].dump());
+        fmt::print("{:13} {}\n", name, prof["fitted"].dump());
+        // Held-out rows: predicted by the fit of their vendor (never fitted on them: their "leave-one-out" is that).
+        Group held{name, "held-out", held_out, {}, {}, {}, {}, {}};
+        for (const Case* c : held_out) {
+            const Group* by = &main;
+            for (const Group& v : variants)
+                if (v.vendor == c->vendor) by = &v;
+            held.predicted.push_back(predict_ms(*c, by->fitted));
+            held.loo.push_back(held.predicted.back());
+        }
+        if (!held_out.empty()) prof["held_out"] = errors(held);
+        variants.insert(variants.begin(), std::move(main));
+        variants.push_back(std::move(held));
+        for (const Group& g : variants)
+            for (std::size_t i = 0; i < g.rows.size(); ++i) {
+                const Case& c = *g.rows[i];
+                rows_out << fmt::format("{},{},{},\"{}\",{},{},{},{},{:.4f},{:.4f}\n", name,
+                                        g.vendor.empty() ? "main" : g.vendor, c.id, c.engine, c.vendor, c.kind, c.metric,
+                                        c.measured_ms, g.predicted[i], g.loo[i]);
+            }
     }
-    std::ofstream(argv[2]) << out.dump(2) << "\n";
-    fmt::print("wrote {}\n", argv[2]);
+    std::ofstream(argv[1]) << out.dump(2) << "\n";
+    fmt::print("wrote {} and {}\n", argv[1], argv[2]);
     return 0;
 }

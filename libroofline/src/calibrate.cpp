@@ -14,25 +14,30 @@
 namespace roofline {
 namespace {
 
-using Params = std::array<double, 5>;
+using Params = std::array<double, kFitParameterCount>;
 
 Params params_of(const Profile& p) {
-    return {p.bandwidth_efficiency, p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms,
-            p.allreduce_latency_us};
+    Params v{};
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = p.*kFitParameters[k].field;
+    return v;
 }
 
 Profile with_params(Profile p, const Params& v) {
-    p.bandwidth_efficiency = v[0];
-    p.compute_efficiency = v[1];
-    p.interconnect_efficiency = v[2];
-    p.step_overhead_ms = v[3];
-    p.allreduce_latency_us = v[4];
+    for (std::size_t k = 0; k < v.size(); ++k) p.*kFitParameters[k].field = v[k];
     return p;
 }
 
-double loss(const std::vector<const CalibrationCase*>& cases, const Profile& p) {
+double lo(std::size_t k) { return kFitParameters[k].lo; }
+double hi(std::size_t k) { return kFitParameters[k].hi; }
+
+/// The fit's loss: the sum of |log(predicted / measured)|, robust (no single row dominates); with `squared`, the sum
+/// of their squares, smooth, which a simplex descends more surely (polish() starts with it).
+double loss(const std::vector<const CalibrationCase*>& cases, const Profile& p, bool squared = false) {
     double l = 0;
-    for (const CalibrationCase* c : cases) l += std::abs(std::log(predict_ms(*c, p) / c->measured_ms));
+    for (const CalibrationCase* c : cases) {
+        const double e = std::log(predict_ms(*c, p) / c->measured_ms);
+        l += squared ? e * e : std::abs(e);
+    }
     return l;
 }
 
@@ -49,20 +54,26 @@ double ape_percent(double predicted, double measured) { return std::abs(predicte
     throw Error::of_argument(Status::invalid_argument, "", "profile", std::move(reason));
 }
 
-/// A profile text's parameters: its key, its limits, and where it goes.
+/// A profile text's parameters: its key, its limits, whether a text may leave it out (those 0.9 added), and
+/// where it goes. Wider than the fitter's limits (FitParameter): a text may be written by hand.
 struct TextParam {
     std::string_view key;
     double lo, hi;
-    bool lo_open;  ///< lo itself refused
+    bool lo_open;   ///< lo itself refused
+    bool optional;  ///< absent from texts of 0.8: the value that leaves the model as it was then
     double Profile::*field;
 };
-constexpr std::array<TextParam, 6> kTextParams{{
-    {"bw", 0, 1, true, &Profile::bandwidth_efficiency},
-    {"mfu", 0, 1, true, &Profile::compute_efficiency},
-    {"link", 0, 1, true, &Profile::interconnect_efficiency},
-    {"step_ms", 0, 1000, false, &Profile::step_overhead_ms},
-    {"allreduce_us", 0, 1e5, false, &Profile::allreduce_latency_us},
-    {"ep_imbalance", 1, 100, false, &Profile::expert_imbalance},
+constexpr std::array<TextParam, 10> kTextParams{{
+    {"bw", 0, 1, true, false, &Profile::bandwidth_efficiency},
+    {"mfu", 0, 1, true, false, &Profile::compute_efficiency},
+    {"link", 0, 1, true, false, &Profile::interconnect_efficiency},
+    {"step_ms", 0, 1000, false, false, &Profile::step_overhead_ms},
+    {"allreduce_us", 0, 1e5, false, false, &Profile::allreduce_latency_us},
+    {"mfu_tokens", 0, 1e6, false, true, &Profile::mfu_half_tokens},
+    {"attn", 0, 1, true, true, &Profile::attention_efficiency},
+    {"layer_us", 0, 1e4, false, true, &Profile::layer_overhead_us},
+    {"alltoall_us", 0, 1e5, false, true, &Profile::alltoall_latency_us},
+    {"ep_imbalance", 1, 100, false, false, &Profile::expert_imbalance},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 
@@ -78,74 +89,93 @@ double predict_ms(const CalibrationCase& c, const Profile& profile) {
     struct Scratch;
     std::vector<Operator>& ops = per_thread<Scratch, std::vector<Operator>>();
     ops = c.ops;
-    return estimate(ops, c.gpu, profile);
+    double ms = estimate(ops, c.gpu, profile);
+    if (c.then_times > 0) {
+        ops = c.then_ops;
+        ms += c.then_times * estimate(ops, c.gpu, profile);
+    }
+    return ms;
 }
 
 namespace {
 
-/// Nelder-Mead over the parameters scaled to [0, 1] between their limits (a point outside is clamped): it
-/// moves several parameters at once, where coordinate descent stops at a kink of the |log| loss along a
-/// valley that two parameters share (a fixed cost per step against one per all-reduce). Deterministic.
-Params polish(const std::vector<const CalibrationCase*>& cases, const Profile& start, Params from) {
-    constexpr std::size_t n = 5;
-    auto to_params = [](std::array<double, n> x) {
-        Params p;
-        for (std::size_t k = 0; k < n; ++k)
-            p[k] = FitLimits::lo[k] + std::clamp(x[k], 0.0, 1.0) * (FitLimits::hi[k] - FitLimits::lo[k]);
+/// Nelder-Mead over the parameters that move, scaled to [0, 1] between their limits (a point outside is clamped): it
+/// moves several parameters at once, where coordinate descent stops at a kink of the |log| loss along a valley
+/// that two parameters share (a fixed cost per step against one per all-reduce). Restarted from its best point
+/// with a fresh simplex, smaller each time, since the non-smooth loss can stall a simplex early. Deterministic.
+Params polish(const std::vector<const CalibrationCase*>& cases, const Profile& start, Params from, const FitMask& moves) {
+    std::vector<std::size_t> dims;  // the parameters that move
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (moves[k]) dims.push_back(k);
+    const std::size_t n = dims.size();
+    if (n == 0) return from;
+    using Point = std::vector<double>;
+    auto to_params = [&](const Point& x) {
+        Params p = from;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t k = dims[j];
+            p[k] = lo(k) + std::clamp(x[j], 0.0, 1.0) * (hi(k) - lo(k));
+        }
         return p;
     };
-    auto f = [&](const std::array<double, n>& x) { return loss(cases, with_params(start, to_params(x))); };
-    std::array<std::array<double, n>, n + 1> x{};
-    for (std::size_t k = 0; k < n; ++k) x[0][k] = (from[k] - FitLimits::lo[k]) / (FitLimits::hi[k] - FitLimits::lo[k]);
-    for (std::size_t i = 1; i <= n; ++i) {
-        x[i] = x[0];
-        x[i][i - 1] += x[i][i - 1] < 0.5 ? 0.05 : -0.05;
-    }
-    std::array<double, n + 1> fx{};
-    for (std::size_t i = 0; i <= n; ++i) fx[i] = f(x[i]);
-    for (int iteration = 0; iteration < 400; ++iteration) {
-        std::array<std::size_t, n + 1> order{};
-        for (std::size_t i = 0; i <= n; ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fx[a] < fx[b]; });
-        const std::size_t best = order[0], worst = order[n], second = order[n - 1];
-        if (fx[worst] - fx[best] < 1e-12) break;
-        std::array<double, n> centre{};
-        for (std::size_t i = 0; i <= n; ++i)
-            if (i != worst)
-                for (std::size_t k = 0; k < n; ++k) centre[k] += x[i][k] / n;
-        auto along = [&](double t) {
-            std::array<double, n> y{};
-            for (std::size_t k = 0; k < n; ++k) y[k] = std::clamp(centre[k] + t * (x[worst][k] - centre[k]), 0.0, 1.0);
-            return y;
-        };
-        const auto reflected = along(-1);
-        const double fr = f(reflected);
-        if (fr < fx[best]) {
-            const auto expanded = along(-2);
-            const double fe = f(expanded);
-            if (fe < fr) x[worst] = expanded, fx[worst] = fe;
-            else x[worst] = reflected, fx[worst] = fr;
-        } else if (fr < fx[second]) {
-            x[worst] = reflected, fx[worst] = fr;
-        } else {
-            const auto contracted = along(0.5);
-            const double fc = f(contracted);
-            if (fc < fx[worst]) {
-                x[worst] = contracted, fx[worst] = fc;
-            } else {  // shrink towards the best
-                for (std::size_t i = 0; i <= n; ++i) {
-                    if (i == best) continue;
-                    for (std::size_t k = 0; k < n; ++k) x[i][k] = x[best][k] + 0.5 * (x[i][k] - x[best][k]);
-                    fx[i] = f(x[i]);
+    bool squared = true;
+    auto f = [&](const Point& x) { return loss(cases, with_params(start, to_params(x)), squared); };
+    Point best_x(n);
+    for (std::size_t j = 0; j < n; ++j) best_x[j] = (from[dims[j]] - lo(dims[j])) / (hi(dims[j]) - lo(dims[j]));
+    double best_f = 0;
+    // First the smooth loss from the grid's point (its best point is where the robust loss starts), then the robust.
+    for (const double step : {0.1, 0.05, 0.05, 0.02}) {
+        squared = step == 0.1;
+        if (step != 0.02) best_f = f(best_x);
+        std::vector<Point> x(n + 1, best_x);
+        for (std::size_t i = 1; i <= n; ++i) x[i][i - 1] += x[i][i - 1] < 0.5 ? step : -step;
+        std::vector<double> fx(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) fx[i] = f(x[i]);
+        std::vector<std::size_t> order(n + 1);
+        for (int iteration = 0; iteration < 100 * static_cast<int>(n); ++iteration) {
+            for (std::size_t i = 0; i <= n; ++i) order[i] = i;
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fx[a] < fx[b]; });
+            const std::size_t best = order[0], worst = order[n], second = order[n - 1];
+            if (fx[worst] - fx[best] < 1e-12) break;
+            Point centre(n, 0.0);
+            for (std::size_t i = 0; i <= n; ++i)
+                if (i != worst)
+                    for (std::size_t j = 0; j < n; ++j) centre[j] += x[i][j] / n;
+            auto along = [&](double t) {
+                Point y(n);
+                for (std::size_t j = 0; j < n; ++j) y[j] = std::clamp(centre[j] + t * (x[worst][j] - centre[j]), 0.0, 1.0);
+                return y;
+            };
+            const Point reflected = along(-1);
+            const double fr = f(reflected);
+            if (fr < fx[best]) {
+                const Point expanded = along(-2);
+                const double fe = f(expanded);
+                if (fe < fr) x[worst] = expanded, fx[worst] = fe;
+                else x[worst] = reflected, fx[worst] = fr;
+            } else if (fr < fx[second]) {
+                x[worst] = reflected, fx[worst] = fr;
+            } else {
+                const Point contracted = along(0.5);
+                const double fc = f(contracted);
+                if (fc < fx[worst]) {
+                    x[worst] = contracted, fx[worst] = fc;
+                } else {  // shrink towards the best
+                    for (std::size_t i = 0; i <= n; ++i) {
+                        if (i == best) continue;
+                        for (std::size_t j = 0; j < n; ++j) x[i][j] = x[best][j] + 0.5 * (x[i][j] - x[best][j]);
+                        fx[i] = f(x[i]);
+                    }
                 }
             }
         }
+        const std::size_t best = static_cast<std::size_t>(std::min_element(fx.begin(), fx.end()) - fx.begin());
+        if (fx[best] < best_f || squared) best_f = fx[best], best_x = x[best];
     }
-    const std::size_t best = static_cast<std::size_t>(std::min_element(fx.begin(), fx.end()) - fx.begin());
-    if (!(fx[best] < loss(cases, with_params(start, from)))) return from;
+    if (!(best_f < loss(cases, with_params(start, from)))) return from;
     // A parameter the simplex moved without gain (no case depends on it) goes back to where it was.
-    Params p = to_params(x[best]);
-    for (std::size_t k = 0; k < n; ++k) {
+    Params p = to_params(best_x);
+    for (std::size_t k = 0; k < kFitParameterCount; ++k) {
         Params q = p;
         q[k] = from[k];
         if (loss(cases, with_params(start, q)) <= loss(cases, with_params(start, p)) + 1e-12) p = q;
@@ -169,26 +199,31 @@ Profile readable(Profile fitted, const Profile& base) {
 
 }  // namespace
 
-Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start, FitSearch search) {
+Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& base, FitSearch search,
+                    const FitMask& moves) {
+    // The fit's parameters hold for every GPU of the cases: none of the base's variants per vendor.
+    Profile start = base;
+    start.vendors.clear();
     Params p = params_of(start);
-    for (std::size_t k = 0; k < p.size(); ++k) p[k] = std::clamp(p[k], FitLimits::lo[k], FitLimits::hi[k]);
+    for (std::size_t k = 0; k < p.size(); ++k) p[k] = std::clamp(p[k], lo(k), hi(k));
     for (int round = 0; round < 12; ++round) {
         const double span = std::pow(0.6, round);
         for (std::size_t k = 0; k < p.size(); ++k) {
-            const double width = FitLimits::hi[k] - FitLimits::lo[k];
-            const double lo = std::max(FitLimits::lo[k], p[k] - span * width);
-            const double hi = std::min(FitLimits::hi[k], p[k] + span * width);
+            if (!moves[k]) continue;
+            const double width = hi(k) - lo(k);
+            const double from = std::max(lo(k), p[k] - span * width);
+            const double to = std::min(hi(k), p[k] + span * width);
             double best = loss(cases, with_params(start, p)), best_v = p[k];
             for (int i = 0; i <= 40; ++i) {
                 Params q = p;
-                q[k] = lo + (hi - lo) * i / 40;
+                q[k] = from + (to - from) * i / 40;
                 const double l = loss(cases, with_params(start, q));
                 if (l < best - 1e-12) best = l, best_v = q[k];
             }
             p[k] = best_v;
         }
     }
-    if (search == FitSearch::polished) p = polish(cases, start, p);
+    if (search == FitSearch::polished) p = polish(cases, start, p, moves);
     return with_params(start, p);
 }
 
@@ -202,7 +237,7 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
     Calibration out;
     out.base = base.name;
     out.rows = cases.size();
-    out.profile = readable(fit_profile(all, base, FitSearch::polished), base);
+    out.profile = readable(fit_profile(all, base, FitSearch::polished, kCalibrateMoves), base);
     std::vector<double> train, loo;
     for (const CalibrationCase& c : cases) {
         out.predicted_ms.push_back(predict_ms(c, out.profile));
@@ -210,7 +245,7 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
         std::vector<const CalibrationCase*> rest;
         for (const CalibrationCase* o : all)
             if (o != &c) rest.push_back(o);
-        out.loo_predicted_ms.push_back(predict_ms(c, fit_profile(rest, base, FitSearch::polished)));
+        out.loo_predicted_ms.push_back(predict_ms(c, fit_profile(rest, base, FitSearch::polished, kCalibrateMoves)));
         loo.push_back(ape_percent(out.loo_predicted_ms.back(), c.measured_ms));
     }
     out.mdape_percent = median(train);
@@ -221,11 +256,10 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
 
 std::string profile_text(const Calibration& c) {
     const Profile& p = c.profile;
-    return fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%): bw={}, mfu={}, link={}, step_ms={}, allreduce_us={}, "
-                       "ep_imbalance={}, {}={}",
-                       c.base, c.rows, c.mdape_percent, c.loo_mdape_percent, p.bandwidth_efficiency,
-                       p.compute_efficiency, p.interconnect_efficiency, p.step_overhead_ms, p.allreduce_latency_us,
-                       p.expert_imbalance, kOverlapKey, p.overlap_expert_traffic ? 1 : 0);
+    std::string text = fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%):", c.base, c.rows, c.mdape_percent,
+                                   c.loo_mdape_percent);
+    for (const TextParam& t : kTextParams) text += fmt::format(" {}={},", t.key, p.*t.field);
+    return text + fmt::format(" {}={}", kOverlapKey, p.overlap_expert_traffic ? 1 : 0);
 }
 
 bool is_profile_text(std::string_view text) noexcept { return text.substr(0, 4) == "fit("; }
@@ -251,9 +285,11 @@ Profile profile_from_text(std::string_view text) {
             bad_text(fmt::format("parameter '{}': '{}' is not a number", key, value));
         std::size_t i = 0;
         while (i < kTextParams.size() && kTextParams[i].key != key) ++i;
-        if (i == kTextParams.size() && key != kOverlapKey)
-            bad_text(fmt::format("no parameter '{}' (bw, mfu, link, step_ms, allreduce_us, ep_imbalance, {})", key,
-                                 kOverlapKey));
+        if (i == kTextParams.size() && key != kOverlapKey) {
+            std::string known;
+            for (const TextParam& t : kTextParams) known += fmt::format("{}, ", t.key);
+            bad_text(fmt::format("no parameter '{}' ({}{})", key, known, kOverlapKey));
+        }
         if (seen[i]) bad_text(fmt::format("parameter '{}' given twice", key));
         seen[i] = true;
         if (i == kTextParams.size()) {
@@ -268,7 +304,11 @@ Profile profile_from_text(std::string_view text) {
         p.*t.field = v;
     }
     for (std::size_t i = 0; i < kTextParams.size(); ++i)
-        if (!seen[i]) bad_text(fmt::format("the profile text has no parameter '{}'", kTextParams[i].key));
+        if (!seen[i] && !kTextParams[i].optional)
+            bad_text(fmt::format("the profile text has no parameter '{}'", kTextParams[i].key));
+    constexpr std::size_t alltoall = 8;
+    static_assert(kTextParams[alltoall].field == &Profile::alltoall_latency_us);
+    if (!seen[alltoall]) p.alltoall_latency_us = p.allreduce_latency_us;  // a text of 0.8: every collective's cost alike
     if (!seen.back()) bad_text(fmt::format("the profile text has no parameter '{}'", kOverlapKey));
     return p;
 }

@@ -85,6 +85,11 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     GpuSpec s;
     s.id = lower(g["id"].get<std::string>());
     s.name = g.value("name", s.id);
+    if (g.contains("vendor")) {
+        if (!g["vendor"].is_string())
+            invalid_input(argument, fmt::format("GPU '{}': \"vendor\" must be a text (\"NVIDIA\", \"AMD\")", s.id));
+        s.vendor = g["vendor"].get<std::string>();
+    }
     const json t = g.value("tflops", json::object());
     s.fp32 = peak(t, "fp32");
     s.tf32 = peak(t, "tf32");

@@ -25,19 +25,42 @@ namespace {
 constexpr double kActivationBytes = 2;  // activations travel in 16 bits
 constexpr double kDispatchBytes = 1;    // tokens dispatched to their experts in FP8 (DeepEP's dispatch)
 
+/// A profile's parameters from its profiles.json entry: "fitted" (parameters absent there keep bound's values,
+/// as profiles of 0.8 had none of them) and "set" (documented, not fitted).
+Profile profile_from_json(const std::string& name, const nlohmann::json& fitted, const nlohmann::json& set) {
+    Profile p;
+    p.name = name;
+    p.bandwidth_efficiency = fitted.at("bandwidth_efficiency").get<double>();
+    p.compute_efficiency = fitted.at("compute_efficiency").get<double>();
+    p.interconnect_efficiency = fitted.at("interconnect_efficiency").get<double>();
+    p.step_overhead_ms = fitted.at("step_overhead_ms").get<double>();
+    p.allreduce_latency_us = fitted.at("allreduce_latency_us").get<double>();
+    p.mfu_half_tokens = fitted.value("mfu_half_tokens", 0.0);
+    p.attention_efficiency = fitted.value("attention_efficiency", 1.0);
+    p.layer_overhead_us = fitted.value("layer_overhead_us", 0.0);
+    p.alltoall_latency_us = fitted.value("alltoall_latency_us", p.allreduce_latency_us);
+    p.expert_imbalance = set.value("expert_imbalance", 1.0);
+    p.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
+    return p;
+}
+
 struct Profiles {
     std::vector<Profile> all;
     Profiles() {
-        all.push_back({"bound", 1, 1, 1, 0, 0, 1, true});
+        Profile bound;
+        bound.name = "bound";
+        bound.overlap_expert_traffic = true;
+        all.push_back(bound);
         const auto j = nlohmann::json::parse(detail::kProfilesJson);
         for (const auto& p : j.at("profiles")) {
-            const auto& f = p.at("fitted");
-            // Parameters set, not fitted (profiles.json: "set", each with its source).
+            // Parameters set, not fitted (profiles.json: "set", each with its source), shared by the vendors' variants.
             const auto set = p.value("set", nlohmann::json::object());
-            all.push_back({p.at("name").get<std::string>(), f.at("bandwidth_efficiency").get<double>(),
-                           f.at("compute_efficiency").get<double>(), f.at("interconnect_efficiency").get<double>(),
-                           f.at("step_overhead_ms").get<double>(), f.at("allreduce_latency_us").get<double>(),
-                           set.value("expert_imbalance", 1.0), set.value("overlap_expert_traffic", false)});
+            const std::string name = p.at("name").get<std::string>();
+            Profile profile = profile_from_json(name, p.at("fitted"), set);
+            const auto vendors = p.value("vendors", nlohmann::json::object());
+            for (const auto& [vendor, v] : vendors.items())
+                profile.vendors.emplace_back(vendor, std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), set)));
+            all.push_back(std::move(profile));
         }
     }
 };
@@ -232,6 +255,8 @@ Operator& linear(OperatorList& ops, std::string_view name, double params, double
     op.bytes = params * weight_value_bytes + tokens * (in + out) * kActivationBytes;
     op.flops *= times;
     op.bytes *= times;
+    op.tokens = tokens;
+    op.layers = times;
     return op;
 }
 
@@ -279,6 +304,8 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     if (layers <= 0) return;
     const double split = s.state_split;
     Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
+    op.tokens = tokens;
+    op.layers = layers;
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
     op.bytes = layers * (s.state * s.weight_value_bytes +
                          tokens * (m.hidden + (m.state.in_width + m.state.out_width) / split + m.hidden) * kActivationBytes +
@@ -315,11 +342,14 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
                          t.stage * m.experts_per_token * 2 * m.expert_width() * kActivationBytes / s.ep) *
                         moe_layers;
         experts.expert_parallel = expert_parallel;
+        experts.tokens = touched > 0 ? t.stage * m.experts_per_token / touched : 0;  // each expert's rows
+        experts.layers = moe_layers;
         if (m.shared_experts > 0)
             linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
     }
     const double norm_count = s.norms / m.hidden;
     Operator& norms = ops.add("norms");
+    norms.layers = m.layers;
     norms.flops = 5 * t.mix * m.hidden * norm_count;
     norms.bytes = s.norms * kActivationBytes + 2 * t.mix * m.hidden * kActivationBytes * norm_count;
     if (m.hc_mult > 0) {
@@ -398,6 +428,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         alltoall.link_bytes = moe_layers * t.stage / s.stage * m.experts_per_token * s.expert_tp * (s.ep - 1) / s.ep *
                               m.expert_width() * (kDispatchBytes + kActivationBytes);
         alltoall.expert_parallel = true;
+        alltoall.kind = OperatorKind::alltoall;
         alltoall.scaleout_bytes = alltoall.link_bytes * outside(s.stage);
     }
     if (s.pp > 1) {
@@ -580,6 +611,8 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
+        attention.kind = OperatorKind::attention;
+        attention.layers = attention_layers;
         attention.flops = 2 * t.mix * s.heads * per_position * positions +
                           2 * t.mix * s.indexer_heads * m.indexer.head_dim * indexed;
         // Read the context, write the new token (and a compressed layer its share of an entry, of an indexer key,
@@ -613,6 +646,8 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
+        attention.kind = OperatorKind::attention;
+        attention.layers = attention_layers;
         attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
                           2 * s.indexer_heads * m.indexer.head_dim * indexed;
         // Fused attention reads Q, K, V once and writes the output and the KV cache.
@@ -628,6 +663,35 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     operators_after_attention(ops, d, s, t, prompts.stage, prompts.stage);
 }
 
+void mixed_operators(const DeploymentRef& d, double batch, double ctx, double prompts, double prompt_tokens,
+                     std::vector<Operator>& list) {
+    // Attention of each phase as decode_operators and prefill_operators count it: each sequence its own cache,
+    // each prompt its causal prefill; the other operators see every token with the weights read once.
+    double flops = 0, bytes = 0;
+    for (int phase = 0; phase < 2; ++phase) {
+        if (phase == 0) decode_operators(d, batch, ctx, list);
+        else prefill_operators(d, prompts, prompt_tokens, list);
+        for (const Operator& op : list)
+            if (op.kind == OperatorKind::attention) flops += op.flops, bytes += op.bytes;
+    }
+    const ModelSpec& m = d.model;
+    const Shard s = shard(d);
+    const Tokens decoding = tokens_of(s, batch), prefilling = tokens_of(s, prompts, prompt_tokens),
+                 prompt_sequences = tokens_of(s, prompts);
+    const Tokens t{decoding.stage + prefilling.stage, decoding.mix + prefilling.mix};
+    OperatorList ops(list);
+    operators_before_attention(ops, d, s, t.mix);
+    if (m.attention_layers() > 0) {
+        Operator& attention = ops.add("attention");
+        attention.kind = OperatorKind::attention;
+        attention.layers = m.attention_layers();
+        attention.flops = flops;
+        attention.bytes = bytes;
+    }
+    const double sequences = decoding.stage + prompt_sequences.stage;  // lm_head: a token of each
+    operators_after_attention(ops, d, s, t, sequences, sequences);
+}
+
 std::vector<Operator> decode_operators(const DeploymentRef& d, double batch, double ctx) {
     std::vector<Operator> ops;
     decode_operators(d, batch, ctx, ops);
@@ -640,13 +704,21 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
     return ops;
 }
 
-double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
-    double total = 0, overlapped = 0;
+const Profile& Profile::for_vendor(std::string_view vendor) const noexcept {
+    for (const auto& [name, variant] : vendors)
+        if (ascii::equals_lowered(name, vendor) || ascii::equals_lowered(vendor, name)) return *variant;
+    return *this;
+}
+
+double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& of_any_vendor) {
+    const Profile& profile = of_any_vendor.vendors.empty() ? of_any_vendor : of_any_vendor.for_vendor(gpu.vendor);
+    double total = 0, overlapped = 0, layers = 0;
     // The roof of the operators' compute dtype, worked out again only when it changes.
     DType roof_dtype = DType::bf16;
     Gpu roof{0, 0};
     bool have_roof = false;
     for (Operator& op : ops) {
+        layers = std::max(layers, op.layers);
         if (op.link_bytes > 0) {
             // Within the scale-up domain and over the network at once: the slower of the two.
             const double inside = op.link_bytes - op.scaleout_bytes;
@@ -654,7 +726,9 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
             const double out = op.scaleout_bytes > 0
                                    ? memory_time_ms(op.scaleout_bytes, gpu.scaleout_tbs * profile.interconnect_efficiency)
                                    : 0;
-            op.ms = std::max(up, out) + op.count * profile.allreduce_latency_us / 1e3;
+            const double latency_us =
+                op.kind == OperatorKind::alltoall ? profile.alltoall_latency_us : profile.allreduce_latency_us;
+            op.ms = std::max(up, out) + op.count * latency_us / 1e3;
             op.bound = Resource::interconnect;
             if (op.expert_parallel && profile.overlap_expert_traffic) {
                 overlapped += op.ms;
@@ -666,7 +740,14 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
                 roof_dtype = op.compute;
                 have_roof = true;
             }
-            const StepTime time = step_time({op.flops, op.bytes}, roof);
+            Gpu at = roof;
+            // A multiply of few rows reaches less of the compute roof (the profile's mfu_half_tokens).
+            if (profile.mfu_half_tokens > 0 && op.tokens > 0) at.tflops *= op.tokens / (op.tokens + profile.mfu_half_tokens);
+            if (op.kind == OperatorKind::attention && profile.attention_efficiency != 1) {
+                at.tflops *= profile.attention_efficiency;
+                at.tbs *= profile.attention_efficiency;
+            }
+            const StepTime time = step_time({op.flops, op.bytes}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
@@ -674,9 +755,10 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& p
     }
     // Overlapped traffic adds only what the rest of the step does not hide.
     total = std::max(total, overlapped);
-    if (profile.step_overhead_ms > 0) {
+    const double fixed_ms = profile.step_overhead_ms + layers * profile.layer_overhead_us / 1e3;
+    if (fixed_ms > 0) {
         Operator& overhead = add(ops, "overhead");
-        overhead.ms = profile.step_overhead_ms;
+        overhead.ms = fixed_ms;
         overhead.bound = Resource::overhead;
         total += overhead.ms;
     }

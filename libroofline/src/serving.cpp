@@ -143,7 +143,7 @@ const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
 class IterationModel {
 public:
     IterationModel(const Deployment& d, const Profile& p, const Contexts& c, double prompt_tokens)
-        : gpu_(d.gpu), profile_(p), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model), deployment_(d) {
+        : gpu_(d.gpu), profile_(p.for_vendor(d.gpu.vendor)), contexts_(c), prompt_tokens_(prompt_tokens), model_(d.model), deployment_(d) {
         // Sampled at 0, u and 2u tokens, u = pp: affine there (a pipeline micro-batch of 1 and 2 sequences).
         const double u = d.layout.pp;
         std::vector<Operator> zero, one, two;
@@ -166,6 +166,7 @@ public:
             k.bytes1 = (one[i].bytes - zero[i].bytes) / u;
             k.link1 = (one[i].link_bytes - zero[i].link_bytes) / u;
             k.out1 = (one[i].scaleout_bytes - zero[i].scaleout_bytes) / u;
+            k.tokens1 = one[i].tokens / u;
             if (k.kind == Kind::experts) {
                 // bytes = weights of the touched experts + activations of each token.
                 const double t1 = touched(u), t2 = touched(2 * u);
@@ -198,7 +199,8 @@ public:
         prefill_operators(d, u, prompt_tokens, list);
         const Operator& a = named(list, "attention");
         prefill_attention_ = {a.flops / u, a.bytes / u};
-        attention_gpu_ = {gpu_.peak_tflops(a.compute) * p.compute_efficiency, gpu_.hbm_tbs * p.bandwidth_efficiency};
+        attention_gpu_ = {gpu_.peak_tflops(a.compute) * profile_.compute_efficiency * profile_.attention_efficiency,
+                          gpu_.hbm_tbs * profile_.bandwidth_efficiency * profile_.attention_efficiency};
         scratch_ = template_;
     }
 
@@ -224,7 +226,7 @@ private:
     struct Coefficients {
         Kind kind = Kind::per_token;
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
-               bytes_per_sequence = 0;
+               bytes_per_sequence = 0, tokens1 = 0;
     };
 
     /// As the experts operator counts them: over the tokens of one pipeline micro-batch.
@@ -253,16 +255,22 @@ private:
                 case Kind::lm_head:
                     op.flops = k.flops0 + logits * k.flops1;
                     op.bytes = k.bytes0 + logits * k.bytes1;
+                    op.tokens = logits * k.tokens1;
                     break;
-                case Kind::experts:
+                case Kind::experts: {
+                    const double t = touched(tokens);
                     op.flops = k.flops0 + tokens * k.flops1;
-                    op.bytes = k.bytes_per_expert * touched(tokens) + tokens * k.bytes1;
+                    op.bytes = k.bytes_per_expert * t + tokens * k.bytes1;
+                    op.tokens = t > 0 ? micro_batch_tokens(deployment_, tokens) * model_.experts_per_token / t : 0;
                     break;
+                }
                 case Kind::state:
+                    op.tokens = tokens * k.tokens1;
                     op.flops = k.flops0 + tokens * k.flops1;
                     op.bytes = k.bytes0 + tokens * k.bytes1 + (batch + prompts) * k.bytes_per_sequence;
                     break;
                 case Kind::per_token:
+                    op.tokens = tokens * k.tokens1;
                     op.flops = k.flops0 + tokens * k.flops1;
                     op.bytes = k.bytes0 + tokens * k.bytes1;
                     op.link_bytes = tokens * k.link1;
@@ -403,7 +411,8 @@ Deployment with_model(const Deployment& d, const ModelSpec& m) {
 bool is_bound(const Profile& p) noexcept {
     return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
            p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1 &&
-           p.overlap_expert_traffic;
+           p.overlap_expert_traffic && p.mfu_half_tokens == 0 && p.attention_efficiency == 1 &&
+           p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.vendors.empty();
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

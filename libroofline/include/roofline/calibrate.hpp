@@ -6,6 +6,7 @@
 // argument takes that text as it takes a profile's name, so a workbook carries its own calibration.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -16,22 +17,39 @@
 
 namespace roofline {
 
-/// One measured step: its operators (as decode_operators or prefill_operators gives them, before
-/// estimate()), the GPU it ran on, and the measured time in ms. `metric` is "step_ms" or "ttft_ms".
+/// One measured row: its operators (as decode_operators, prefill_operators or mixed_operators give them, before
+/// estimate()), the GPU it ran on, and the measured time in ms. `metric` is "step_ms", "ttft_ms", "tpot_ms" or
+/// "e2e_ms". A row of two phases (an end-to-end latency: one prefill, then the decode steps) adds `then_times`
+/// times the time of `then_ops` to that of `ops`.
 struct CalibrationCase {
     std::vector<Operator> ops;
     GpuSpec gpu;
     std::string metric;
     double measured_ms = 0;
+    std::vector<Operator> then_ops;
+    double then_times = 0;
 };
 
-/// The fitted parameters: the five of a profile that measurements tell apart (bandwidth, compute and
-/// interconnect efficiency, the fixed costs of a forward pass and of an all-reduce), each between the
-/// limits the fitter keeps it in. Expert imbalance and overlap come from the base profile, not fitted.
-struct FitLimits {
-    static constexpr double lo[5] = {0.3, 0.1, 0.5, 0.0, 0.0};
-    static constexpr double hi[5] = {1.0, 1.0, 1.0, 10.0, 100.0};
+/// A parameter of a profile that the fitter fits: its name in profiles.json, its key in a profile text, the
+/// limits the fitter keeps it in, and the Profile field. One table: the fitter, profiles.json, the texts and
+/// the documentation follow it.
+struct FitParameter {
+    std::string_view json, key;
+    double lo, hi;
+    double Profile::*field;
 };
+inline constexpr std::size_t kFitParameterCount = 9;
+inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
+    {"bandwidth_efficiency", "bw", 0.3, 1.0, &Profile::bandwidth_efficiency},
+    {"compute_efficiency", "mfu", 0.1, 1.0, &Profile::compute_efficiency},
+    {"interconnect_efficiency", "link", 0.5, 1.0, &Profile::interconnect_efficiency},
+    {"step_overhead_ms", "step_ms", 0.0, 10.0, &Profile::step_overhead_ms},
+    {"allreduce_latency_us", "allreduce_us", 0.0, 100.0, &Profile::allreduce_latency_us},
+    {"mfu_half_tokens", "mfu_tokens", 0.0, 2048.0, &Profile::mfu_half_tokens},
+    {"attention_efficiency", "attn", 0.2, 1.0, &Profile::attention_efficiency},
+    {"layer_overhead_us", "layer_us", 0.0, 200.0, &Profile::layer_overhead_us},
+    {"alltoall_latency_us", "alltoall_us", 0.0, 500.0, &Profile::alltoall_latency_us},
+}};
 
 /// The model's time for a case under a profile, in ms.
 double predict_ms(const CalibrationCase& c, const Profile& profile);
@@ -41,11 +59,22 @@ double predict_ms(const CalibrationCase& c, const Profile& profile);
 /// (ROOFLINE_CALIBRATE).
 enum class FitSearch { grid, polished };
 
-/// Fits the five parameters of `start` on the cases, from `start`'s values (deterministic; a parameter no case
+/// Fits the parameters of `start` (kFitParameters) on the cases, from `start`'s values (deterministic; a parameter no case
 /// depends on keeps its start), by minimising the sum of |log(predicted / measured)|: a robust loss that no
-/// single row dominates. The rest of `start` is kept.
+/// single row dominates. The rest of `start` is kept, but its variants per vendor (Profile::vendors): the fitted
+/// parameters hold for every GPU.
+/// Which of kFitParameters a fit moves (the others keep `start`'s values).
+using FitMask = std::array<bool, kFitParameterCount>;
+inline constexpr FitMask kFitAll = {true, true, true, true, true, true, true, true, true};
 Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start,
-                    FitSearch search = FitSearch::grid);
+                    FitSearch search = FitSearch::grid, const FitMask& moves = kFitAll);
+
+/// What calibrate() (ROOFLINE_CALIBRATE) fits: all but the cost per layer and per all-to-all, which a user's rows
+/// (most often of one model, without expert parallelism) cannot tell from the cost of a step and of an all-reduce:
+/// those keep the base profile's values.
+inline constexpr FitMask kCalibrateMoves = {true, true, true, true, true, true, true, false, false};
+static_assert(kFitParameters[7].field == &Profile::layer_overhead_us &&
+              kFitParameters[8].field == &Profile::alltoall_latency_us);
 
 /// A fit and its errors: median absolute percentage errors on the rows and in leave-one-out
 /// cross-validation (each row predicted by a fit that never saw it), and each row's two predictions.
@@ -58,20 +87,24 @@ struct Calibration {
     std::vector<double> predicted_ms, loo_predicted_ms;
 };
 
-/// Fits `base`'s parameters on every case (at least kMinCalibrationRows), as fit_profile, with the errors.
+/// Fits `base`'s parameters (kCalibrateMoves) on every case (at least kMinCalibrationRows), as fit_profile, with the
+/// errors.
 inline constexpr std::size_t kMinCalibrationRows = 3;
 Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& base);
 
 /// The profile as text, readable and carrying its fit:
 /// "fit(<base>; n=<rows>; mdape=<x>%; loo=<y>%): bw=.., mfu=.., link=.., step_ms=.., allreduce_us=..,
-/// ep_imbalance=.., overlap_ep=0|1". Every number is written so that it reads back to the same double.
+/// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., ep_imbalance=.., overlap_ep=0|1". Every number is written
+/// so that it reads back to the same double.
 std::string profile_text(const Calibration& c);
 
 /// Whether a profile argument is a profile text (it starts with "fit(") rather than a profile's name.
 bool is_profile_text(std::string_view text) noexcept;
 
 /// The profile a profile text describes (its name: the text). Throws Error (argument "profile") naming the
-/// parameter that is missing, unknown, repeated, not a number or outside its limits.
+/// parameter that is missing, unknown, repeated, not a number or outside its limits. The parameters 0.9 added
+/// (mfu_tokens, attn, layer_us, alltoall_us) may be absent, as in a text of 0.8: they then leave the model as 0.8
+/// computed it (0, 1, 0, and alltoall_us = allreduce_us), so a workbook's profile text keeps its numbers.
 Profile profile_from_text(std::string_view text);
 
 }  // namespace roofline

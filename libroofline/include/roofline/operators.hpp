@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,14 +17,15 @@
 
 namespace roofline {
 
-/// Achieved fractions of the hardware and fixed costs. `bound` is {1, 1, 1, 0, 0}: a true lower bound.
+/// Achieved fractions of the hardware and fixed costs (docs/accuracy.md, "Profiles"). `bound` is every
+/// efficiency 1, every cost 0: a true lower bound.
 struct Profile {
     std::string name;
     double bandwidth_efficiency = 1;     ///< fraction of the memory bandwidth reached
-    double compute_efficiency = 1;       ///< fraction of the dense peak reached
+    double compute_efficiency = 1;       ///< fraction of the dense peak that large matrix multiplies reach
     double interconnect_efficiency = 1;  ///< fraction of the interconnect bandwidth reached
-    double step_overhead_ms = 0;         ///< fixed cost of each forward pass (launches, scheduling)
-    double allreduce_latency_us = 0;     ///< fixed cost of each all-reduce
+    double step_overhead_ms = 0;         ///< fixed cost of each forward pass (scheduling, sampling, launches)
+    double allreduce_latency_us = 0;     ///< fixed cost of each all-reduce, all-gather and pipeline transfer
     /// Expert parallelism: tokens of the busiest GPU's experts over the mean (>= 1; bound: 1). It multiplies the
     /// experts' FLOPs and activations when ep > 1 (docs/serving-model.md, "Layouts").
     double expert_imbalance = 1;
@@ -31,6 +33,23 @@ struct Profile {
     /// work, as engines do with two micro-batches in flight (SGLang's two-batch overlap, DeepEP): the step takes the
     /// longer of the two. bound: true (no engine hides more); the fitted profiles: false unless profiles.json says so.
     bool overlap_expert_traffic = false;
+    /// Tokens at which a matrix multiply reaches half of compute_efficiency: a multiply of m tokens runs at
+    /// compute_efficiency x m / (m + mfu_half_tokens) of the peak (small decode batches reach far less of it than
+    /// large prefills). 0: every multiply at compute_efficiency (bound; profile texts of 0.8).
+    double mfu_half_tokens = 0;
+    /// Fraction of the memory bandwidth and of the compute roof (as the other operators reach them) that attention
+    /// kernels reach: 1 = as well as the matrix multiplies.
+    double attention_efficiency = 1;
+    /// Fixed cost of each layer in each forward pass, µs (kernel launches; engines that capture graphs pay little).
+    double layer_overhead_us = 0;
+    /// Fixed cost of each all-to-all (expert parallelism's dispatch and combine), µs.
+    double alltoall_latency_us = 0;
+    /// The profile a GPU of another vendor runs under (profiles.json "vendors"): the same name, the parameters fitted
+    /// on that vendor's measurements. Empty: one set of parameters for every GPU.
+    std::vector<std::pair<std::string, std::shared_ptr<const Profile>>> vendors;
+
+    /// The parameters for a GPU of this vendor (GpuSpec::vendor, compared in lower case): a variant's, else these.
+    const Profile& for_vendor(std::string_view vendor) const noexcept;
 };
 
 /// The profile of a name ("bound" and those fitted on published measurements, profiles.json), or of a
@@ -50,6 +69,13 @@ enum class Resource { compute, memory, interconnect, overhead };
 std::string_view to_string(Resource r) noexcept;
 
 /// One operator of a step, summed over the layers, as one GPU of `tp` runs it.
+/// What an operator is, where a profile treats it apart from the others.
+enum class OperatorKind : unsigned char {
+    other,      ///< a matrix multiply, norms, the embedding, or a collective other than an all-to-all
+    attention,  ///< attention over the cache (the profile's attention_efficiency)
+    alltoall,   ///< expert parallelism's dispatch and combine (the profile's alltoall_latency_us)
+};
+
 struct Operator {
     std::string_view name;      ///< a literal ("qkv_proj", "attention", ...): static storage, never freed
     double flops = 0;           ///< on one GPU
@@ -57,7 +83,11 @@ struct Operator {
     double link_bytes = 0;      ///< sent to other GPUs by one GPU (collectives, pipeline transfers)
     double scaleout_bytes = 0;  ///< the part of link_bytes that leaves the scale-up domain (over the network)
     double count = 0;           ///< how many kernels (all-reduces) it stands for
+    double tokens = 0;          ///< rows of its matrix multiply (the profile's mfu_half_tokens); 0: not one
+    double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
+                                ///< counts the most of any operator: the step's layers)
     DType compute = DType::bf16;
+    OperatorKind kind = OperatorKind::other;
     bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies,
                                    ///< or (on a link operator) traffic of expert parallelism that the profile may overlap
     // Filled by estimate():
@@ -131,6 +161,13 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
 /// The same into `ops`, which they clear first: a caller that keeps `ops` reuses its memory.
 void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vector<Operator>& ops);
 void prefill_operators(const DeploymentRef& d, double batch, double tokens, std::vector<Operator>& ops);
+
+/// The operators of one fused iteration, as an engine with chunked prefill runs one: `batch` sequences decode a
+/// token each at `ctx` tokens of context, and `prompts` prompts of `prompt_tokens` tokens prefill (a fraction of
+/// a prompt: its share), in one forward pass: the weights read once for all their tokens. prompts = 0 is
+/// decode_operators'; batch = 0 is prefill_operators' (one list; the same numbers up to rounding).
+void mixed_operators(const DeploymentRef& d, double batch, double ctx, double prompts, double prompt_tokens,
+                     std::vector<Operator>& ops);
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);

@@ -5,7 +5,9 @@ Run from anywhere: python3 tests/data/calibration/build_engines.py
 Reads ../calibration-candidates/rows.csv (the 89 candidate rows, see that folder's REPORT.md) and adds the rows found
 later (NEW_* below). Every conversion is written out here; ENGINES.md says what each group is and what was left out.
 
-Columns: those of ../measurements.csv, then output_tokens, ep, dp_attention, firmness.
+Columns: those of ../measurements.csv, then output_tokens, ep, dp_attention, firmness, engine_date (year-month of the
+engine build measured, from its version or the source's date: tools/calibration_rows.hpp holds rows of builds before
+2025-06 out of the fit and reports them apart).
 Metrics:
   step_ms  one decode step of `batch` sequences at `ctx_mean` tokens of context (clean: a differential of two latency
            runs, a decode-only pool, llama-bench tg).
@@ -23,7 +25,7 @@ CAND = os.path.join(HERE, '..', 'calibration-candidates', 'rows.csv')
 OUT = os.path.join(HERE, 'engines.csv')
 
 COLS = ('id,source,gpu,engine,model,weight_dtype,kv_dtype,tp,batch,prompt_tokens,ctx_mean,metric,value,profile,note,'
-        'output_tokens,ep,dp_attention,firmness').split(',')
+        'output_tokens,ep,dp_attention,firmness,engine_date').split(',')
 PROFILE = {'vllm': 'vllm', 'sglang': 'sglang', 'tensorrt-llm': 'tensorrt-llm', 'llama.cpp': 'llama.cpp'}
 
 rows = []
@@ -310,6 +312,28 @@ for t, tps, ep, what in (
 
 ids = [r['id'] for r in rows]
 assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
+# The engine build's year-month (from the version's release or the source's date, as each row's note says).
+ENGINE_DATE = {
+    ('vllm', 'mi300x', 'llama-3.1-8b'): '2025-07',      # rocm/vllm 0.9.1 image of 2025-07-15
+    ('vllm', 'mi300x', 'llama-3.1-405b'): '2024-11',    # Oracle's blog: ROCm vLLM of late 2024
+    ('vllm', 'mi300x', 'deepseek-r1'): '2025-02',       # vLLM 0.7.3 dev
+    ('sglang', 'mi300x', 'deepseek-r1'): '2025-02',     # rocm/sglang-staging:20250212
+    ('sglang', 'h200', 'deepseek-r1'): '2025-02',       # SGLang 0.4.3.post2
+    ('vllm', 'h200', 'deepseek-r1'): '2025-03',         # vLLM 0.7.4 dev
+    ('atom', 'mi300x', 'deepseek-r1'): '2026-08',       # rocm/atom:latest, Aug 2026
+    ('atom', 'mi355x', 'glm-5'): '2026-08',
+    ('vllm', 'mi300x', 'qwen3-8b'): '2026-04',          # vllm-openai-rocm:latest, Apr 2026
+    ('vllm', 'mi355x', 'llama-3.1-405b'): '2025-09',    # vLLM main around 2025-09-18
+    ('sglang', 'h200', 'gpt-oss-120b'): '2025-09',      # lmsysorg/sglang:latest, Sep 2025
+    ('vllm', 'b200', 'nemotron-3-nano-30b-a3b'): '2026-02',  # vLLM 0.16.0
+    ('tensorrt-llm', 'b200', 'deepseek-r1'): '2025-04',  # TensorRT-LLM PyTorch backend, spring 2025
+}
+for r in rows:
+    if r['engine'] == 'llama.cpp':
+        r['engine_date'] = '2025-10' if '-b6652-' in r['id'] else '2025-07' if '-b5997-' in r['id'] else '2024-05'
+    else:
+        r['engine_date'] = ENGINE_DATE[(r['engine'], r['gpu'], r['model'])]
+
 with open(OUT, 'w', newline='') as f:
     w = csv.DictWriter(f, fieldnames=COLS, lineterminator='\n')
     w.writeheader()
