@@ -11,7 +11,7 @@
 
 namespace cli {
 
-/// Exit codes of the roofline command (documented in --help and the README).
+/// Exit codes of the roofline command (documented in --help and docs/cli.md).
 enum Exit : int {
     kOk = 0,
     kUsage = 2,        ///< unknown subcommand or option, a required option missing, a value not a number

@@ -13,7 +13,7 @@ PY
 }
 
 # Configures one preset; extra arguments go to cmake. The presets ask for Ninja, but a folder that the
-# README's plain commands made (`cmake -S . -B build`: Unix Makefiles) keeps the generator it was made
+# plain commands of docs/install.md made (`cmake -S . -B build`: Unix Makefiles) keeps the generator it was made
 # with: CMake refuses to change a folder's generator, and a -G on the command line wins over a preset's.
 roofline_configure() {
   local preset=${1:-default}

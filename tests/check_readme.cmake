@@ -2,7 +2,8 @@
 # contract and the architecture notes; no source comment points to a formulas.md outside docs/; its
 # "Install" section shows, as lines of a code block, the commands that the package test runs
 # (README_*='...' in tests/packages/test_debs.sh).
-# The same for the pip route (python/tests/pip-install-venv.sh).
+# The same for the pip route (python/tests/pip-install-venv.sh). The README stays short: at most 300 lines
+# (the rest is in docs/, by audience; tests/check_doc_links.py checks that each is linked).
 # Usage: cmake -DSOURCE_DIR=... -P check_readme.cmake
 file(READ ${SOURCE_DIR}/README.md readme)
 set(title "GPU 与 Roofline：Decode 为什么打不满算力")
@@ -13,6 +14,11 @@ if(at_title EQUAL -1)
 endif()
 if(at_first_mention LESS at_title)
   message(FATAL_ERROR "README.md says \"the article\" before naming it")
+endif()
+file(STRINGS ${SOURCE_DIR}/README.md readme_lines)
+list(LENGTH readme_lines n_lines)
+if(n_lines GREATER 300)
+  message(FATAL_ERROR "README.md has ${n_lines} lines, more than 300: move details to docs/")
 endif()
 foreach(link "docs/formulas.md" "docs/architecture.md")
   string(FIND "${readme}" "(${link})" at)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A build/ made by the README's plain CMake commands (Unix Makefiles) and one made by the presets (Ninja)
+# A build/ made by the plain CMake commands of docs/install.md ("Building") (Unix Makefiles) and one made by the presets (Ninja)
 # both work with what scripts/run and scripts/test do to them (scripts/lib.sh: roofline_build,
 # roofline_configure with more -D, ctest --preset), and the plain commands work on a preset's build/.
 # It runs the real scripts/lib.sh and CMakePresets.json on a one-test project in a scratch folder, so
@@ -34,7 +34,7 @@ CM
 generator() { sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$1/CMakeCache.txt"; }
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 1. The README's plain commands first, then what scripts/run and scripts/test do.
+# 1. The plain commands (docs/install.md) first, then what scripts/run and scripts/test do.
 make_tree
 (
   cd "$tmp/tree"
@@ -49,7 +49,7 @@ make_tree
 )
 echo "ok: a build/ of 'cmake -S . -B build' works with scripts/lib.sh's roofline_build and ctest --preset (kept Unix Makefiles)"
 
-# 2. The presets first (Ninja, as scripts/test makes build/), then the README's plain commands.
+# 2. The presets first (Ninja, as scripts/test makes build/), then the plain commands (docs/install.md).
 make_tree
 (
   cd "$tmp/tree"

@@ -3,12 +3,16 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "roofline/catalog.hpp"
 #include "roofline/formulas.hpp"
 
 namespace {
@@ -95,5 +99,158 @@ TEST_CASE("every formula's C function is documented where declared: the comment 
         const std::size_t comment_start = header.rfind("/*", comment_end);
         CHECK(header.substr(comment_start, comment_end - comment_start).find(std::string(f.name) + "(") !=
               std::string::npos);
+    }
+}
+
+namespace {
+
+/// The comment right before the declaration of `c_name` in roofline.h, its "** " line starts removed and its
+/// lines joined by spaces.
+std::string comment_of(const std::string& header, const std::string& c_name) {
+    const std::size_t declaration = header.find("ROOFLINE_API int " + c_name + "(");
+    if (declaration == std::string::npos) return "";
+    const std::size_t end = header.rfind("*/", declaration);
+    const std::size_t start = header.rfind("/*", end);
+    std::string s = header.substr(start + 2, end - start - 2);
+    s = std::regex_replace(s, std::regex(R"(\n\s*\*\*?)"), " ");
+    return std::regex_replace(s, std::regex(R"(\s+)"), " ");
+}
+
+/// "a, b, c" as {"a", "b", "c"}: how the table lists an array formula's columns (its result unit) and the
+/// catalog fields of a `field` argument.
+std::vector<std::string> comma_list(std::string s) {
+    std::vector<std::string> items;
+    s = std::regex_replace(s, std::regex(R"(\([^()]*\))"), "");  // "(dense TFLOP/s)" and the like
+    std::size_t at = 0;
+    while (at <= s.size()) {
+        std::size_t next = s.find(',', at);
+        if (next == std::string::npos) next = s.size();
+        std::string item = std::regex_replace(s.substr(at, next - at), std::regex(R"(^\s+|\s+$)"), "");
+        if (!item.empty()) items.push_back(item);
+        at = next + 1;
+    }
+    return items;
+}
+
+/// The field names a text lists after `intro` ("Fields:" in roofline.h, "A field of the GPU catalog:" in the
+/// table), up to the sentence's end: the first word of each comma-separated item.
+std::vector<std::string> field_list(const std::string& text, const std::string& intro) {
+    const std::size_t at = text.find(intro);
+    if (at == std::string::npos) return {};
+    std::string rest = text.substr(at + intro.size());
+    // Drop parenthesized remarks (nested once), then stop at the end of the sentence.
+    rest = std::regex_replace(rest, std::regex(R"(\((?:[^()]|\([^()]*\))*\))"), "");
+    rest = rest.substr(0, rest.find(". "));
+    std::vector<std::string> names;
+    for (const std::string& item : comma_list(rest)) {
+        std::smatch m;
+        if (std::regex_search(item, m, std::regex(R"(\b([a-z][a-z0-9_]*)\b)"))) names.push_back(m[1]);
+    }
+    return names;
+}
+
+/// A formula's example as arguments of roofline::call(): "1" a number, "\"a\"" a text, {"a"; 1 | "b"; 2} (Calc's
+/// inline array) a table argument's text (cells by tabs, rows by line breaks).
+std::vector<roofline::Arg> example_args(const std::string& example) {
+    std::vector<roofline::Arg> args;
+    const std::size_t open = example.find('(');
+    const std::string inside = example.substr(open + 1, example.rfind(')') - open - 1);
+    std::string cell;
+    bool quoted = false, in_array = false, was_text = false;
+    std::string array;
+    auto flush = [&] {
+        std::string t = std::regex_replace(cell, std::regex(R"(^\s+|\s+$)"), "");
+        if (!array.empty() || in_array) args.push_back({array});
+        else if (was_text) args.push_back({t});
+        else if (!t.empty()) args.push_back({std::stod(t)});
+        cell.clear();
+        array.clear();
+        was_text = false;
+    };
+    for (char c : inside) {
+        if (c == '"') {
+            quoted = !quoted;
+            was_text = true;
+            continue;
+        }
+        if (in_array) {
+            if (quoted) array += c;
+            else if (c == '}') in_array = false;
+            else if (c == ';') array += '\t';
+            else if (c == '|') array += '\n';
+            else if (c != ' ') array += c;
+            continue;
+        }
+        if (!quoted && c == '{') { in_array = true; continue; }
+        if (!quoted && c == ';') { flush(); continue; }
+        cell += c;
+    }
+    if (!inside.empty()) flush();
+    return args;
+}
+
+}  // namespace
+
+TEST_CASE("roofline.h documents each array formula's columns and each field list as the table has them",
+          "[header]") {
+    const std::string header = header_text();
+    const std::map<std::string, int> words{{"one", 1}, {"two", 2}, {"three", 3}, {"four", 4}, {"five", 5}};
+    int arrays = 0;
+    for (const auto& f : roofline::formulas()) {
+        if (f.result != roofline::Type::array) continue;
+        ++arrays;
+        const std::string c_name = roofline::c_function_name(f.name);
+        const std::string comment = comment_of(header, c_name);
+        INFO(f.name << ": " << comment);
+        REQUIRE(!comment.empty());
+        const std::vector<std::string> columns = comma_list(f.result_unit);
+        // What the formula returns on its example: a header row (the columns' names, as texts) or none.
+        const auto result = roofline::call(f.name, example_args(f.example));
+        const auto& table = std::get<roofline::Table>(result.value);
+        CHECK(table.cols == columns.size());
+        bool has_header = table.rows > 0;
+        for (std::size_t c = 0; has_header && c < table.cols; ++c) {
+            const auto* text = std::get_if<std::string>(&table.cells[c]);
+            has_header = text && *text == columns[c];
+        }
+        std::smatch m;
+        if (has_header) {
+            // "a header row ("a", "b", ...)" in the comment, in the table's order.
+            REQUIRE(std::regex_search(comment, m, std::regex(R"(header row \(("[^)]*")\))")));
+            std::vector<std::string> documented;
+            const std::string quoted = m[1];
+            const std::regex name(R"x("([^"]*)")x");
+            for (auto it = std::sregex_iterator(quoted.begin(), quoted.end(), name);
+                 it != std::sregex_iterator(); ++it)
+                documented.push_back((*it)[1]);
+            CHECK(documented == columns);
+        } else {
+            // No header row: the comment says how many columns, in words ("two number columns").
+            REQUIRE(std::regex_search(comment, m, std::regex(R"(\b(one|two|three|four|five) (?:\w+ )?columns?\b)")));
+            CHECK(words.at(m[1]) == static_cast<int>(columns.size()));
+        }
+    }
+    CHECK(arrays >= 6);
+
+    // ROOFLINE_GPU and ROOFLINE_MODEL: the fields roofline.h lists, the `field` argument's text lists, and the
+    // catalog gives (catalog.cpp, kGpuFields and kModelFields) are the same, in the same order.
+    struct FieldFormula {
+        const char* name;
+        const char* table_intro;
+        std::vector<std::string> fields;
+    };
+    const FieldFormula field_formulas[] = {
+        {"ROOFLINE_GPU", "A field of the GPU catalog:", roofline::gpu_field_names()},
+        {"ROOFLINE_MODEL", "A field of the model catalog:", roofline::model_field_names()},
+    };
+    for (const FieldFormula& ff : field_formulas) {
+        INFO(ff.name);
+        const roofline::FormulaSpec* f = roofline::find_formula(ff.name);
+        REQUIRE(f != nullptr);
+        const auto field_arg = std::find_if(f->args.begin(), f->args.end(),
+                                            [](const roofline::ArgSpec& a) { return std::string(a.name) == "field"; });
+        REQUIRE(field_arg != f->args.end());
+        CHECK(field_list(field_arg->description_en, ff.table_intro) == ff.fields);
+        CHECK(field_list(comment_of(header, roofline::c_function_name(f->name)), "Fields:") == ff.fields);
     }
 }

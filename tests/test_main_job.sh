@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's main job as a user runs it: `scripts/run` (after its build step: --no-build, on the build/
+# The main job (docs/architecture.md, "Testing") as a user runs it: `scripts/run` (after its build step: --no-build, on the build/
 # that scripts/test made) from a folder that is not the checkout, with an old PDF removed first. Checks
 # its exit status, every section it promises, the Planner's answer and the capacity plan, the two SVGs,
 # and build/capacity-planning.pdf with one page per sheet of examples/capacity-planning.fods.

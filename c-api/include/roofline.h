@@ -15,6 +15,11 @@
 **   (ROOFLINE_OK is 0) and writes its result through its last parameter, which is written only on
 **   success.
 **
+**   C has no default arguments. A caller in C, Go, Rust or any FFI that wants a formula's defaults
+**   calls it by name, roofline_call("ROOFLINE_DECODE_MS", args, 4, &result), with its trailing
+**   optional arguments left out: the library fills them in from the formula table, as a spreadsheet
+**   does, and the call keeps its meaning when the formula gains an optional argument later.
+**
 **   Units are the same everywhere:
 **     parameters            billions (8 = 8e9 parameters)
 **     bandwidth             TB/s = 1e12 bytes/s
@@ -40,12 +45,14 @@
 **
 ** THREADS
 **
-**   Every function may be called from any number of threads at once. The one mutable global state is
-**   the catalog: roofline_model_import_hf_config(), roofline_catalog_add_json() and
-**   roofline_catalog_load_user_folder() add entries to it (an id added again replaces the earlier entry)
-**   under a lock; a formula running in another thread at that moment computes with the entry it looked
-**   up, before or after the change, never with a part of one (nothing is removed). The last error is
-**   kept per thread.
+**   Every function may be called from any number of threads at once. The library has global state, and
+**   hosts change it at run time: the catalog. roofline_model_import_hf_config(), roofline_catalog_add_json()
+**   and roofline_catalog_load_user_folder() add models, GPUs and named profiles to it (an id added again
+**   replaces the earlier entry); the catalog is locked while they do, and a formula running in another
+**   thread at that moment computes with the entry it looked up, before or after the change, never with a
+**   part of one (nothing is removed). Besides, the library keeps caches that never change a result (the
+**   models read from config.json texts, the profiles read from profile texts, each thread's last
+**   resolved deployment), each behind a lock or per thread. The last error is kept per thread.
 **
 ** HOW THE ABI GROWS
 **
@@ -282,6 +289,15 @@ typedef struct roofline_value {
 ** may be left out and take their defaults. The result, whatever its type, comes back as a new array
 ** in *result (1 x 1 for a number or a text) that the caller frees with roofline_array_free().
 ** `args` may be NULL when `nargs` is 0.
+** This is the way a C, Go or Rust caller gets a formula's defaults (the typed functions take every
+** argument): leave the optional arguments out, e.g. ROOFLINE_DECODE_MS(8; 64; 4096; 3.35) with its
+** tflops, kv_kib_per_token and bytes_per_param at their defaults:
+**     roofline_value args[] = {{8, NULL}, {64, NULL}, {4096, NULL}, {3.35, NULL}};
+**     roofline_array* r = NULL;
+**     if (roofline_call("ROOFLINE_DECODE_MS", args, 4, &r) == ROOFLINE_OK) {
+**         double ms = roofline_array_number(r, 0, 0);  (15.03)
+**         roofline_array_free(r);
+**     }
 ** Errors: ROOFLINE_ERROR_NULL (name or result NULL), ROOFLINE_ERROR_UNKNOWN_FORMULA,
 ** ROOFLINE_ERROR_ARITY, ROOFLINE_ERROR_ARGUMENT (wrong type or domain) and those of the formula.
 */
@@ -811,10 +827,11 @@ ROOFLINE_API int roofline_calibrate(const char* measurements, const char* base_p
 
 /**
 ** ROOFLINE_CALIBRATE_ROWS(measurements; [base_profile=typical]): how well roofline_calibrate()'s fit of the same
-** arguments predicts each row, as a new array in *result (free it with roofline_array_free()): a header row, then
-** one row per measured row with the columns row (its place in `measurements`, 1: the first), model, gpu, metric,
-** measured_ms, predicted_ms (the fitted profile's), loo_ms (the fit without that row's), error_percent and
-** loo_error_percent (100 x (predicted / measured - 1)). The same errors as roofline_calibrate(); the two calls on the
+** arguments predicts each row, as a new array of nine columns in *result (free it with roofline_array_free()): a
+** header row ("row", "model", "gpu", "metric", "measured_ms", "predicted_ms", "loo_ms", "error_percent",
+** "loo_error_percent"), then one row per measured row: its place in `measurements` (1: the first), model, gpu,
+** metric, the measured ms, the fitted profile's ms, the ms of the fit without that row (leave-one-out), and both
+** errors in percent (100 x (predicted / measured - 1)). The same errors as roofline_calibrate(); the two calls on the
 ** same arguments, one after the other on one thread, fit once. Since 0.8.
 */
 ROOFLINE_API int roofline_calibrate_rows(const char* measurements, const char* base_profile, roofline_array** result);

@@ -1,6 +1,6 @@
 """What a failing formula shows in a real Calc, and how ROOFLINE_WHY tells the reason.
 
-Three kinds of failure show three different error values (the mapping the README documents): a bad
+Three kinds of failure show three different error values (the mapping docs/calc-addin.md documents): a bad
 argument Err:502, a name the catalog does not know #VALUE!, a valid question without an answer #N/A.
 Each case's kind is the C ABI's own status for the same call. =ROOFLINE_WHY(formula; arguments...)
 shows the C ABI's reason for the same call ("ok" when it succeeds), typed with numbers, texts, cell

@@ -29,7 +29,7 @@ EXAMPLE = ["llama-3.1-70b", 100, 2000, 300, 500, 50]
 # Narrowed: one GPU, one format, disaggregated, a price of our own.
 NARROW = EXAMPLE + ["h100-sxm", "fp8", "bf16", "typical", 1, "h100-sxm=2.49"]
 
-# The add-in's mapping of C ABI statuses (README, "When a formula fails"): text shown and Calc's error code.
+# The add-in's mapping of C ABI statuses (docs/calc-addin.md, "When a formula fails"): text shown and Calc's error code.
 SHOWN = {
     "ROOFLINE_ERROR_ARGUMENT": ("Err:502", 502),
     "ROOFLINE_ERROR_UNKNOWN_ID": ("#VALUE!", 519),

@@ -33,7 +33,7 @@ struct BatchingTable {
     std::optional<double> critical_batch;  ///< nullopt: no batch is compute bound
 };
 
-constexpr double kBytesPerGb = 1e9;  // the library's GB (README, Units)
+constexpr double kBytesPerGb = 1e9;  // the library's GB (docs/formulas.md, Units)
 
 double memory_ms(double bytes, const Values& values) {
     return call("ROOFLINE_MEMORY_MS", {bytes, values.at("bw_tbs")}).number();

@@ -460,6 +460,20 @@ class Plan(unittest.TestCase):
                               if re.match(r"^\s+\d+\s", l)]), len(rows) - 1)
         self.assertEqual(header[0], "gpu")
 
+    def test_an_exact_half_rounds_away_from_zero_as_calc_shows_it(self):
+        # 0.5 requests/s of 5 output tokens on one GPU: 2.5 output tokens/s per GPU, computed by the library.
+        # Calc shows 3 (ROUND, halves away from zero); fmt's fixed format alone would print 2 (halves to even).
+        argv = ("plan", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--rps", "0.5", "--prompt", "100", "--output", "5",
+                "--ttft-ms", "1000", "--tpot-ms", "100", "--top", "0")
+        rows = roofline.plan("llama-3-8b", 0.5, 100, 5, 1000, 100, gpu="h100-sxm")
+        halves = [i for i, row in enumerate(rows[1:], 1) if dict(zip(rows[0], row))["output_tok_s_per_gpu"] == 2.5]
+        self.assertTrue(halves, "no configuration of one GPU: the example no longer gives 2.5 tok/s/GPU")
+        r = run(*argv)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+        for i in halves:
+            self.assertEqual(lines[i - 1][12], "3", r.stdout)
+
     def test_json_is_the_librarys_rows(self):
         r = run(*self.EXAMPLE, "--json")
         self.assertEqual(r.returncode, 0, r.stderr)
