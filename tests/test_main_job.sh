@@ -50,7 +50,7 @@ mapfile -t sheets < <(grep -o '<table:table table:name="[^"]*"' "$src/examples/c
 check "the workbook has sheets (${sheets[*]})" test "${#sheets[@]}" -ge 5
 for s in "${sheets[@]}"; do check "prints sheet $s" has "=== Sheet $s "; done
 check "the Planner's answer: a cheapest configuration" grep -q '^Cheapest: [0-9]* × ' "$here/out"
-check "the capacity plan has rows" grep -qE '^ +1  [a-z0-9-]+ +(bf16|fp8|int8|int4)' "$here/out"
+check "the capacity plan has rows" grep -qE '^ +1  [a-z0-9-]+ +(bf16|fp8|int8|int4|nvfp4|mxfp4)' "$here/out"
 check "no PROBLEMS reported" bash -c "! grep -q '^PROBLEMS' '$here/out'"
 check "build/roofline.svg written" grep -q '<svg' "$src/build/roofline.svg"
 check "build/roofline-operators.svg written" grep -q '<svg' "$src/build/roofline-operators.svg"

@@ -106,12 +106,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 8
+#define ROOFLINE_VERSION_MINOR 9
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.8.0"
+#define ROOFLINE_VERSION_STRING "0.9.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -499,9 +499,10 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** means (since 0.5; before, bf16 for every model: only models whose checkpoint is not 16-bit moved). `kv_dtype` is
 ** "bf16" by default, whatever the weights' format (a 16-bit KV cache, as serving engines keep it unless told
 ** otherwise); "" means that default too. `profile` is "bound" (full bandwidth, dense peak, no overhead: a
-** true lower bound), "typical" or "llama.cpp" (fitted on published measurements), or since 0.7 a profile
-** text, "fit(...): bw=0.83, mfu=0.61, link=0.7, step_ms=1.2, allreduce_us=15, ep_imbalance=1.11,
-** overlap_ep=0" (docs/formulas.md, "Profiles as text"); a malformed one is ROOFLINE_ERROR_ARGUMENT naming
+** true lower bound), "typical" (fitted on measurements of serving engines; on an AMD GPU its AMD variant), one
+** engine's since 0.9 ("vllm", "sglang", "tensorrt-llm"; "llama.cpp" since 0.4), or since 0.7 a profile text,
+** "fit(...): bw=0.83, mfu=0.61, link=0.7, step_ms=1.2, allreduce_us=15, ep_imbalance=1.11, overlap_ep=0"
+** (docs/formulas.md, "Profiles as text"; 0.9 added the optional mfu_tokens, attn, layer_us, alltoall_us); a malformed one is ROOFLINE_ERROR_ARGUMENT naming
 ** the parameter in roofline_errmsg(). Each distinct valid profile text is parsed once and kept (a few
 ** hundred bytes) for the life of the process. `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
@@ -804,8 +805,8 @@ ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_m
 /**
 ** ROOFLINE_CALIBRATE(measurements; [base_profile=typical]): a profile fitted on measured rows, as *result, a
 ** profile text that every formula's `profile` argument takes (docs/formulas.md, "Profiles as text"), e.g.
-** "fit(typical; n=3; mdape=0.0%; loo=16.1%): bw=0.6137, mfu=0.5, link=0.5, step_ms=0.8731, allreduce_us=20.0818,
-** ep_imbalance=1.11, overlap_ep=0". *result is valid until this thread's next call into the library.
+** "fit(typical; n=3; mdape=0.0%; loo=17.2%): bw=0.9844, mfu=0.5855, link=0.5, step_ms=0.6928, allreduce_us=0,
+** mfu_tokens=57.2226, attn=0.6222, layer_us=65.6143, alltoall_us=10, ep_imbalance=1.11, overlap_ep=0". *result is valid until this thread's next call into the library.
 **
 **   measurements  a table (ROOFLINE_TYPE_TABLE): rows separated by '\n', cells by '\t', 9 columns in this order:
 **                 model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value. metric "step_ms": one

@@ -234,8 +234,11 @@ def main(workdir, oxt, library):
             doc.calculateAll()
             check_array(sheet, top, rows, want, f"=ROOFLINE_PLAN({model} on b200, gb200, mi355x)")
             body = want[1:]
-            check(any(r[13] > 1 and r[14] > 1 for r in body),
-                  f"{model}: a row in expert parallelism with data-parallel attention (ep, dp_attention > 1)")
+            # DeepSeek-R1 needs several GPUs, and its best rows spread the experts; gpt-oss-120b fits on one GPU,
+            # where 0.9's profiles put its cheapest rows (their per-layer costs), so it need not show one.
+            if model == "deepseek-r1":
+                check(any(r[13] > 1 and r[14] > 1 for r in body),
+                      f"{model}: a row in expert parallelism with data-parallel attention (ep, dp_attention > 1)")
             fp4 = {r[0] for r in body if r[2] in ("nvfp4", "mxfp4")}
             check({"b200", "mi355x"} <= fp4 and any(r[0] == "mi355x" and r[2] == "mxfp4" for r in body),
                   f"{model}: FP4 rows on b200 and on mi355x (MXFP4 there): {sorted(fp4)}")

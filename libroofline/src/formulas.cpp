@@ -180,11 +180,11 @@ constexpr ArgSpec kPp = with_max(optional(number("pp", "stages", Check::count,
     "divisor of tp.",
     "流水线并行：各层分成 pp 段，每段 tp / pp 块 GPU，批次分成 pp 个微批次；1：不用。须整除 tp。"), 1), 1024);
 constexpr ArgSpec kProfile = optional_text(text("profile", "profile",
-    "bound (the ideal roofline: a true lower bound), typical (fitted on well-tuned serving engines) or "
-    "llama.cpp (fitted on llama.cpp single-stream runs); or a profile text, \"fit(...): bw=..., mfu=..., ...\" "
+    "bound (the ideal roofline: a true lower bound), typical (fitted on serving engines' measurements), or one "
+    "engine's: vllm, sglang, tensorrt-llm, llama.cpp; or a profile text, \"fit(...): bw=..., mfu=..., ...\" "
     "(docs/formulas.md, Profiles as text).",
-    "bound（理想 Roofline，真正的下界）、typical（按调优良好的推理引擎实测拟合）或 llama.cpp（按 llama.cpp "
-    "单流实测拟合）；也可以是一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "bound");
+    "bound（理想 Roofline，真正的下界）、typical（按各推理引擎的实测拟合），或某个引擎的：vllm、sglang、"
+    "tensorrt-llm、llama.cpp；也可以是一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "bound");
 constexpr ArgSpec kPromptTokens = number("prompt_tokens", "tokens", Check::count,
     "Tokens of each prompt, a whole number >= 1.",
     "每个提示的 token 数，不小于 1 的整数。");
@@ -210,10 +210,11 @@ constexpr ArgSpec kTpotMs = number("tpot_ms", "ms", Check::positive,
     "首 token 之后每个输出 token 的时间目标，毫秒（均值，不是百分位数）。");
 constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
     "typical (the estimate: fitted efficiencies, queueing of prefills, memory reserved for the longest context) or "
-    "bound (the ideal roofline, no queue: what no engine can beat); also llama.cpp, or a profile text, "
-    "\"fit(...): bw=..., mfu=..., ...\" (docs/formulas.md, Profiles as text).",
+    "bound (the ideal roofline, no queue: what no engine can beat); also one engine's (vllm, sglang, tensorrt-llm, "
+    "llama.cpp), or a profile text, \"fit(...): bw=..., mfu=..., ...\" (docs/formulas.md, Profiles as text).",
     "typical（估计值：拟合的效率、Prefill 排队、按最长上下文预留显存）或 bound（理想 Roofline、无排队：任何引擎都"
-    "无法超越）；也可用 llama.cpp，或一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "typical");
+    "无法超越）；也可用某个引擎的（vllm、sglang、tensorrt-llm、llama.cpp），或一段配置文本 \"fit(...): bw=..., mfu=..., ...\""
+    "（见 docs/formulas.md 的“配置文本”）。"), "typical");
 constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "The GPUs of the catalog to plan on, one or a list: \"h100-sxm\" or \"h100-sxm, h200, b200\" (',' ';' or a new "
     "line between them); empty or all: every GPU of the catalog.",
@@ -278,9 +279,9 @@ constexpr ArgSpec kMeasurements = table("measurements", "model, gpu, weight_dtyp
     "个序列在 context 个 token 上下文下的一步 Decode；ttft_ms：batch 个长 context 个 token 的提示的 Prefill）、value（毫秒）。"
     "表头行与空行被跳过；格式与 tp 留空时取 ROOFLINE_STEP_MS 的默认值。至少 3 行。");
 constexpr ArgSpec kBaseProfile = optional_text(text("base_profile", "profile",
-    "The profile whose parameters the fit starts from and keeps where the rows do not tell them (typical, "
-    "llama.cpp, bound, or a profile text).",
-    "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、llama.cpp、bound，或一段配置文本）。"), "typical");
+    "The profile whose parameters the fit starts from and keeps where the rows do not tell them (typical, an "
+    "engine's such as vllm, bound, or a profile text).",
+    "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、某个引擎的如 vllm、bound，或一段配置文本）。"), "typical");
 
 constexpr std::array<ArgSpec, 0> kArgsNone{};
 constexpr std::array kArgsCalibrate{kMeasurements, kBaseProfile};
