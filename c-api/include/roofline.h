@@ -817,8 +817,9 @@ ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_m
 **   base_profile  the profile the fit starts from and whose parameters it keeps where the rows do not tell them
 **                 (a name or a profile text); NULL is refused, "" is the default, typical.
 **
-** Fits five parameters (bw, mfu, link, step_ms, allreduce_us) by the library's one fitter, which also fits the
-** built-in profiles; the text carries the rows' count, the median absolute error on them (mdape) and in
+** Fits seven parameters (bw, mfu, link, step_ms, allreduce_us; since 0.9 also mfu_tokens and attn; layer_us and
+** alltoall_us stay the base's) by the library's one fitter, which also fits the built-in profiles; the fit holds for
+** every GPU (a base profile's variant per GPU vendor is not carried over); the text carries the rows' count, the median absolute error on them (mdape) and in
 ** leave-one-out (loo), and the fitted parameters to 4 significant digits. Deterministic.
 ** Errors: ROOFLINE_ERROR_NO_SOLUTION for fewer than 3 measured rows; ROOFLINE_ERROR_ARGUMENT or
 ** ROOFLINE_ERROR_UNKNOWN_ID naming "measurements" with the row (1: the table's first) and its column, e.g.
