@@ -1,6 +1,5 @@
 // The one fitter of profiles (roofline/calibrate.hpp) and profiles written as text, which every formula's
 // profile argument takes.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>

@@ -1,7 +1,6 @@
 // The catalogs and the model-aware estimates: the library's numbers are the sourced files' numbers,
 // the architectures add up to the published parameter counts, and the per-operator model behaves as
 // the roofline says it must. Through the C ABI, as every host computes.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,6 @@
 // A model argument that holds the text of a Hugging Face config.json (#17): the same numbers as the same
 // config imported under an id, the importer's errors under the argument's name, one cached entry per text,
 // at most kCapacity of them (src/config_text.hpp).
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <memory>

@@ -1,5 +1,4 @@
 // Unit tests of the C++ core: the concept layer and the formula layer with its table.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <cmath>

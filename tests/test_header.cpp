@@ -1,6 +1,5 @@
 // roofline.h declares exactly the formulas of the table, each as the formula contract says:
 // every argument in formula order, numbers as double, text as const char*, the result last.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,7 +1,6 @@
 // The importer's family readers on real config.json files (tests/data/hf-configs/, each with its source in
 // sources.json): parameter counts against the published ones, the cache at two contexts and one layer of each
 // kind in a decode step against hand computations, the checkpoints' formats, and refusals that name the field.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,6 @@
 // Layouts of a replica (operators.hpp, Layout; docs/serving-model.md, "Layouts"): expert parallelism,
 // data-parallel attention and pipeline parallelism, against hand computations from the documented model, and
 // through the formulas (the arguments ep, dp_attention and pp) and the C ABI's _v2 functions.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <roofline.h>

@@ -2,7 +2,6 @@
 // ROOFLINE_COST_PER_MTOK, ROOFLINE_SPEC_TOKENS, ROOFLINE_SPEC_STEP_MS): each called by name through the formula
 // layer gives the serving model's answer (serving.hpp, docs/serving-model.md), the primitives give hand-computed
 // values, the plan array has its documented header and order, and bad input names its argument.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -1,5 +1,4 @@
 // Every figure of the article (tests/data/seed-cases.json), computed through the C ABI.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,6 @@
 // The serving model (serving.hpp) against hand computations from the documented model
 // (docs/serving-model.md), each built step by step from the operator model's primitives: decode_operators,
 // prefill_operators, estimate, weight_bytes_per_gpu, kv_bytes_per_sequence_per_gpu.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <algorithm>
