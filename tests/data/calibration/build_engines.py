@@ -310,6 +310,24 @@ for t, tps, ep, what in (
         note=f'TensorRT-LLM PyTorch backend, spring 2025 (version not stated); {what}; {tps} TPS/user -> 1000/{tps} ms; '
              'weights: NVFP4 MoE and dense FFN, BF16 attention (entered as nvfp4); KV bf16 (attention in bf16)')
 
+# K. Found in December 2026 (found-2026-12.csv: rows already in this file's columns, each with its source and a note
+#    holding the raw numbers and the conversion; the search, what it read and what it left out: ENGINES.md, group 11).
+#    Left out here:
+#    - the vLLM TTFT at concurrency 1 of the GPUStack page (59 ms for a 233-token prompt, measured by the client through
+#      the OpenAI chat endpoint: HTTP, tokenization and the chat template dominate it; not a prefill);
+#    - SGLang gpt-oss-120b on 8x B200 (the gist): the same engine, model and GPU as the validation rows
+#      sglang-gptoss120b-* (LMSYS blog); left out so that the planner's validation stays independent.
+FOUND = os.path.join(HERE, 'found-2026-12.csv')
+FOUND_LEFT_OUT = {'vllm-h100-qwen3-8b-bf16-tp1-c1-sharegpt-ttft', 'sglang-b200-gptoss120b-tp8-c1-1024-1024-tpot'}
+found_dates = {}
+for f in csv.DictReader(open(FOUND, newline='')):
+    assert list(f) == COLS, list(f)
+    if f['id'] in FOUND_LEFT_OUT:
+        continue
+    found_dates[f['id']] = f.pop('engine_date')
+    assert f.pop('profile') == PROFILE.get(f['engine'], 'typical'), f['id']
+    add(**f)
+
 ids = [r['id'] for r in rows]
 assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
 # The engine build's year-month (from the version's release or the source's date, as each row's note says).
@@ -329,7 +347,9 @@ ENGINE_DATE = {
     ('tensorrt-llm', 'b200', 'deepseek-r1'): '2025-04',  # TensorRT-LLM PyTorch backend, spring 2025
 }
 for r in rows:
-    if r['engine'] == 'llama.cpp':
+    if r['id'] in found_dates:
+        r['engine_date'] = found_dates[r['id']]
+    elif r['engine'] == 'llama.cpp':
         r['engine_date'] = '2025-10' if '-b6652-' in r['id'] else '2025-07' if '-b5997-' in r['id'] else '2024-05'
     else:
         r['engine_date'] = ENGINE_DATE[(r['engine'], r['gpu'], r['model'])]
