@@ -45,7 +45,7 @@ for p in "${packages[@]}"; do
 done
 
 # The README's commands (section "Install", Debian packages), run word for word below from a folder
-# whose build/ is this build tree; tests/check_readme.cmake checks that the README shows these lines.
+# whose build/ is this build tree; tests/docs/check_readme.cmake checks that the README shows these lines.
 README_BUILD_DEBS='(cd build && cpack -G DEB)'
 README_INSTALL_DEBS='sudo apt-get install -y ./build/*.deb'
 

@@ -1,7 +1,7 @@
 """Adds models of tests/data/hf-configs/ to libroofline/catalog/models.json: each entry's "config" is the
 subset of its config.json that the importer reads (src/hf_config.cpp), copied verbatim (the same field
 names and values), with its source and published parameter counts from tests/data/hf-configs/sources.json.
-An entry already in the catalog is replaced. tests/test_hf_configs.cpp checks that every catalog entry
+An entry already in the catalog is replaced. tests/test_hf_config.cpp checks that every catalog entry
 with a folder there holds exactly the values of its config.json.
 
 usage: python3 tools/catalog/add_hf_models.py ID [ID ...]

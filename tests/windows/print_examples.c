@@ -8,7 +8,7 @@
 **   ROOFLINE_X error 3 <message>
 **
 ** The plain build runs it natively and, built for Windows, under Wine, and compares the two
-** (tests/compare_examples.py): the same table and the same results, within a relative tolerance.
+** (tests/windows/compare_examples.py): the same table and the same results, within a relative tolerance.
 */
 #include <roofline.h>
 

@@ -1,9 +1,11 @@
 // The importer's family readers on real config.json files (tests/data/hf-configs/, each with its source in
 // sources.json): parameter counts against the published ones, the cache at two contexts and one layer of each
-// kind in a decode step against hand computations, the checkpoints' formats, and refusals that name the field.
+// kind in a decode step against hand computations, the checkpoints' formats, and refusals that name the field;
+// and a config.json imported through the C ABI, as a host imports one.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <roofline.h>
 
 #include <algorithm>
 #include <cmath>
@@ -860,4 +862,46 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
         ++checked;
     }
     CHECK(checked == 25);  // the catalog ids with a folder (all but minimax-m2.5)
+}
+
+// Through the C ABI, as a host calls it: declared after the tests of the core, whose local `step` and `catalog`
+// would shadow them.
+namespace {
+
+json catalog(const char* file) { return json::parse(slurp(std::filesystem::path(ROOFLINE_CATALOG_DIR) / file)); }
+
+double gpu(const std::string& id, const char* field) {
+    double v = NAN;
+    REQUIRE(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_OK);
+    return v;
+}
+
+double step(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", const char* kv = "",
+            double tp = 1, const char* profile = "bound") {
+    double v = NAN;
+    INFO(m << " on " << g << ": " << roofline_errmsg());
+    REQUIRE(roofline_step_ms(m, g, batch, ctx, w, kv, tp, profile, &v) == ROOFLINE_OK);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("a Hugging Face config.json, imported, works wherever a catalog id does", "[import]") {
+    std::string config;
+    const json models = catalog("models.json");
+    for (const json& m : models["models"])
+        if (m["id"] == "mistral-7b") config = m["config"].dump();
+    REQUIRE(roofline_model_import_hf_config("My-Mistral", config.c_str()) == ROOFLINE_OK);
+    CHECK(step("my-mistral", "l40s", 8, 1000) == step("mistral-7b", "l40s", 8, 1000));
+    CHECK(roofline_model_import_hf_config("broken", "{\"hidden_size\": 4096") == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "config_json");
+    CHECK(roofline_model_import_hf_config("partial", "{\"hidden_size\": 4096}") == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errmsg()).find("num_hidden_layers") != std::string::npos);
+    CHECK(roofline_model_import_hf_config(nullptr, "{}") == ROOFLINE_ERROR_NULL);
+    size_t added = 0;
+    const std::string extra = R"({"gpus": [{"id": "my-gpu", "tflops": {"bf16": 100}, "hbm_tbs": 0.5, "hbm_gb": 24}]})";
+    REQUIRE(roofline_catalog_add_json(extra.c_str(), &added) == ROOFLINE_OK);
+    CHECK(added == 1);
+    CHECK(gpu("MY-GPU", "bf16_tflops") == 100);
+    CHECK(step("mistral-7b", "my-gpu", 1, 0) > step("mistral-7b", "l40s", 1, 0));
 }

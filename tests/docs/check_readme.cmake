@@ -3,7 +3,7 @@
 # "Install" section shows, as lines of a code block, the commands that the package test runs
 # (README_*='...' in tests/packages/test_debs.sh).
 # The same for the pip route (python/tests/pip-install-venv.sh). The README stays short: at most 300 lines
-# (the rest is in docs/, by audience; tests/check_doc_links.py checks that each is linked).
+# (the rest is in docs/, by audience; tests/docs/check_doc_links.py checks that each is linked).
 # Usage: cmake -DSOURCE_DIR=... -P check_readme.cmake
 file(READ ${SOURCE_DIR}/README.md readme)
 set(title "GPU 与 Roofline：Decode 为什么打不满算力")

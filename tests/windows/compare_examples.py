@@ -3,7 +3,7 @@
 
 usage: compare_examples.py LINUX_PRINT_EXAMPLES WINE_RUN WINDOWS_PRINT_EXAMPLES_EXE
 
-Runs tests/print_examples.c both ways and compares line by line: the same formulas, examples, cells, texts
+Runs tests/windows/print_examples.c both ways and compares line by line: the same formulas, examples, cells, texts
 and errors, and numbers equal within a relative 1e-12 (mingw's pow() differs from glibc's in the last digit).
 """
 import math

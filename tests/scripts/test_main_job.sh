@@ -4,7 +4,7 @@
 # its exit status, every section it promises, the Planner's answer and the capacity plan, the two SVGs,
 # and build/capacity-planning.pdf with one page per sheet of examples/capacity-planning.fods.
 #
-#   tests/test_main_job.sh SOURCE_DIR
+#   tests/scripts/test_main_job.sh SOURCE_DIR
 set -uo pipefail
 src=$(cd "$1" && pwd)
 here=$(mktemp -d)

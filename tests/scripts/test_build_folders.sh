@@ -5,7 +5,7 @@
 # It runs the real scripts/lib.sh and CMakePresets.json on a one-test project in a scratch folder, so
 # that it takes seconds, not a second build of libroofline.
 #
-#   tests/test_build_folders.sh SOURCE_DIR
+#   tests/scripts/test_build_folders.sh SOURCE_DIR
 set -euo pipefail
 src=$(cd "$1" && pwd)
 tmp=$(mktemp -d)
