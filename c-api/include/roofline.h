@@ -88,7 +88,7 @@
 **      replaced it (roofline_arg_info.default_label: NULL since 0.3). Removing anything, or changing a
 **      signature or a field that exists, needs a new major version (a new SONAME).
 **
-**   The test "c-api: ABI compatible with the committed baseline" (tests/check_abi.sh) checks 1, 2, 3
+**   The test "c-api: ABI compatible with the committed baseline" (tests/c-api/check_abi.sh) checks 1, 2, 3
 **   and 6 with abidiff against c-api/abi/libroofline.so.<major>.abi: added functions and fields appended
 **   to roofline_formula_info or roofline_arg_info pass; a removed function, a changed signature, a
 **   changed roofline_value, a field inserted before others or changed fails. The baseline is refreshed

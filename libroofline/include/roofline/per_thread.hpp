@@ -2,7 +2,7 @@
 //
 // thread_local, but with mingw-w64 (roofline.dll), whose GCC emulates TLS: there a thread_local object with a
 // destructor is destroyed at thread exit after its storage was freed (GCC PR 80816, mingw-w64 bug 527), which
-// corrupts the heap once threads come and go (tests/test_threads.c under Wine found it). There a pthread key
+// corrupts the heap once threads come and go (tests/c-api/test_threads.c under Wine found it). There a pthread key
 // (winpthreads) owns the object instead. Tag tells apart two objects of one type.
 #pragma once
 
