@@ -1,4 +1,4 @@
-// The article's defaults, defined once. The formula table (formulas.cpp) takes its optional
+// The article's defaults, defined once. The formula table (formula_table.hpp) takes its optional
 // arguments' defaults from here; every host reads them from that table.
 #pragma once
 
