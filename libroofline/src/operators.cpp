@@ -304,6 +304,7 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     if (layers <= 0) return;
     const double split = s.state_split;
     Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
+    op.kind = OperatorKind::state;
     op.tokens = tokens;
     op.layers = layers;
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
@@ -337,6 +338,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         // the activations of the tokens sent to its experts only, and the busiest GPU sets the pace.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, t.stage);
         Operator& experts = ops.add("experts", compute_dtype(d.experts));
+        experts.kind = OperatorKind::experts;
         experts.flops = 2 * s.expert * m.experts_per_token * t.stage * moe_layers;
         experts.bytes = (touched * s.expert * s.expert_value_bytes +
                          t.stage * m.experts_per_token * 2 * m.expert_width() * kActivationBytes / s.ep) *
@@ -369,7 +371,8 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
                        t.mix * m.attn_res_reads * m.hidden * kActivationBytes;
     }
     linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / s.stage, s.embedding_value_bytes,
-           compute_dtype(d.embedding));
+           compute_dtype(d.embedding))
+        .kind = OperatorKind::lm_head;
 
     // Traffic between GPUs, ring collectives: an all-reduce over p GPUs sends 2 (p - 1) / p of its data per GPU.
     // A group of more GPUs than the scale-up domain holds reaches part of them over the network: a ring's every
@@ -397,6 +400,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     }
     if (reduce_count > 0) {
         Operator& allreduce = ops.add("allreduce");
+        allreduce.kind = OperatorKind::allreduce;
         allreduce.count = reduce_count;
         allreduce.link_bytes = reduce_bytes;
         allreduce.scaleout_bytes = reduce_out;
@@ -414,6 +418,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     }
     if (gather_count > 0) {
         Operator& allgather = ops.add("allgather");
+        allgather.kind = OperatorKind::allgather;
         allgather.count = gather_count;
         allgather.link_bytes = gather_bytes;
         allgather.scaleout_bytes = spans(s.stage) ? gather_bytes : 0;
@@ -434,6 +439,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     if (s.pp > 1) {
         // The micro-batch's activations from stage to stage, each GPU of a stage sending its share.
         Operator& p2p = ops.add("pipeline");
+        p2p.kind = OperatorKind::pipeline;
         p2p.count = s.pp - 1;
         p2p.link_bytes = (s.pp - 1) * t.stage / s.stage * token_bytes;
         // Consecutive stages on the same domain where they fit: the boundaries between domains go over the network.
@@ -758,6 +764,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
     const double fixed_ms = profile.step_overhead_ms + layers * profile.layer_overhead_us / 1e3;
     if (fixed_ms > 0) {
         Operator& overhead = add(ops, "overhead");
+        overhead.kind = OperatorKind::overhead;
         overhead.ms = fixed_ms;
         overhead.bound = Resource::overhead;
         total += overhead.ms;

@@ -129,10 +129,12 @@ double mean_of_max(const ContextPiece& p, const StepTime& at_lo, const StepTime&
 
 // ---- One iteration: decode tokens fused with prefill tokens. ----------------------------------------
 
-const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
+/// The operator of that kind in a list (the first: attention, lm_head, experts and state are one each).
+const Operator& of_kind(const std::vector<Operator>& ops, OperatorKind kind) {
     for (const Operator& op : ops)
-        if (op.name == name) return op;
-    throw Error::of_call(Status::internal, "", "", fmt::format("the operator model has no '{}'", name));
+        if (op.kind == kind) return op;
+    throw Error::of_call(Status::internal, "", "",
+                         fmt::format("the operator model has no operator of kind {}", static_cast<int>(kind)));
 }
 
 /// One fused iteration on one GPU of tp: `batch` sequences decode one token each, and `prompts` prompts of
@@ -162,12 +164,7 @@ public:
         coefficients_.resize(zero.size());
         for (std::size_t i = 0; i < zero.size(); ++i) {
             Coefficients& k = coefficients_[i];
-            const std::string_view name = zero[i].name;
-            k.kind = name == "attention"     ? Kind::attention
-                     : name == "lm_head"     ? Kind::lm_head
-                     : name == "experts"     ? Kind::experts
-                     : name == "linear_attn" ? Kind::state
-                                             : Kind::per_token;
+            k.kind = kind_of(zero[i].kind);
             k.flops0 = zero[i].flops;
             k.bytes0 = zero[i].bytes;
             k.flops1 = (one[i].flops - zero[i].flops) / u;
@@ -194,18 +191,18 @@ public:
         for (int j = 0; j < c.count; ++j) {
             const auto attention_at = [&](double ctx) -> Work {
                 if (j == 0 && ctx == c.piece[0].lo) {
-                    const Operator& a = named(one, "attention");
+                    const Operator& a = of_kind(one, OperatorKind::attention);
                     return {a.flops / u, a.bytes / u};
                 }
                 decode_operators(d, u, ctx, list);
-                const Operator& a = named(list, "attention");
+                const Operator& a = of_kind(list, OperatorKind::attention);
                 return {a.flops / u, a.bytes / u};
             };
             decode_attention_lo_[j] = attention_at(c.piece[j].lo);
             decode_attention_hi_[j] = attention_at(c.piece[j].hi);
         }
         prefill_operators(d, u, prompt_tokens, list);
-        const Operator& a = named(list, "attention");
+        const Operator& a = of_kind(list, OperatorKind::attention);
         prefill_attention_ = {a.flops / u, a.bytes / u};
         attention_gpu_ = {gpu_.peak_tflops(a.compute) * profile_.compute_efficiency * profile_.attention_efficiency,
                           gpu_.hbm_tbs * profile_.bandwidth_efficiency * profile_.attention_efficiency};
@@ -230,7 +227,17 @@ public:
     }
 
 private:
+    /// How an operator's work grows with the iteration's tokens: the operator model's kinds, the others per token.
     enum class Kind { per_token, attention, lm_head, experts, state };
+    static Kind kind_of(OperatorKind kind) {
+        switch (kind) {
+            case OperatorKind::attention: return Kind::attention;
+            case OperatorKind::lm_head: return Kind::lm_head;
+            case OperatorKind::experts: return Kind::experts;
+            case OperatorKind::state: return Kind::state;
+            default: return Kind::per_token;
+        }
+    }
     struct Coefficients {
         Kind kind = Kind::per_token;
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
@@ -608,9 +615,9 @@ double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Prof
     const std::vector<Operator> one_query = decode_operators(target, batch, ctx);
     const std::vector<Operator> written = decode_operators(target, batch, ctx + draft_len);
     for (Operator& op : verify)
-        if (op.name == "attention") {
-            op.flops = named(one_query, "attention").flops * (draft_len + 1);
-            op.bytes = named(written, "attention").bytes;
+        if (op.kind == OperatorKind::attention) {
+            op.flops = of_kind(one_query, OperatorKind::attention).flops * (draft_len + 1);
+            op.bytes = of_kind(written, OperatorKind::attention).bytes;
         }
     const double verify_ms = estimate(verify, target.gpu, p);
     return (draft_len * draft_ms + verify_ms) / tokens;
