@@ -1,7 +1,6 @@
 // A formula's text arguments resolved against the catalog, as every model-aware formula takes them (models, GPUs,
-// formats, profiles, deployments), each refusal naming the formula and its argument; and an array formula's
-// result, its columns as the table declares them. Private to the core: declared once here for the groups of
-// formulas, defined in formulas_catalog.cpp.
+// formats, profiles, deployments), each refusal naming the formula and its argument. Private to the core: declared
+// once here for the groups of formulas, defined in formulas_catalog.cpp.
 #pragma once
 
 #include <memory>
@@ -64,9 +63,5 @@ Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_
 
 /// The operator list of the calling thread's formula calls: its memory is reused from call to call.
 std::vector<Operator>& operator_scratch();
-
-/// An array formula's header row: the columns its table entry declares ("a, b, c", the result unit), in order:
-/// one place for an array's columns.
-Table with_header(const FormulaSpec& f);
 
 }  // namespace roofline::formula_args

@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "roofline/defaults.hpp"
 #include "roofline/error.hpp"
@@ -28,6 +29,8 @@
 namespace roofline::formula_table {
 
 inline constexpr double kNoMax = std::numeric_limits<double>::infinity();
+/// The most GPUs a replica's tp, ep, dp_attention or pp may name.
+inline constexpr double kMaxGpus = 1024;
 
 // ---- Arguments: each defined once, shared by every formula that takes it. ----------------------
 
@@ -156,34 +159,34 @@ inline constexpr ArgSpec kKvDtype = optional_text(text("kv_dtype", "dtype",
     defaults::kv_dtype);
 inline constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::count,
     "GPUs in tensor parallel: each holds 1/tp of the weights and the heads; two all-reduces per layer.",
-    "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), 1), 1024);
+    "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), defaults::tp), kMaxGpus);
 inline constexpr ArgSpec kEp = with_max(optional(number("ep", "GPUs", Check::count,
     "Expert parallelism: the routed experts spread over ep of the tp GPUs (each expert in tensor parallel over "
     "tp / (pp x ep)), tokens sent to them and back (all-to-all); 1: experts in tensor parallel. A divisor of "
     "tp / pp.",
     "专家并行：路由专家分布在 tp 块 GPU 中的 ep 块上（每个专家再在 tp / (pp × ep) 块上张量并行），token 发往专家再收回"
-    "（all-to-all）；1：专家按张量并行切分。须整除 tp / pp。"), 1), 1024);
+    "（all-to-all）；1：专家按张量并行切分。须整除 tp / pp。"), defaults::ep), kMaxGpus);
 inline constexpr ArgSpec kDpAttention = with_max(optional(number("dp_attention", "groups", Check::count,
     "Data-parallel attention: attention in dp_attention groups of tp / (pp x dp_attention) GPUs, each with its "
     "own sequences and their KV cache; 1: attention over all tp / pp GPUs. A divisor of tp / pp.",
     "数据并行注意力：注意力分成 dp_attention 组，每组 tp / (pp × dp_attention) 块 GPU，各自处理自己的序列并保存其 KV "
-    "Cache；1：注意力在全部 tp / pp 块上张量并行。须整除 tp / pp。"), 1), 1024);
+    "Cache；1：注意力在全部 tp / pp 块上张量并行。须整除 tp / pp。"), defaults::dp_attention), kMaxGpus);
 inline constexpr ArgSpec kPp = with_max(optional(number("pp", "stages", Check::count,
     "Pipeline parallelism: the layers in pp stages of tp / pp GPUs, the batch in pp micro-batches; 1: none. A "
     "divisor of tp.",
-    "流水线并行：各层分成 pp 段，每段 tp / pp 块 GPU，批次分成 pp 个微批次；1：不用。须整除 tp。"), 1), 1024);
+    "流水线并行：各层分成 pp 段，每段 tp / pp 块 GPU，批次分成 pp 个微批次；1：不用。须整除 tp。"), defaults::pp), kMaxGpus);
 inline constexpr ArgSpec kProfile = optional_text(text("profile", "profile",
     "bound (the ideal roofline: a true lower bound), typical (fitted on serving engines' measurements), or one "
     "engine's: vllm, sglang, tensorrt-llm, llama.cpp; or a profile text, \"fit(...): bw=..., mfu=..., ...\" "
     "(docs/formulas.md, Profiles as text).",
     "bound（理想 Roofline，真正的下界）、typical（按各推理引擎的实测拟合），或某个引擎的：vllm、sglang、"
-    "tensorrt-llm、llama.cpp；也可以是一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), "bound");
+    "tensorrt-llm、llama.cpp；也可以是一段配置文本 \"fit(...): bw=..., mfu=..., ...\"（见 docs/formulas.md 的“配置文本”）。"), defaults::profile);
 inline constexpr ArgSpec kPromptTokens = number("prompt_tokens", "tokens", Check::count,
     "Tokens of each prompt, a whole number >= 1.",
     "每个提示的 token 数，不小于 1 的整数。");
 inline constexpr ArgSpec kPrompts = optional(number("batch", "prompts", Check::count,
     "Prompts prefilled together, a whole number >= 1.",
-    "一起做 Prefill 的提示个数，不小于 1 的整数。"), 1);
+    "一起做 Prefill 的提示个数，不小于 1 的整数。"), defaults::prompts);
 inline constexpr ArgSpec kMemUtil = optional(number("mem_util", "fraction", Check::fraction,
     "Fraction of the GPUs' memory that weights and KV cache may use, above 0 and at most 1.",
     "权重与 KV Cache 可用的显存比例，大于 0 且不超过 1。"), defaults::mem_util);
@@ -207,31 +210,31 @@ inline constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
     "llama.cpp), or a profile text, \"fit(...): bw=..., mfu=..., ...\" (docs/formulas.md, Profiles as text).",
     "typical（估计值：拟合的效率、Prefill 排队、按最长上下文预留显存）或 bound（理想 Roofline、无排队：任何引擎都"
     "无法超越）；也可用某个引擎的（vllm、sglang、tensorrt-llm、llama.cpp），或一段配置文本 \"fit(...): bw=..., mfu=..., ...\""
-    "（见 docs/formulas.md 的“配置文本”）。"), "typical");
+    "（见 docs/formulas.md 的“配置文本”）。"), defaults::plan_profile);
 inline constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "The GPUs of the catalog to plan on, one or a list: \"h100-sxm\" or \"h100-sxm, h200, b200\" (',' ';' or a new "
     "line between them); empty or all: every GPU of the catalog.",
     "在目录中的这些 GPU 上规划，一种或一个列表：\"h100-sxm\" 或 \"h100-sxm, h200, b200\"（以 ',' ';' 或换行分隔）；"
-    "留空或 all：目录中的全部 GPU。"), "all");
+    "留空或 all：目录中的全部 GPU。"), defaults::plan_gpus);
 inline constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
     "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it (int8 where "
     "it has not), int4, and nvfp4 and mxfp4 where the GPU computes them.",
     "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8（不支持时为 int8）、int4，以及 GPU "
-    "能直接计算时的 nvfp4 与 mxfp4。"), "all");
+    "能直接计算时的 nvfp4 与 mxfp4。"), defaults::plan_weight_dtype);
 inline constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
     "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
     "TPOT; all: every feasible configuration.",
-    "best：每种 GPU 只列出没有被同一 GPU 的其他配置在成本与 TPOT 上同时超过的配置；all：列出全部可行配置。"), "best");
+    "best：每种 GPU 只列出没有被同一 GPU 的其他配置在成本与 TPOT 上同时超过的配置；all：列出全部可行配置。"), defaults::plan_rows);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
-    "0：Prefill 与 Decode 共用每个副本（分块 Prefill）；1：Prefill 池与 Decode 池分开，各自按自己的目标配置。"), 0), 1);
+    "0：Prefill 与 Decode 共用每个副本（分块 Prefill）；1：Prefill 池与 Decode 池分开，各自按自己的目标配置。"), defaults::plan_disaggregated), 1);
 inline constexpr ArgSpec kPrices = optional_text(text("prices", "USD per GPU-hour",
     "Prices that replace the catalog's, USD per GPU-hour, as a text: \"h100-sxm=2.49, a100-sxm-80gb=1.29\"; "
     "empty or catalog: the catalog's example prices.",
     "替换目录价格的 GPU 每小时价格（美元），写成文本：\"h100-sxm=2.49, a100-sxm-80gb=1.29\"；留空或 catalog：用目录中的"
     "示例价格。"),
-    "catalog");
+    defaults::plan_prices);
 inline constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
     "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
     "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
@@ -274,7 +277,7 @@ inline constexpr ArgSpec kMeasurements = table("measurements", "model, gpu, weig
 inline constexpr ArgSpec kBaseProfile = optional_text(text("base_profile", "profile",
     "The profile whose parameters the fit starts from and keeps where the rows do not tell them (typical, an "
     "engine's such as vllm, bound, or a profile text).",
-    "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、某个引擎的如 vllm、bound，或一段配置文本）。"), "typical");
+    "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、某个引擎的如 vllm、bound，或一段配置文本）。"), defaults::plan_profile);
 
 inline constexpr std::array<ArgSpec, 0> kArgsNone{};
 inline constexpr std::array kArgsCalibrate{kMeasurements, kBaseProfile};
@@ -659,5 +662,76 @@ inline double finite(const FormulaSpec& f, double v) {
     if (!std::isfinite(v)) [[unlikely]] too_large(f);
     return v;
 }
+
+// ---- Array results: the columns the table declares. ------------------------------------------------------------
+
+/// The columns of an array formula's result or of a table argument, as its unit lists them ("a, b, c"), in order.
+inline std::vector<std::string_view> columns_of(std::string_view unit) {
+    std::vector<std::string_view> out;
+    while (!unit.empty()) {
+        const std::size_t comma = unit.find(", ");
+        out.push_back(unit.substr(0, comma));
+        unit = comma == std::string_view::npos ? std::string_view() : unit.substr(comma + 2);
+    }
+    return out;
+}
+
+/// An array formula's result, its columns those its row of the table declares: the result unit ("a, b, c") is the
+/// one place for them, from which the header row, the C header's documentation check and the hosts read them. The
+/// body writes its cells row by row; a row of any other width is refused (Status::internal), so that the body
+/// cannot drift from the columns. Every number goes out finite (finite()).
+class Rows {
+public:
+    /// Whether the result starts with the header row (the columns' names), as every table-like array does; the
+    /// arrays of values (ROOFLINE_ROOF's points, ROOFLINE_GPUS' ids) have none.
+    enum class Header { written, none };
+
+    explicit Rows(const FormulaSpec& f, Header header = Header::written) : f_(f) {
+        const std::vector<std::string_view> columns = columns_of(f.result_unit);
+        table_.cols = columns.size();
+        if (header == Header::none) return;
+        for (std::string_view c : columns) table_.cells.emplace_back(std::string(c));
+        table_.rows = 1;
+    }
+
+    /// Room for that many rows more.
+    void reserve(std::size_t rows) { table_.cells.reserve(table_.cols * (table_.rows + rows)); }
+
+    Rows& number(double v) {
+        table_.cells.emplace_back(finite(f_, v));
+        ++in_row_;
+        return *this;
+    }
+    Rows& text(std::string v) {
+        table_.cells.emplace_back(std::move(v));
+        ++in_row_;
+        return *this;
+    }
+    /// A number (finite) or a text.
+    Rows& cell(std::variant<double, std::string> v) {
+        if (const double* d = std::get_if<double>(&v)) return number(*d);
+        return text(std::get<std::string>(std::move(v)));
+    }
+    /// Ends a row: refused unless it has a cell for each column.
+    void end_row() {
+        if (in_row_ != table_.cols) [[unlikely]]
+            throw Error::of_call(Status::internal, f_.name, "",
+                                 fmt::format("row {} has {} cells: the table declares {} columns ({})", table_.rows + 1,
+                                             in_row_, table_.cols, f_.result_unit));
+        in_row_ = 0;
+        ++table_.rows;
+    }
+    /// The result: refused with a row left unfinished.
+    Table done() && {
+        if (in_row_ != 0) [[unlikely]]
+            throw Error::of_call(Status::internal, f_.name, "", "a row left unfinished");
+        return std::move(table_);
+    }
+
+private:
+    const FormulaSpec& f_;
+    Table table_;
+    std::size_t in_row_ = 0;
+};
 
 }  // namespace roofline::formula_table

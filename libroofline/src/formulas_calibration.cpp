@@ -31,17 +31,6 @@ using ascii::iequals;
 
 namespace {
 
-/// A table argument's columns, as its unit lists them ("model, gpu, ...").
-std::vector<std::string_view> columns_of(const ArgSpec& a) {
-    std::vector<std::string_view> out;
-    for (std::string_view rest = a.unit; !rest.empty();) {
-        const std::size_t comma = rest.find(", ");
-        out.push_back(rest.substr(0, comma));
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
-    }
-    return out;
-}
-
 using Cell = std::variant<double, std::string>;
 
 bool empty_cell(const Cell& c) { return std::holds_alternative<std::string>(c) && std::get<std::string>(c).empty(); }
@@ -51,7 +40,7 @@ bool empty_cell(const Cell& c) { return std::holds_alternative<std::string>(c) &
 std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_view measurements,
                                             std::vector<std::size_t>& rows) {
     const ArgSpec& arg = f.args[0];
-    const std::vector<std::string_view> columns = columns_of(arg);
+    const std::vector<std::string_view> columns = columns_of(arg.unit);
     const Table t = table_from_text(measurements);
     auto refuse = [&](std::string reason) -> Error {
         return Error::of_argument(Status::invalid_argument, f.name, arg.name, std::move(reason));
@@ -91,7 +80,7 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
         };
         const std::string_view model = text(0), gpu = text(1), weight_dtype = text(2), kv_dtype = text(3),
                                metric = text(7);
-        const double tp = number(4, 1.0), batch = number(5), context = number(6), value = number(8);
+        const double tp = number(4, defaults::tp), batch = number(5), context = number(6), value = number(8);
         if (model.empty()) throw refuse(fmt::format("row {}, {}: is empty", at, columns[0]));
         if (gpu.empty()) throw refuse(fmt::format("row {}, {}: is empty", at, columns[1]));
         const bool decode = iequals(metric, "step_ms");
@@ -106,12 +95,14 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
         c.measured_ms = value;
         try {
             if (decode) {
-                const auto& g = checked<&step_ms>({model, gpu, batch, context, weight_dtype, kv_dtype, tp, "", 1, 1, 1});
+                const auto& g = checked<&step_ms>({model, gpu, batch, context, weight_dtype, kv_dtype, tp, "", defaults::ep,
+                                                    defaults::dp_attention, defaults::pp});
                 const Deployed d = deployed(g, model, gpu, weight_dtype, kv_dtype, tp, {});
                 decode_operators(d.ref, batch, context, c.ops);
                 c.gpu = *d.gpu;
             } else {
-                const auto& g = checked<&ttft_ms>({model, gpu, context, batch, weight_dtype, tp, "", 1, 1, 1});
+                const auto& g = checked<&ttft_ms>({model, gpu, context, batch, weight_dtype, tp, "", defaults::ep,
+                                                    defaults::dp_attention, defaults::pp});
                 const Deployed d = deployed(g, model, gpu, weight_dtype, defaults::kv_dtype, tp, {});
                 prefill_operators(d.ref, batch, context, c.ops);
                 c.gpu = *d.gpu;
@@ -179,18 +170,18 @@ Table calibrate_rows(std::string_view measurements, std::string_view base_profil
     const auto& f = checked<&calibrate_rows>({measurements, base_profile});
     const LastCalibration& c = calibration(f, measurements, base_profile);
     const Table rows = table_from_text(measurements);
-    Table t = with_header(f);
+    Rows t(f);
     for (std::size_t i = 0; i < c.rows.size(); ++i) {
         const std::size_t r = c.rows[i] - 1;
         const double measured = std::get<double>(rows.cells[r * rows.cols + 8]);
         const double predicted = c.fit->predicted_ms[i], loo = c.fit->loo_predicted_ms[i];
-        t.cells.emplace_back(static_cast<double>(c.rows[i]));
-        for (std::size_t col : {0, 1, 7}) t.cells.push_back(rows.cells[r * rows.cols + col]);
+        t.number(static_cast<double>(c.rows[i]));
+        for (std::size_t col : {0, 1, 7}) t.cell(rows.cells[r * rows.cols + col]);
         for (double v : {measured, predicted, loo, (predicted / measured - 1) * 100, (loo / measured - 1) * 100})
-            t.cells.emplace_back(finite(f, v));
+            t.number(v);
+        t.end_row();
     }
-    t.rows = c.rows.size() + 1;
-    return t;
+    return std::move(t).done();
 }
 
 // ---- Why a formula fails. ------------------------------------------------------------------------

@@ -220,20 +220,6 @@ std::vector<Operator>& operator_scratch() {
     return per_thread<Scratch, std::vector<Operator>>();
 }
 
-/// An array formula's header row: the columns its table entry declares ("a, b, c", the result unit), in order:
-/// one place for an array's columns.
-Table with_header(const FormulaSpec& f) {
-    Table t;
-    std::string_view columns = f.result_unit;
-    while (!columns.empty()) {
-        const std::size_t comma = columns.find(", ");
-        t.cells.emplace_back(std::string(columns.substr(0, comma)));
-        columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 2);
-    }
-    t.cols = t.cells.size();
-    return t;
-}
-
 }  // namespace formula_args
 
 namespace formula {
@@ -242,27 +228,25 @@ namespace {
 using namespace formula_table;
 using namespace formula_args;
 
-Table column(const std::vector<std::string>& ids) {
-    Table t;
-    t.cols = 1;
-    for (const auto& id : ids) t.cells.emplace_back(id);
-    t.rows = ids.size();
-    return t;
+/// A column of ids, no header.
+Table column(const FormulaSpec& f, const std::vector<std::string>& ids) {
+    Rows t(f, Rows::Header::none);
+    for (const auto& id : ids) t.text(id).end_row();
+    return std::move(t).done();
 }
 
 /// The operators of a step as a table: a header row, then one row per operator (overhead included).
 Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     finite(f, estimate(ops, gpu, profile));
-    Table t = with_header(f);
-    for (const Operator& op : ops) {
-        t.cells.emplace_back(std::string(op.name));
-        t.cells.emplace_back(finite(f, op.flops));
-        t.cells.emplace_back(finite(f, op.bytes + op.link_bytes));
-        t.cells.emplace_back(finite(f, op.ms));
-        t.cells.emplace_back(std::string(to_string(op.bound)));
-    }
-    t.rows = ops.size() + 1;
-    return t;
+    Rows t(f);
+    for (const Operator& op : ops)
+        t.text(std::string(op.name))
+            .number(op.flops)
+            .number(op.bytes + op.link_bytes)
+            .number(op.ms)
+            .text(std::string(to_string(op.bound)))
+            .end_row();
+    return std::move(t).done();
 }
 
 }  // namespace
@@ -270,8 +254,8 @@ Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec&
 using namespace formula_table;
 using namespace formula_args;
 
-Table gpus() { return column(gpu_ids()); }
-Table models() { return column(model_ids()); }
+Table gpus() { return column(spec_of<&gpus>(), gpu_ids()); }
+Table models() { return column(spec_of<&models>(), model_ids()); }
 
 double gpu(std::string_view gpu, std::string_view field) {
     const auto& f = spec_of<&formula::gpu>();

@@ -101,9 +101,9 @@ std::map<std::string, double> prices_of(const FormulaSpec& f, std::string_view t
 }
 
 /// A price cell of ROOFLINE_PLAN: the number, or "" where the GPU has no price.
-std::variant<double, std::string> price_cell(const FormulaSpec& f, const std::optional<double>& usd) {
+std::variant<double, std::string> price_cell(const std::optional<double>& usd) {
     if (!usd) return std::string();
-    return finite(f, *usd);
+    return *usd;
 }
 
 }  // namespace
@@ -173,21 +173,18 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
     // The columns the table declares; they only grow at the end (a workbook's INDEX(...; ; 13) keeps its meaning).
-    Table t = with_header(f);
-    t.cells.reserve(t.cols * (rows.size() + 1));
+    Rows t(f);
+    t.reserve(rows.size());
     for (const serving::PlanRow& r : rows) {
-        t.cells.emplace_back(r.gpu);
-        t.cells.emplace_back(finite(f, r.tp));
-        t.cells.emplace_back(std::string(to_string(r.weights)));
+        t.text(r.gpu).number(r.tp).text(std::string(to_string(r.weights)));
         for (double v : {r.batch, r.replicas, r.prefill_tp, r.prefill_replicas, r.gpus, r.ttft_ms, r.tpot_ms,
                          r.output_tokens_per_s_per_gpu})
-            t.cells.emplace_back(finite(f, v));
-        t.cells.push_back(price_cell(f, r.usd_per_hour));
-        t.cells.push_back(price_cell(f, r.usd_per_mtok));
-        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp}) t.cells.emplace_back(finite(f, v));
+            t.number(v);
+        t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_mtok));
+        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp}) t.number(v);
+        t.end_row();
     }
-    t.rows = rows.size() + 1;
-    return t;
+    return std::move(t).done();
 }
 
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s) {

@@ -69,14 +69,10 @@ Table roof(double tflops, double tbs, double ai_min, double ai_max, double point
     if (!(ai_max > ai_min))
         out_of_domain(f, arg_named(f, "ai_max"), ai_max, fmt::format("greater than ai_min ({})", ai_min));
     if (points < 2) out_of_domain(f, arg_named(f, "points"), points, "at least 2");
-    Table t;
-    t.cols = 2;
-    for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points))) {
-        t.cells.emplace_back(finite(f, p.ai));
-        t.cells.emplace_back(finite(f, p.attainable_tflops));
-        ++t.rows;
-    }
-    return t;
+    Rows t(f, Rows::Header::none);
+    for (const RoofPoint& p : roofline::roof({tflops, tbs}, ai_min, ai_max, static_cast<int>(points)))
+        t.number(p.ai).number(p.attainable_tflops).end_row();
+    return std::move(t).done();
 }
 
 // ---- Dense model from its parameter count. -----------------------------------------------------
