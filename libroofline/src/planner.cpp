@@ -1,6 +1,7 @@
 // The planner's search: the feasible configurations for a request rate within latency targets (serving.hpp,
 // plan()), over the GPUs, weight formats, replica sizes and layouts, each configuration priced by the serving
-// model (serving.cpp) colocated or disaggregated. docs/serving-model.md, "The planner".
+// model (serving.cpp) colocated or disaggregated. docs/serving-model.md, "7. The plan" and "8. Prefill/decode
+// disaggregation".
 #include <fmt/format.h>
 
 #include <algorithm>
