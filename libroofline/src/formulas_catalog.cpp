@@ -223,10 +223,11 @@ std::vector<Operator>& operator_scratch() {
 }  // namespace formula_args
 
 namespace formula {
-namespace {
 
 using namespace formula_table;
 using namespace formula_args;
+
+namespace {
 
 /// A column of ids, no header.
 Table column(const FormulaSpec& f, const std::vector<std::string>& ids) {
@@ -250,9 +251,6 @@ Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec&
 }
 
 }  // namespace
-
-using namespace formula_table;
-using namespace formula_args;
 
 Table gpus() { return column(spec_of<&gpus>(), gpu_ids()); }
 Table models() { return column(spec_of<&models>(), model_ids()); }

@@ -13,17 +13,16 @@
 #include "formula_table.hpp"
 
 namespace roofline::formula {
-namespace {
 
 using namespace formula_table;
+
+namespace {
 
 DenseModel dense(double params_b, double bytes_per_param, double kv_kib_per_token) {
     return {params_b, bytes_per_param, kv_kib_per_token};
 }
 
 }  // namespace
-
-using namespace formula_table;
 
 // ---- Roofline primitives. ----------------------------------------------------------------------
 
