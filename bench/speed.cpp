@@ -15,7 +15,7 @@ static void BM_step_ms(benchmark::State& state) {
 }
 BENCHMARK(BM_step_ms);
 
-// Cells that alternate two models: every call resolves its texts again (formulas.cpp keeps only the last
+// Cells that alternate two models: every call resolves its texts again (formulas_catalog.cpp keeps only the last
 // deployment a thread resolved), as a sheet with one model per row computes.
 static void BM_step_ms_alternating_models(benchmark::State& state) {
     double ms;

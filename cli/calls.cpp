@@ -46,6 +46,13 @@ Failure failure_of(int status, Blame blame) {
 
 }  // namespace
 
+std::size_t Result::column(const std::string& name) const {
+    const auto& header = rows.at(0);
+    for (std::size_t c = 0; c < header.size(); ++c)
+        if (const auto* text = std::get_if<std::string>(&header[c]); text && *text == name) return c;
+    throw Failure{kInternal, "", fmt::format("the array has no column '{}'", name)};
+}
+
 Result call(const std::string& name, const std::vector<Cell>& args, Blame blame) {
     std::vector<roofline_value> abi_args;
     for (const Cell& arg : args) {

@@ -34,6 +34,10 @@ struct Result {
     std::vector<std::vector<Cell>> rows;  ///< 1 x 1 for a number or a text
     double number() const { return std::get<double>(rows.at(0).at(0)); }
     const std::string& text() const { return std::get<std::string>(rows.at(0).at(0)); }
+    /// The column named `name` in an array's header row (its first: the columns as the formula table declares
+    /// them), so that a host reads a column by its name, never by its place. Throws Failure (kInternal) where there
+    /// is none.
+    std::size_t column(const std::string& name) const;
 };
 
 /// "params_b" -> "--params-b": the option of a formula argument.

@@ -40,11 +40,15 @@ std::optional<double> number_or_none(const std::function<Result()>& compute) {
 }
 
 std::vector<Operator> operators_of(const Result& breakdown) {
+    // The columns by the names in the header row (the formula table's), not by their places.
+    const std::size_t name = breakdown.column("operator"), flop = breakdown.column("FLOP"),
+                      bytes = breakdown.column("bytes"), ms = breakdown.column("ms"), bound = breakdown.column("bound");
     std::vector<Operator> operators;
     for (size_t row = 1; row < breakdown.rows.size(); ++row) {
         const auto& cells = breakdown.rows[row];
-        operators.push_back({std::get<std::string>(cells[0]), std::get<double>(cells[1]), std::get<double>(cells[2]),
-                             std::get<double>(cells[3]), std::get<std::string>(cells[4])});
+        operators.push_back({std::get<std::string>(cells[name]), std::get<double>(cells[flop]),
+                             std::get<double>(cells[bytes]), std::get<double>(cells[ms]),
+                             std::get<std::string>(cells[bound])});
     }
     return operators;
 }

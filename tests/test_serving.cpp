@@ -380,7 +380,7 @@ TEST_CASE("a user catalog's GPU carries its own price into the plan", "[serving]
 }
 
 TEST_CASE("a formula sees an entry a host replaced, right after it resolved the same texts", "[serving]") {
-    // formulas.cpp keeps the deployment a thread resolved last; a change of the catalog must end it.
+    // formulas_catalog.cpp keeps the deployment a thread resolved last; a change of the catalog must end it.
     auto gpu = [](const char* id, double tbs) {
         return fmt::format(R"({{"gpus": [{{"id": "{}", "tflops": {{"bf16": 400}}, "hbm_tbs": {}, "hbm_gb": 96,
                                            "interconnect_tbs": 0.2}}]}})",

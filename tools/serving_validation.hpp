@@ -115,7 +115,7 @@ inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const r
     // No limit: a target no batch reaches (a year, in ms), so memory alone bounds the batch.
     constexpr double no_limit_ms = 3.2e10;
     const auto found = r.field.find("mem_util");
-    const double mem_util = found == r.field.end() || found->second.empty() ? 0.9 : r.number("mem_util");
+    const double mem_util = found == r.field.end() || found->second.empty() ? defaults::mem_util : r.number("mem_util");
     try {
         double batch = r["batch"].empty() ? 0 : r.number("batch");
         if (another_layout && batch > 0) batch = std::min(batch, std::floor(serving::memory_batch(d, profile, w, 1.0)));

@@ -28,7 +28,7 @@ namespace {
 struct CalibrateOptions {
     std::vector<std::string> files;
     std::string format = "auto";
-    std::string model, gpu, weight_dtype, kv_dtype, base = "typical", save;
+    std::string model, gpu, weight_dtype, kv_dtype, base, save;  ///< base: ROOFLINE_CALIBRATE's default (setup)
     double tp = 0, batch = 0;
     bool json = false;
 };
@@ -381,18 +381,23 @@ void run_calibrate(const CalibrateOptions& o) {
     const Result checked = call("ROOFLINE_CALIBRATE_ROWS", args, Blame::kFormula);
     const std::string saved = o.save.empty() ? std::string() : save(o, profile);
     auto source = [&](double row) { return rows.at(static_cast<std::size_t>(row) - 1).source; };
+    // ROOFLINE_CALIBRATE_ROWS' columns by their names in its header row (the formula table's), not their places.
+    const std::size_t c_row = checked.column("row"), c_model = checked.column("model"), c_gpu = checked.column("gpu"),
+                      c_metric = checked.column("metric"), c_measured = checked.column("measured_ms"),
+                      c_predicted = checked.column("predicted_ms"), c_loo = checked.column("loo_ms"),
+                      c_error = checked.column("error_percent"), c_loo_error = checked.column("loo_error_percent");
 
     if (o.json) {
         nlohmann::json out{{"profile", profile}, {"base_profile", o.base}, {"rows", nlohmann::json::array()}};
         for (std::size_t i = 1; i < checked.rows.size(); ++i) {
             const auto& r = checked.rows[i];
-            out["rows"].push_back({{"source", source(std::get<double>(r[0]))},
-                                   {"model", std::get<std::string>(r[1])},
-                                   {"gpu", std::get<std::string>(r[2])},
-                                   {"metric", std::get<std::string>(r[3])},
-                                   {"measured_ms", std::get<double>(r[4])},
-                                   {"predicted_ms", std::get<double>(r[5])},
-                                   {"loo_ms", std::get<double>(r[6])}});
+            out["rows"].push_back({{"source", source(std::get<double>(r[c_row]))},
+                                   {"model", std::get<std::string>(r[c_model])},
+                                   {"gpu", std::get<std::string>(r[c_gpu])},
+                                   {"metric", std::get<std::string>(r[c_metric])},
+                                   {"measured_ms", std::get<double>(r[c_measured])},
+                                   {"predicted_ms", std::get<double>(r[c_predicted])},
+                                   {"loo_ms", std::get<double>(r[c_loo])}});
         }
         if (!saved.empty()) out["saved"] = {{"profile", o.save}, {"file", saved}};
         fmt::print("{}\n", out.dump(2));
@@ -405,9 +410,10 @@ void run_calibrate(const CalibrateOptions& o) {
         for (std::size_t i = 1; i < checked.rows.size(); ++i) {
             const auto& r = checked.rows[i];
             fmt::print("{:<{}} {:<18} {:<10} {:<8} {:>10.4g} {:>10.4g} {:>6.1f}% {:>10.4g} {:>6.1f}%\n",
-                       source(std::get<double>(r[0])), width, std::get<std::string>(r[1]), std::get<std::string>(r[2]),
-                       std::get<std::string>(r[3]), std::get<double>(r[4]), std::get<double>(r[5]),
-                       std::get<double>(r[7]), std::get<double>(r[6]), std::get<double>(r[8]));
+                       source(std::get<double>(r[c_row])), width, std::get<std::string>(r[c_model]),
+                       std::get<std::string>(r[c_gpu]), std::get<std::string>(r[c_metric]),
+                       std::get<double>(r[c_measured]), std::get<double>(r[c_predicted]), std::get<double>(r[c_error]),
+                       std::get<double>(r[c_loo]), std::get<double>(r[c_loo_error]));
         }
         if (!saved.empty())
             fmt::print("\nSaved as the profile '{}' in {}: every host that reads the user folder (Calc, Python, "
@@ -421,22 +427,28 @@ void setup_calibrate(CLI::App& app) {
     auto o = std::make_shared<CalibrateOptions>();
     CLI::App* cmd = app.add_subcommand(
         "calibrate",
-        "Fit a profile on your measurements (ROOFLINE_CALIBRATE): CSV (model, gpu, weight_dtype, kv_dtype, tp, batch, "
-        "context, metric, value), vllm bench serve / benchmark_serving.py JSON, SGLang bench_serving JSONL, "
-        "llama-bench -o json, or two vllm bench latency runs of different output lengths");
+        fmt::format("Fit a profile on your measurements (ROOFLINE_CALIBRATE): CSV ({}), vllm bench serve / "
+                    "benchmark_serving.py JSON, SGLang bench_serving JSONL, llama-bench -o json, or two vllm bench "
+                    "latency runs of different output lengths",
+                    formula_arg("ROOFLINE_CALIBRATE", "measurements").unit));
     cmd->add_option("files", o->files, "Measurement files; the kind of each is read from its text (--format to say it)")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("--format", o->format, "auto, csv, vllm-serve, sglang, llama-bench or vllm-latency")->capture_default_str();
     cmd->add_option("--model", o->model, "The model of files that do not say it (a catalog id or config.json text)");
     cmd->add_option("--gpu", o->gpu, "The GPU of files that do not say it (a catalog id)");
-    cmd->add_option("--tp", o->tp, "GPUs in tensor parallel of files that do not say it (default 1)");
+    // The defaults of what the files do not say: ROOFLINE_STEP_MS's, as the library fills in an empty cell.
+    auto step_default = [](const char* arg) { return roofline_arg_default_string(&formula_arg("ROOFLINE_STEP_MS", arg)); };
+    cmd->add_option("--tp", o->tp, fmt::format("GPUs in tensor parallel of files that do not say it (default {})", step_default("tp")));
     cmd->add_option("--batch", o->batch, "Sequences in flight of a serving run, where the file's max_concurrency is not it");
-    cmd->add_option("--weight-dtype", o->weight_dtype, "Weight format of files that do not say it (default native)");
-    cmd->add_option("--kv-dtype", o->kv_dtype, "KV cache format of files that do not say it (default bf16)");
+    cmd->add_option("--weight-dtype", o->weight_dtype,
+                    fmt::format("Weight format of files that do not say it (default {})", step_default("weight_dtype")));
+    cmd->add_option("--kv-dtype", o->kv_dtype,
+                    fmt::format("KV cache format of files that do not say it (default {})", step_default("kv_dtype")));
     cmd->add_option("--save", o->save,
                     "Also write the profile under this name into the user folder (catalog/profile-NAME.json), where "
                     "Calc, Python and the CLI find it: profile NAME");
+    o->base = formula_arg("ROOFLINE_CALIBRATE", "base_profile").default_text;
     cmd->add_option("--base", o->base, "The profile the fit starts from and keeps where the rows do not tell")->capture_default_str();
     add_json_flag(*cmd, o->json);
     cmd->callback([o] { run_calibrate(*o); });

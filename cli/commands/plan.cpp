@@ -39,13 +39,7 @@ std::string price(const Cell& cell, const char* format, int digits) {
 /// The plan's rows by their header: the column `name` of row `row`.
 struct Plan {
     const Result& result;
-    std::size_t column(const std::string& name) const {
-        const auto& header = result.rows.at(0);
-        for (std::size_t c = 0; c < header.size(); ++c)
-            if (std::get<std::string>(header[c]) == name) return c;
-        throw Failure{kInternal, "", fmt::format("{} has no column {}", kFormula, name)};
-    }
-    const Cell& at(std::size_t row, const std::string& name) const { return result.rows.at(row).at(column(name)); }
+    const Cell& at(std::size_t row, const std::string& name) const { return result.rows.at(row).at(result.column(name)); }
     double number(std::size_t row, const std::string& name) const { return std::get<double>(at(row, name)); }
     const std::string& text(std::size_t row, const std::string& name) const { return std::get<std::string>(at(row, name)); }
     std::size_t configurations() const { return result.rows.size() - 1; }

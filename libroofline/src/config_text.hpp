@@ -1,6 +1,6 @@
 // A model argument that holds the text of a Hugging Face config.json rather than a catalog id (#17):
 // read once by the importer (model_from_hf_config), then kept in a small cache keyed by the exact text.
-// Internal to the core: the formula layer's model_entry_of() (formulas.cpp) is its one caller.
+// Internal to the core: the formula layer's model_entry_of() (formulas_catalog.cpp) is its one caller.
 #pragma once
 
 #include <cstddef>

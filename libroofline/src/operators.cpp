@@ -2,20 +2,13 @@
 #include "roofline/operators.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <vector>
 
-#include "ascii.hpp"
-#include "roofline/calibrate.hpp"
 #include "roofline/error.hpp"
-#include "catalog_data.hpp"
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
 
@@ -24,51 +17,6 @@ namespace {
 
 constexpr double kActivationBytes = 2;  // activations travel in 16 bits
 constexpr double kDispatchBytes = 1;    // tokens dispatched to their experts in FP8 (DeepEP's dispatch)
-
-/// A profile's parameters from its profiles.json entry: "fitted" (parameters absent there keep bound's values,
-/// as profiles of 0.8 had none of them) and "set" (documented, not fitted).
-Profile profile_from_json(const std::string& name, const nlohmann::json& fitted, const nlohmann::json& set) {
-    Profile p;
-    p.name = name;
-    p.bandwidth_efficiency = fitted.at("bandwidth_efficiency").get<double>();
-    p.compute_efficiency = fitted.at("compute_efficiency").get<double>();
-    p.interconnect_efficiency = fitted.at("interconnect_efficiency").get<double>();
-    p.step_overhead_ms = fitted.at("step_overhead_ms").get<double>();
-    p.allreduce_latency_us = fitted.at("allreduce_latency_us").get<double>();
-    p.mfu_half_tokens = fitted.value("mfu_half_tokens", 0.0);
-    p.attention_efficiency = fitted.value("attention_efficiency", 1.0);
-    p.layer_overhead_us = fitted.value("layer_overhead_us", 0.0);
-    p.alltoall_latency_us = fitted.value("alltoall_latency_us", p.allreduce_latency_us);
-    p.expert_imbalance = set.value("expert_imbalance", 1.0);
-    p.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
-    return p;
-}
-
-struct Profiles {
-    std::vector<Profile> all;
-    Profiles() {
-        Profile bound;
-        bound.name = "bound";
-        bound.overlap_expert_traffic = true;
-        all.push_back(bound);
-        const auto j = nlohmann::json::parse(detail::kProfilesJson);
-        for (const auto& p : j.at("profiles")) {
-            // Parameters set, not fitted (profiles.json: "set", each with its source), shared by the vendors' variants.
-            const auto set = p.value("set", nlohmann::json::object());
-            const std::string name = p.at("name").get<std::string>();
-            Profile profile = profile_from_json(name, p.at("fitted"), set);
-            const auto vendors = p.value("vendors", nlohmann::json::object());
-            for (const auto& [vendor, v] : vendors.items())
-                profile.vendors.emplace_back(vendor, std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), set)));
-            all.push_back(std::move(profile));
-        }
-    }
-};
-
-const Profiles& profiles() {
-    static const Profiles p;
-    return p;
-}
 
 /// How one GPU of a replica holds the model: the GPUs of its pipeline stage, of its attention group and of its
 /// experts' tensor parallelism (operators.hpp, Layout), and the parameters and cache it holds.
@@ -304,6 +252,7 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     if (layers <= 0) return;
     const double split = s.state_split;
     Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
+    op.kind = OperatorKind::state;
     op.tokens = tokens;
     op.layers = layers;
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
@@ -337,6 +286,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         // the activations of the tokens sent to its experts only, and the busiest GPU sets the pace.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, t.stage);
         Operator& experts = ops.add("experts", compute_dtype(d.experts));
+        experts.kind = OperatorKind::experts;
         experts.flops = 2 * s.expert * m.experts_per_token * t.stage * moe_layers;
         experts.bytes = (touched * s.expert * s.expert_value_bytes +
                          t.stage * m.experts_per_token * 2 * m.expert_width() * kActivationBytes / s.ep) *
@@ -369,7 +319,8 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
                        t.mix * m.attn_res_reads * m.hidden * kActivationBytes;
     }
     linear(ops, "lm_head", s.lm_head, lm_tokens, m.hidden, m.vocab / s.stage, s.embedding_value_bytes,
-           compute_dtype(d.embedding));
+           compute_dtype(d.embedding))
+        .kind = OperatorKind::lm_head;
 
     // Traffic between GPUs, ring collectives: an all-reduce over p GPUs sends 2 (p - 1) / p of its data per GPU.
     // A group of more GPUs than the scale-up domain holds reaches part of them over the network: a ring's every
@@ -397,6 +348,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     }
     if (reduce_count > 0) {
         Operator& allreduce = ops.add("allreduce");
+        allreduce.kind = OperatorKind::allreduce;
         allreduce.count = reduce_count;
         allreduce.link_bytes = reduce_bytes;
         allreduce.scaleout_bytes = reduce_out;
@@ -414,6 +366,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     }
     if (gather_count > 0) {
         Operator& allgather = ops.add("allgather");
+        allgather.kind = OperatorKind::allgather;
         allgather.count = gather_count;
         allgather.link_bytes = gather_bytes;
         allgather.scaleout_bytes = spans(s.stage) ? gather_bytes : 0;
@@ -434,6 +387,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     if (s.pp > 1) {
         // The micro-batch's activations from stage to stage, each GPU of a stage sending its share.
         Operator& p2p = ops.add("pipeline");
+        p2p.kind = OperatorKind::pipeline;
         p2p.count = s.pp - 1;
         p2p.link_bytes = (s.pp - 1) * t.stage / s.stage * token_bytes;
         // Consecutive stages on the same domain where they fit: the boundaries between domains go over the network.
@@ -443,107 +397,6 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
 }
 
 }  // namespace
-
-namespace {
-
-/// The profiles read from profile texts (calibrate.hpp), by their text: each parsed once, kept for the life
-/// of the process (a few hundred bytes each) so that a pointer find_profile() gave stays valid.
-const Profile* text_profile(std::string_view text) {
-    static std::mutex mutex;
-    static std::map<std::string, std::unique_ptr<const Profile>, std::less<>> parsed;
-    {
-        std::lock_guard lock(mutex);
-        if (auto it = parsed.find(text); it != parsed.end()) return it->second.get();
-    }
-    auto p = std::make_unique<const Profile>(profile_from_text(text));  // throws, naming the parameter
-    std::lock_guard lock(mutex);
-    auto [it, added] = parsed.try_emplace(std::string(text), std::move(p));
-    return it->second.get();
-}
-
-}  // namespace
-
-namespace {
-
-/// The profiles hosts added under names of their own (add_named_profiles), by their name in lower case. An entry
-/// replaced is kept (a pointer that find_profile() gave stays valid): a few hundred bytes each.
-struct NamedProfiles {
-    std::mutex mutex;
-    std::map<std::string, const Profile*, std::less<>> by_name;
-    std::vector<std::unique_ptr<const Profile>> kept;
-};
-NamedProfiles& named_profiles() {
-    static NamedProfiles registry;
-    return registry;
-}
-
-std::string lowered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
-
-}  // namespace
-
-const Profile* find_profile(std::string_view name) {
-    if (is_profile_text(name)) return text_profile(name);
-    const auto& all = profiles().all;
-    for (const Profile& p : all)  // names in lower case, as a host most often writes them: compared whole first
-        if (p.name == name) return &p;
-    for (const Profile& p : all)
-        if (ascii::equals_lowered(p.name, name)) return &p;
-    NamedProfiles& named = named_profiles();
-    std::lock_guard lock(named.mutex);
-    if (named.by_name.empty()) return nullptr;
-    const auto it = named.by_name.find(lowered(name));
-    return it == named.by_name.end() ? nullptr : it->second;
-}
-
-std::vector<std::string> profile_names() {
-    std::vector<std::string> names;
-    for (const Profile& p : profiles().all) names.push_back(p.name);
-    NamedProfiles& named = named_profiles();
-    std::lock_guard lock(named.mutex);
-    for (const auto& [id, p] : named.by_name) names.push_back(p->name);
-    return names;
-}
-
-std::size_t add_named_profiles(std::string_view catalog_json, const std::string& argument, bool add) {
-    const auto j = nlohmann::json::parse(catalog_json, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("profiles")) return 0;  // add_catalog() says what is wrong
-    auto refuse = [&](std::size_t i, std::string reason) -> Error {
-        return Error::of_argument(Status::invalid_argument, "", argument, fmt::format("profiles[{}]: {}", i, reason));
-    };
-    if (!j["profiles"].is_array()) throw Error::of_argument(Status::invalid_argument, "", argument, "'profiles' is not a list");
-    std::vector<std::unique_ptr<const Profile>> read;
-    for (std::size_t i = 0; i < j["profiles"].size(); ++i) {
-        const auto& e = j["profiles"][i];
-        if (!e.is_object() || !e.contains("id") || !e["id"].is_string()) throw refuse(i, "has no text 'id'");
-        if (!e.contains("profile") || !e["profile"].is_string()) throw refuse(i, "has no text 'profile' (a profile text)");
-        const std::string id = e["id"].get<std::string>();
-        if (id.empty() || id.size() > 100) throw refuse(i, "'id' must be 1 to 100 characters");
-        if (is_profile_text(id)) throw refuse(i, "'id' is a name, not a profile text");
-        for (const Profile& p : profiles().all)
-            if (ascii::equals_lowered(p.name, lowered(id))) throw refuse(i, fmt::format("'{}' is a built-in profile", p.name));
-        Profile p;
-        try {
-            p = profile_from_text(e["profile"].get<std::string>());
-        } catch (const Error& err) {
-            throw refuse(i, fmt::format("'profile': {}", err.reason()));
-        }
-        p.name = id;
-        read.push_back(std::make_unique<const Profile>(std::move(p)));
-    }
-    if (!add) return read.size();
-    NamedProfiles& named = named_profiles();
-    std::lock_guard lock(named.mutex);
-    for (auto& p : read) {
-        named.by_name[lowered(p->name)] = p.get();
-        named.kept.push_back(std::move(p));
-    }
-    return read.size();
-}
 
 std::string_view to_string(Resource r) noexcept {
     switch (r) {
@@ -704,12 +557,6 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
     return ops;
 }
 
-const Profile& Profile::for_vendor(std::string_view vendor) const noexcept {
-    for (const auto& [name, variant] : vendors)
-        if (ascii::equals_lowered(name, vendor) || ascii::equals_lowered(vendor, name)) return *variant;
-    return *this;
-}
-
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& of_any_vendor) {
     const Profile& profile = of_any_vendor.vendors.empty() ? of_any_vendor : of_any_vendor.for_vendor(gpu.vendor);
     double total = 0, overlapped = 0, layers = 0;
@@ -758,6 +605,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
     const double fixed_ms = profile.step_overhead_ms + layers * profile.layer_overhead_us / 1e3;
     if (fixed_ms > 0) {
         Operator& overhead = add(ops, "overhead");
+        overhead.kind = OperatorKind::overhead;
         overhead.ms = fixed_ms;
         overhead.bound = Resource::overhead;
         total += overhead.ms;

@@ -14,21 +14,18 @@
 #include "roofline/roofline.hpp"
 #include "roofline/units.hpp"
 
+#include "serving_search.hpp"
+
 namespace roofline::serving {
-namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kSecondsPerHour = 3600;
-constexpr double kTokensPerMillion = 1e6;
-constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batch is not a question of serving
+// ---- Checks: each names its argument (serving_search.hpp: the planner's too). ------------------------------
 
-// ---- Checks: each names its argument. -------------------------------------------------------------
+namespace detail {
 
 [[noreturn]] void fail(Status status, const char* argument, const std::string& reason) {
     throw Error::of_argument(status, "", argument, reason);
 }
 
-/// An id that names nothing: the reason as nearest.hpp words it (the formulas' wording, suggestion included).
 [[noreturn]] void unknown(const char* argument, const std::string& reason) { fail(Status::unknown_id, argument, reason); }
 
 void require_whole(const char* argument, double v, double min) {
@@ -64,6 +61,17 @@ void check(const Targets& t) {
     require_positive("ttft_ms", t.ttft_ms);
     require_positive("tpot_ms", t.tpot_ms);
 }
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSecondsPerHour = 3600;
+constexpr double kTokensPerMillion = 1e6;
+constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batch is not a question of serving
 
 // ---- The contexts a decoding sequence goes through. --------------------------------------------------
 
@@ -121,10 +129,12 @@ double mean_of_max(const ContextPiece& p, const StepTime& at_lo, const StepTime&
 
 // ---- One iteration: decode tokens fused with prefill tokens. ----------------------------------------
 
-const Operator& named(const std::vector<Operator>& ops, std::string_view name) {
+/// The operator of that kind in a list (the first: attention, lm_head, experts and state are one each).
+const Operator& of_kind(const std::vector<Operator>& ops, OperatorKind kind) {
     for (const Operator& op : ops)
-        if (op.name == name) return op;
-    throw Error::of_call(Status::internal, "", "", fmt::format("the operator model has no '{}'", name));
+        if (op.kind == kind) return op;
+    throw Error::of_call(Status::internal, "", "",
+                         fmt::format("the operator model has no operator of kind {}", static_cast<int>(kind)));
 }
 
 /// One fused iteration on one GPU of tp: `batch` sequences decode one token each, and `prompts` prompts of
@@ -154,12 +164,7 @@ public:
         coefficients_.resize(zero.size());
         for (std::size_t i = 0; i < zero.size(); ++i) {
             Coefficients& k = coefficients_[i];
-            const std::string_view name = zero[i].name;
-            k.kind = name == "attention"     ? Kind::attention
-                     : name == "lm_head"     ? Kind::lm_head
-                     : name == "experts"     ? Kind::experts
-                     : name == "linear_attn" ? Kind::state
-                                             : Kind::per_token;
+            k.kind = kind_of(zero[i].kind);
             k.flops0 = zero[i].flops;
             k.bytes0 = zero[i].bytes;
             k.flops1 = (one[i].flops - zero[i].flops) / u;
@@ -186,18 +191,18 @@ public:
         for (int j = 0; j < c.count; ++j) {
             const auto attention_at = [&](double ctx) -> Work {
                 if (j == 0 && ctx == c.piece[0].lo) {
-                    const Operator& a = named(one, "attention");
+                    const Operator& a = of_kind(one, OperatorKind::attention);
                     return {a.flops / u, a.bytes / u};
                 }
                 decode_operators(d, u, ctx, list);
-                const Operator& a = named(list, "attention");
+                const Operator& a = of_kind(list, OperatorKind::attention);
                 return {a.flops / u, a.bytes / u};
             };
             decode_attention_lo_[j] = attention_at(c.piece[j].lo);
             decode_attention_hi_[j] = attention_at(c.piece[j].hi);
         }
         prefill_operators(d, u, prompt_tokens, list);
-        const Operator& a = named(list, "attention");
+        const Operator& a = of_kind(list, OperatorKind::attention);
         prefill_attention_ = {a.flops / u, a.bytes / u};
         attention_gpu_ = {gpu_.peak_tflops(a.compute) * profile_.compute_efficiency * profile_.attention_efficiency,
                           gpu_.hbm_tbs * profile_.bandwidth_efficiency * profile_.attention_efficiency};
@@ -222,7 +227,17 @@ public:
     }
 
 private:
+    /// How an operator's work grows with the iteration's tokens: the operator model's kinds, the others per token.
     enum class Kind { per_token, attention, lm_head, experts, state };
+    static Kind kind_of(OperatorKind kind) {
+        switch (kind) {
+            case OperatorKind::attention: return Kind::attention;
+            case OperatorKind::lm_head: return Kind::lm_head;
+            case OperatorKind::experts: return Kind::experts;
+            case OperatorKind::state: return Kind::state;
+            default: return Kind::per_token;
+        }
+    }
     struct Coefficients {
         Kind kind = Kind::per_token;
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
@@ -375,13 +390,10 @@ IterationModel iteration_model(const Deployment& d, const Profile& p, const Work
     return IterationModel(d, p, contexts(d.model, w), w.prompt_tokens);
 }
 
-/// What rules a replica out in the search of replica_rps (none: it has a solution).
-enum class Miss { none, memory, tpot, ttft };
+}  // namespace
 
-/// replica_rps without its errors (the planner tries hundreds of configurations, many of them ruled out):
-/// `out` is the solution, or, for a miss, one sequence's state (its TPOT and TTFT name the miss).
-Miss search_replica(const Deployment& d, const Profile& p, const Workload& w, const Targets& t, double mem_util,
-                    ReplicaState& out) {
+Miss detail::search_replica(const Deployment& d, const Profile& p, const Workload& w, const Targets& t,
+                            double mem_util, ReplicaState& out) {
     const double fit = memory_batch(d, p, w, mem_util);
     if (fit < 1) return Miss::memory;
     const IterationModel m = iteration_model(d, p, w);
@@ -399,6 +411,8 @@ Miss search_replica(const Deployment& d, const Profile& p, const Workload& w, co
     out = at.batch == batch ? at : colocated(m, bound, w, batch);
     return Miss::none;
 }
+
+namespace {
 
 Deployment with_model(const Deployment& d, const ModelSpec& m) {
     Deployment out = d;
@@ -536,11 +550,8 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
     return s;
 }
 
-namespace {
-
-/// decode_rps without its errors, as search_replica.
-Miss search_decode(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util,
-                   ReplicaState& out) {
+Miss detail::search_decode(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms,
+                           double mem_util, ReplicaState& out) {
     const double fit = memory_batch(d, p, w, mem_util);
     if (fit < 1) return Miss::memory;
     const IterationModel m = iteration_model(d, p, w);
@@ -556,8 +567,6 @@ Miss search_decode(const Deployment& d, const Profile& p, const Workload& w, dou
     out = state(largest(fit, [&](double b) { return m.ms(b, 0) <= tpot_ms; }));
     return Miss::none;
 }
-
-}  // namespace
 
 ReplicaState decode_rps(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms, double mem_util) {
     check(w);
@@ -606,332 +615,12 @@ double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Prof
     const std::vector<Operator> one_query = decode_operators(target, batch, ctx);
     const std::vector<Operator> written = decode_operators(target, batch, ctx + draft_len);
     for (Operator& op : verify)
-        if (op.name == "attention") {
-            op.flops = named(one_query, "attention").flops * (draft_len + 1);
-            op.bytes = named(written, "attention").bytes;
+        if (op.kind == OperatorKind::attention) {
+            op.flops = of_kind(one_query, OperatorKind::attention).flops * (draft_len + 1);
+            op.bytes = of_kind(written, OperatorKind::attention).bytes;
         }
     const double verify_ms = estimate(verify, target.gpu, p);
     return (draft_len * draft_ms + verify_ms) / tokens;
-}
-
-// ---- The planner. ---------------------------------------------------------------------------------
-
-namespace {
-
-std::vector<DType> formats_for(const GpuSpec& gpu, const PlanOptions& o) {
-    if (o.weights) return {*o.weights};
-    std::vector<DType> out{DType::bf16};
-    // INT8 weights compute in 16 bits (dequantized): where the GPU has FP8 units, FP8 weights take the same memory
-    // and are never slower, so INT8 is tried only on GPUs without them.
-    if (gpu.fp8 > 0) out.push_back(DType::fp8);
-    else out.push_back(DType::int8);
-    out.push_back(DType::int4);
-    // FP4 checkpoints where the matrix units compute them (elsewhere they would dequantize: int4 stands for that).
-    if (gpu.fp4 > 0 && gpu.fp4_nvfp4) out.push_back(DType::nvfp4);
-    if (gpu.fp4 > 0 && gpu.fp4_mxfp4) out.push_back(DType::mxfp4);
-    return out;
-}
-
-/// GPUs per replica: powers of two to the scale-up domain and the domain itself (72 on NVL72); for a model whose
-/// weights do not fit in one domain, two and four domains over the network where the GPU has a network.
-std::vector<double> replica_sizes(const ModelSpec& m, const GpuSpec& g, DType weights, const PlanOptions& o) {
-    if (!o.tps.empty()) return o.tps;
-    const double domain = std::max(1.0, g.scaleup_gpus);
-    std::vector<double> sizes;
-    for (double tp = 1; tp <= domain; tp *= 2) sizes.push_back(tp);
-    if (sizes.back() != domain) sizes.push_back(domain);
-    const double weights_gb = units::gb_from_bytes(weight_bytes_per_gpu(DeploymentRef{m, g, weights, o.kv, 1}));
-    if (weights_gb > o.mem_util * g.hbm_gb * domain && g.scaleout_tbs > 0)
-        for (double n : {2.0, 4.0}) sizes.push_back(domain * n);
-    return sizes;
-}
-
-/// The layouts of a replica of tp GPUs the planner tries: tensor parallelism; for MoE models the experts over all
-/// of them with attention in tensor parallelism (TEP) or one attention group per GPU (DEP); pipeline stages of
-/// one domain each beyond the domain, and two stages within it. Those the model cannot take are left out.
-std::vector<Layout> layouts_for(const ModelSpec& m, const GpuSpec& g, double tp) {
-    std::vector<Layout> out;
-    auto add = [&](Layout l) {
-        if (layout_problem(m, tp, l).empty()) out.push_back(l);
-    };
-    const double domain = std::max(1.0, g.scaleup_gpus);
-    if (tp <= domain) add({});
-    if (tp > 1 && m.moe()) {
-        add({tp, 1, 1});
-        add({tp, tp, 1});
-    }
-    if (tp > domain) {
-        const double pp = std::ceil(tp / domain);
-        add({1, 1, pp});
-        if (m.moe()) add({tp / pp, tp / pp, pp});
-    } else if (tp > 1) {
-        add({1, 1, 2});
-    }
-    return out;
-}
-
-bool tp_possible(const GpuSpec& g, double tp) {
-    return tp == 1 || (g.interconnect_tbs > 0 && (tp <= g.scaleup_gpus || g.scaleout_tbs > 0));
-}
-
-/// Why configurations fail, to name the argument and the nearest thing that would work.
-struct Failures {
-    int memory = 0, tpot = 0, ttft = 0, other = 0;
-    // The configuration whose weights come nearest to fitting: GB per GPU against the GB it may use.
-    double weights_gb = 0, usable_gb = 0, tp = 0;
-    std::string gpu;
-    DType weights = DType::bf16;
-    // The fastest TPOT of one sequence among the configurations that fit, and where.
-    double fastest_tpot = kInf;
-    std::string fastest_where;
-
-    void add(const Error& e) {
-        const std::string& a = e.argument();
-        if (a == "tpot_ms") ++tpot;
-        else if (a == "ttft_ms") ++ttft;
-        else if (a == "model" || a == "prompt_tokens") ++memory;
-        else ++other;
-    }
-    void memory_of(const Deployment& d, double mem_util) {
-        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d)), usable = mem_util * d.gpu.hbm_gb;
-        if (gpu.empty() || w - usable < weights_gb - usable_gb) {
-            weights_gb = w, usable_gb = usable, tp = d.tp, gpu = d.gpu.id, weights = d.weights;
-        }
-    }
-};
-
-void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w) {
-    const double tokens_per_s = rps * w.output_tokens;
-    row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
-    if (usd_per_gpu_hour) {
-        row.usd_per_hour = *usd_per_gpu_hour * row.gpus;
-        row.usd_per_mtok = cost_per_mtok(*usd_per_gpu_hour, row.gpus, tokens_per_s);
-    }
-}
-
-PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps) {
-    PlanRow row;
-    row.gpu = d.gpu.id;
-    row.tp = d.tp;
-    row.layout = d.layout;
-    row.weights = d.weights;
-    row.batch = decode.batch;
-    row.replicas = std::ceil(rps / decode.rps);
-    row.tpot_ms = decode.tpot_ms;
-    return row;
-}
-
-template <typename F> void attempt(Failures& failures, F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        if (e.status() != Status::no_solution) throw;
-        failures.add(e);
-    }
-}
-
-/// The KV cache of one prompt from the prefill pool to the decode pool, ms: each prefill GPU sends its share over
-/// the network (the pools are separate machines), or over the scale-up links where the GPU has no network.
-double kv_transfer_ms(const Deployment& prefill, const Profile& p, const Workload& w) {
-    const double bytes = kv_bytes_per_sequence_per_gpu(prefill, w.prompt_tokens);
-    const double tbs = prefill.gpu.scaleout_tbs > 0 ? prefill.gpu.scaleout_tbs : prefill.gpu.interconnect_tbs;
-    if (!(tbs > 0)) return 0;  // one GPU with no link in the catalog: the pools share its memory
-    return bytes / (tbs * p.interconnect_efficiency * 1e12) * 1e3;
-}
-
-/// Cost of a row for the comparison of rows: USD per hour, or GPUs where there is no price.
-double cost_of(const PlanRow& r) { return r.usd_per_hour ? *r.usd_per_hour : r.gpus; }
-
-/// The rows that no other row of the same GPU beats on both cost and TPOT.
-std::vector<PlanRow> pareto(std::vector<PlanRow> rows) {
-    std::vector<PlanRow> kept;
-    for (const PlanRow& r : rows) {
-        bool beaten = false;
-        for (const PlanRow& o : rows) {
-            if (&o == &r || o.gpu != r.gpu) continue;
-            const bool no_worse = cost_of(o) <= cost_of(r) && o.tpot_ms <= r.tpot_ms;
-            const bool better = cost_of(o) < cost_of(r) || o.tpot_ms < r.tpot_ms;
-            if (no_worse && (better || &o < &r)) {  // of two equal rows, the first stays
-                beaten = true;
-                break;
-            }
-        }
-        if (!beaten) kept.push_back(r);
-    }
-    return kept;
-}
-
-std::string layout_name(double tp, const Layout& l) {
-    if (l.trivial()) return fmt::format("tp {}", tp);
-    return fmt::format("tp {} (ep {}, dp_attention {}, pp {})", tp, l.ep, l.dp_attention, l.pp);
-}
-
-}  // namespace
-
-std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
-                          const PlanOptions& o) {
-    require_positive("rps", rps);
-    check(w);
-    check(t);
-    require_fraction("mem_util", o.mem_util);
-    const Profile* profile = find_profile(o.profile);
-    if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
-    for (double tp : o.tps) require_whole("tp", tp, 1);
-    std::vector<GpuSpec> gpus;
-    for (const std::string& id : o.gpus.empty() ? gpu_ids() : o.gpus) {
-        const auto g = find_gpu(id);
-        if (!g) unknown("gpu", unknown_catalog_id("GPU", id, gpu_ids()));
-        if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& x) { return x.id == g->id; })) gpus.push_back(*g);
-    }
-    for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
-
-    std::vector<PlanRow> rows;
-    Failures failures;
-    for (const GpuSpec& gpu : gpus) {
-        std::optional<double> usd;
-        if (auto it = o.prices.find(gpu.id); it != o.prices.end()) usd = it->second;
-        else if (gpu.usd_per_gpu_hour > 0) usd = gpu.usd_per_gpu_hour;
-        // One deployment per GPU (the model and the GPU copied once), its format, size and layout set for each
-        // configuration in turn.
-        Deployment d{model, gpu, DType::bf16, o.kv, 1};
-        struct Candidate {
-            double tp;
-            Layout layout;
-        };
-        const auto as = [&d](const Candidate& c) -> const Deployment& {
-            d.tp = c.tp;
-            d.layout = c.layout;
-            return d;
-        };
-        for (DType weights : formats_for(gpu, o)) {
-            d.weights = d.experts = d.embedding = weights;
-            // Every layout of every replica size that the GPU links and the model takes.
-            std::vector<Candidate> candidates;
-            for (double tp : replica_sizes(model, gpu, weights, o)) {
-                if (!tp_possible(gpu, tp)) continue;
-                for (const Layout& layout : layouts_for(model, gpu, tp)) {
-                    // Weights that do not fit rule a configuration out before any search.
-                    if (weight_bytes_per_gpu(as({tp, layout})) >= o.mem_util * units::bytes_from_gb(gpu.hbm_gb)) {
-                        ++failures.memory;
-                        failures.memory_of(d, o.mem_util);
-                        continue;
-                    }
-                    candidates.push_back({tp, layout});
-                }
-            }
-            if (o.disaggregated) {
-                // The prefill pool takes the tensor-parallel replica that needs the fewest GPUs.
-                // Its TTFT target is what the KV transfer to the decode pool leaves of the request's.
-                std::optional<std::pair<Candidate, PrefillState>> prefill;
-                double transfer = 0;
-                for (const Candidate& c : candidates) {
-                    if (!c.layout.trivial()) continue;
-                    as(c);
-                    attempt(failures, [&] {
-                        const double kv = kv_transfer_ms(d, *profile, w);
-                        if (kv >= t.ttft_ms)
-                            fail(Status::no_solution, "ttft_ms",
-                                 fmt::format("the KV transfer of a prompt alone takes {:.4g} ms", kv));
-                        const PrefillState s = prefill_rps(d, *profile, w, t.ttft_ms - kv, o.mem_util);
-                        const auto gpus_of = [&](double ptp, const PrefillState& p) { return std::ceil(rps / p.rps) * ptp; };
-                        if (!prefill || gpus_of(d.tp, s) < gpus_of(prefill->first.tp, prefill->second)) {
-                            prefill = {c, s};
-                            transfer = kv;
-                        }
-                    });
-                }
-                if (!prefill) continue;
-                for (const Candidate& c : candidates) {
-                    as(c);
-                    ReplicaState s;
-                    const Miss miss = search_decode(d, *profile, w, t.tpot_ms, o.mem_util, s);
-                    if (miss == Miss::memory) ++failures.memory;
-                    if (miss == Miss::tpot) ++failures.tpot;
-                    if (miss != Miss::none) continue;
-                    attempt(failures, [&] {
-                        const double ttft = prefill->second.ttft_ms + transfer;
-                        PlanRow row = row_of(d, s, rps);
-                        row.prefill_tp = prefill->first.tp;
-                        row.prefill_replicas = std::ceil(rps / prefill->second.rps);
-                        row.gpus = row.replicas * d.tp + row.prefill_replicas * row.prefill_tp;
-                        row.ttft_ms = ttft;
-                        price(row, usd, rps, w);
-                        rows.push_back(std::move(row));
-                    });
-                }
-            } else {
-                for (const Candidate& c : candidates) {
-                    as(c);
-                    // No exception per configuration ruled out: search_replica says why.
-                    ReplicaState s;
-                    switch (search_replica(d, *profile, w, t, o.mem_util, s)) {
-                        case Miss::none: {
-                            PlanRow row = row_of(d, s, rps);
-                            row.gpus = row.replicas * d.tp;
-                            row.ttft_ms = s.ttft_ms;
-                            price(row, usd, rps, w);
-                            rows.push_back(std::move(row));
-                            break;
-                        }
-                        case Miss::memory: ++failures.memory; break;
-                        case Miss::ttft: ++failures.ttft; break;
-                        case Miss::tpot:
-                            ++failures.tpot;
-                            // One sequence's TPOT (colocated at a batch of 1), the nearest to the target.
-                            if (s.tpot_ms < failures.fastest_tpot) {
-                                failures.fastest_tpot = s.tpot_ms;
-                                failures.fastest_where = fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights),
-                                                                     layout_name(d.tp, d.layout));
-                            }
-                            break;
-                    }
-                }
-            }
-        }
-    }
-    if (rows.empty()) {
-        // Name the binding constraint with its numbers, and the nearest thing that would work.
-        const bool none_fits = failures.tpot + failures.ttft == 0 && failures.memory > 0;
-        const char* argument = none_fits ? "model"
-                               : failures.tpot + failures.ttft == 0 ? ""
-                               : failures.tpot >= failures.ttft      ? "tpot_ms"
-                                                                     : "ttft_ms";
-        std::string reason;
-        if (none_fits) {
-            reason = fmt::format(
-                "no configuration of '{}' fits in memory: the nearest, {} weights at tp {} on '{}', need {:.3g} GB per "
-                "GPU against the {:.3g} GB ({} of {} GB) they may use; more GPUs per replica, a smaller format or a "
-                "GPU with more memory would fit",
-                model.id, to_string(failures.weights), failures.tp, failures.gpu, failures.weights_gb,
-                failures.usable_gb, o.mem_util, failures.usable_gb / o.mem_util);
-        } else {
-            reason = fmt::format(
-                "no configuration of '{}' meets ttft_ms = {} and tpot_ms = {} ({} ruled out by the TPOT target, {} by "
-                "the TTFT target, {} by memory)",
-                model.id, t.ttft_ms, t.tpot_ms, failures.tpot, failures.ttft, failures.memory);
-            if (std::isfinite(failures.fastest_tpot))
-                reason += fmt::format("; the fastest, {}, takes {:.4g} ms per output token for one request: a "
-                                      "tpot_ms of at least that would be met",
-                                      failures.fastest_where, failures.fastest_tpot);
-        }
-        if (*argument) fail(Status::no_solution, argument, reason);
-        throw Error::of_call(Status::no_solution, "", "", reason);
-    }
-    if (!o.all_rows) rows = pareto(std::move(rows));
-    std::stable_sort(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
-        if (a.usd_per_hour.has_value() != b.usd_per_hour.has_value()) return a.usd_per_hour.has_value();
-        if (a.usd_per_hour && *a.usd_per_hour != *b.usd_per_hour) return *a.usd_per_hour < *b.usd_per_hour;
-        if (a.gpus != b.gpus) return a.gpus < b.gpus;
-        return a.tpot_ms < b.tpot_ms;
-    });
-    return rows;
-}
-
-std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
-                          const PlanOptions& o) {
-    const auto model = find_model(model_id);
-    if (!model) unknown("model", unknown_catalog_id("model", model_id, model_ids()));
-    return plan(*model, rps, w, t, o);
 }
 
 }  // namespace roofline::serving

@@ -198,7 +198,7 @@ struct ModelSpec {
     double active_params_b() const noexcept;
 };
 
-/// Reads a model from the text of a Hugging Face config.json (src/hf_config.cpp: one reader per
+/// Reads a model from the text of a Hugging Face config.json (src/hf_config.cpp, src/hf_families.cpp: one reader per
 /// model_type family), and optionally the text of the checkpoint's hf_quant_config.json (empty: none).
 /// Throws Error(invalid_argument, argument_name) with a message that names the field that is missing,
 /// wrong, or not supported: a config is never read as something else.

@@ -1,4 +1,4 @@
-// The article's defaults, defined once. The formula table (formulas.cpp) takes its optional
+// The article's defaults, defined once. The formula table (formula_table.hpp) takes its optional
 // arguments' defaults from here; every host reads them from that table.
 #pragma once
 
@@ -30,6 +30,30 @@ inline constexpr const char* weight_dtype = "native";
 /// KV cache format of the catalog formulas, whatever the weights' format: 16 bits, as llama.cpp, vLLM and
 /// TensorRT-LLM keep it unless told otherwise. ROOFLINE_TTFT_MS's prefill writes its KV cache in it.
 inline constexpr const char* kv_dtype = "bf16";
+
+/// The catalog formulas' replica: one GPU, and on more the layout that divides nothing but the tensors (tensor
+/// parallelism): the routed experts over all of them, one attention group, one pipeline stage.
+inline constexpr double tp = 1;
+inline constexpr double ep = 1;
+inline constexpr double dp_attention = 1;
+inline constexpr double pp = 1;
+
+/// ROOFLINE_TTFT_MS: prompts prefilled together.
+inline constexpr double prompts = 1;
+
+/// The profile of the catalog formulas (ROOFLINE_STEP_MS, ...): the ideal roofline, a true lower bound.
+inline constexpr const char* profile = "bound";
+/// The profile of the planner's formulas and of serving.hpp's PlanOptions, and the base of ROOFLINE_CALIBRATE's fit:
+/// the estimate, fitted on serving engines' measurements.
+inline constexpr const char* plan_profile = "typical";
+
+/// ROOFLINE_PLAN: every GPU of the catalog ("all"), every weight format the GPU computes ("all"), the catalog's example
+/// prices ("catalog"), prefill and decode on the same GPUs (0), and for each GPU the rows no other beats ("best").
+inline constexpr const char* plan_gpus = "all";
+inline constexpr const char* plan_weight_dtype = "all";
+inline constexpr const char* plan_prices = "catalog";
+inline constexpr double plan_disaggregated = 0;
+inline constexpr const char* plan_rows = "best";
 
 /// The fraction of each GPU's memory that weights and KV cache may use: every `mem_util` default (the formula
 /// table's and serving.hpp's), as vLLM's gpu_memory_utilization default.

@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "roofline/defaults.hpp"
 #include "roofline/error.hpp"
 
 namespace roofline {
@@ -193,37 +194,49 @@ Table models();
 double gpu(std::string_view gpu, std::string_view field);
 double model(std::string_view model, std::string_view field);
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
-               std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
-double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
-                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+               std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+               double dp_attention = defaults::dp_attention, double pp = defaults::pp);
+double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+                 double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-               std::string_view weight_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+               std::string_view weight_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+               double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
+                 std::string_view kv_dtype, double tp, double mem_util, double ep = defaults::ep,
+                 double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 Table step_breakdown(std::string_view model, std::string_view gpu, double batch, double ctx,
-                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
-double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp, double ep = 1, double dp_attention = 1, double pp = 1);
+                     std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+                     double ep = defaults::ep, double dp_attention = defaults::dp_attention, double pp = defaults::pp);
+double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp,
+                double ep = defaults::ep, double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
-                     std::string_view weight_dtype, double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+                     std::string_view weight_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+                     double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 
 // Planner (the serving model of docs/serving-model.md)
 double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
               std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
-              double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
-double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
+              double mem_util, double ep = defaults::ep, double dp_attention = defaults::dp_attention,
+              double pp = defaults::pp);
+double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms,
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+                 double mem_util, double ep = defaults::ep, double dp_attention = defaults::dp_attention,
+                 double pp = defaults::pp);
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
-                   std::string_view profile, double mem_util, double ep = 1, double dp_attention = 1, double pp = 1);
+                   std::string_view profile, double mem_util, double ep = defaults::ep,
+                   double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
-           std::string_view rows = "best");
+           std::string_view rows = defaults::plan_rows);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
-double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
-                    double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
-                    double tp, std::string_view profile, double ep = 1, double dp_attention = 1, double pp = 1);
+double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,
+                    double ctx, double draft_len, double acceptance, std::string_view weight_dtype,
+                    std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+                    double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 
 // Calibration
 std::string calibrate(std::string_view measurements, std::string_view base_profile);

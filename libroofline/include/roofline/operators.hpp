@@ -68,13 +68,23 @@ std::size_t add_named_profiles(std::string_view catalog_json, const std::string&
 enum class Resource { compute, memory, interconnect, overhead };
 std::string_view to_string(Resource r) noexcept;
 
-/// One operator of a step, summed over the layers, as one GPU of `tp` runs it.
-/// What an operator is, where a profile treats it apart from the others.
+/// What an operator is, where a profile or the serving model treats it apart from the others; set where the operator
+/// model builds it (operators.cpp), and matched on everywhere instead of its name (a name is output only).
 enum class OperatorKind : unsigned char {
-    other,      ///< a matrix multiply, norms, the embedding, or a collective other than an all-to-all
+    other,      ///< a matrix multiply of every token (projections, a dense MLP, the router, shared experts), norms,
+                ///< the embedding
     attention,  ///< attention over the cache (the profile's attention_efficiency)
     alltoall,   ///< expert parallelism's dispatch and combine (the profile's alltoall_latency_us)
+    lm_head,    ///< the output projection: a token of each sequence (a prompt's last), not every token
+    experts,    ///< the routed experts: only those the tokens pick are read
+    state,      ///< the state layers (linear attention, state-space): each sequence's state read and written once
+    allreduce,  ///< the all-reduces of tensor parallelism (the profile's allreduce_latency_us)
+    allgather,  ///< the gathers around data-parallel attention (the profile's allreduce_latency_us)
+    pipeline,   ///< the transfers between pipeline stages (the profile's allreduce_latency_us)
+    overhead,   ///< the profile's fixed costs (estimate() appends it)
 };
+
+/// One operator of a step, summed over the layers, as one GPU of `tp` runs it.
 
 struct Operator {
     std::string_view name;      ///< a literal ("qkv_proj", "attention", ...): static storage, never freed

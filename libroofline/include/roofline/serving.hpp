@@ -116,7 +116,7 @@ struct PlanOptions {
                                          ///< matrix units), int8 and int4 (weight-only), and nvfp4 and mxfp4
                                          ///< where the GPU computes them at its FP4 peak
     DType kv = DType::bf16;              ///< KV cache format
-    std::string profile = "typical";     ///< a profile name (operators.hpp)
+    std::string profile = defaults::plan_profile;  ///< a profile name (operators.hpp)
     double mem_util = defaults::mem_util;               ///< fraction of each GPU's memory for weights and KV cache
     std::map<std::string, double> prices;  ///< USD per GPU-hour by GPU id, overriding the catalog
     bool disaggregated = false;          ///< separate prefill and decode pools

@@ -1,0 +1,214 @@
+// The formulas of the group "Planner": the serving model (serving.hpp, docs/serving-model.md) through the table.
+// Each formula only adapts its arguments; the computation is the serving model's.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/formulas.hpp"
+#include "roofline/nearest.hpp"
+#include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
+
+#include "ascii.hpp"
+#include "formula_args.hpp"
+#include "formula_table.hpp"
+
+namespace roofline::formula {
+
+using namespace formula_table;
+using namespace formula_args;
+using ascii::iequals;
+
+namespace {
+
+/// Runs the serving model; an error it throws (which names its argument but no formula) is said as the formula's.
+template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
+    try {
+        return compute();
+    } catch (const Error& e) {
+        if (!e.where().empty()) throw;
+        if (e.argument().empty()) throw Error::of_call(e.status(), f.name, "", e.reason());
+        throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
+    }
+}
+
+serving::Workload workload(double prompt_tokens, double output_tokens) { return {prompt_tokens, output_tokens}; }
+
+/// An optional text that asks for every choice: empty or "all".
+bool every(std::string_view choice) { return choice.empty() || iequals(choice, "all"); }
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+/// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
+/// each the catalog's id of a GPU.
+std::vector<std::string> gpu_list_of(const FormulaSpec& f, std::string_view text) {
+    if (text.find_first_of(",;\n") == std::string_view::npos) return {gpu_of(f, text).id};  // one id, as it is
+    std::vector<std::string> ids;
+    while (!text.empty()) {
+        const std::size_t end = text.find_first_of(",;\n");
+        const std::string_view item = trimmed(text.substr(0, end));
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        if (item.empty()) continue;
+        ids.push_back(gpu_of(f, item).id);
+    }
+    if (ids.empty())
+        throw Error::of_argument(Status::invalid_argument, f.name, "gpu", "names no GPU (got a list of separators)");
+    return ids;
+}
+
+/// The price overrides of ROOFLINE_PLAN: "h100-sxm=2.49, a100-sxm-80gb=1.29" (',' ';' or a new line between
+/// entries; a decimal point), by the catalog's id of each GPU; none for "" or "catalog".
+std::map<std::string, double> prices_of(const FormulaSpec& f, std::string_view text) {
+    std::map<std::string, double> prices;
+    if (iequals(trimmed(text), "catalog")) return prices;
+    auto bad = [&](std::string reason) { throw Error::of_argument(Status::invalid_argument, f.name, "prices", std::move(reason)); };
+    while (!text.empty()) {
+        const std::size_t end = text.find_first_of(",;\n");
+        const std::string_view raw = text.substr(0, end), entry = trimmed(raw);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (entry.empty()) continue;
+        const std::size_t equals = entry.find('=');
+        if (equals == std::string_view::npos)
+            bad(fmt::format("'{}' is not gpu=price (e.g. \"h100-sxm=2.49, a100-sxm-80gb=1.29\")", raw));
+        const std::string_view id = trimmed(entry.substr(0, equals)), number = trimmed(entry.substr(equals + 1));
+        const GpuSpec gpu = [&] {
+            if (auto g = find_gpu(id)) return *g;
+            unknown_id(f, "prices", unknown_catalog_id("GPU", id, gpu_ids()));
+        }();
+        double usd = 0;
+        const auto [at, error] = std::from_chars(number.data(), number.data() + number.size(), usd);
+        if (number.empty() || error != std::errc() || at != number.data() + number.size() || !std::isfinite(usd))
+            bad(fmt::format("the price of '{}' must be a number of USD per GPU-hour with a decimal point (got '{}')",
+                            id, number));
+        if (usd < 0) bad(fmt::format("the price of '{}' must be zero or more (got {})", id, usd));
+        prices[gpu.id] = usd;
+    }
+    return prices;
+}
+
+/// A price cell of ROOFLINE_PLAN: the number, or "" where the GPU has no price.
+std::variant<double, std::string> price_cell(const std::optional<double>& usd) {
+    if (!usd) return std::string();
+    return *usd;
+}
+
+}  // namespace
+
+double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens, double batch,
+              std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+              double mem_util, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&e2e_ms>(
+        {model, gpu, prompt_tokens, output_tokens, batch, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::e2e_ms(d, p, workload(prompt_tokens, output_tokens), batch, mem_util);
+    }));
+}
+
+double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] { return serving::slo_batch(d, p, ctx, tpot_ms, mem_util); }));
+}
+
+double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
+                   double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
+                   std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
+                                           kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::replica_rps(d, p, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, mem_util).rps;
+    }));
+}
+
+Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
+           double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
+           std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
+           std::string_view rows_wanted) {
+    const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
+                                    kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted});
+    if (disaggregated != 0 && disaggregated != 1)
+        out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
+    const ModelSpec m = model_of(f, model);
+    serving::PlanOptions o;
+    if (!every(gpu)) o.gpus = gpu_list_of(f, gpu);
+    const std::string_view rows_choice = or_default(f, "rows", rows_wanted);
+    if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
+        unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});
+    o.all_rows = iequals(rows_choice, "all");
+    if (!every(weight_dtype)) {
+        // The planner compares configurations of one format for every weight; the checkpoint's own mix is
+        // not one of its rows yet (issue 17): said so, rather than "no dtype 'native'".
+        if (ascii::iequals(weight_dtype, "native"))
+            throw Error::of_argument(Status::invalid_argument, f.name, "weight_dtype",
+                                     "must be one format for every weight (bf16, fp8, int8, int4, ...) or all (got "
+                                     "'native'): the planner does not plan a checkpoint's mix of formats yet");
+        o.weights = dtype_of(f, "weight_dtype", weight_dtype);
+    }
+    o.kv = dtype_of(f, "kv_dtype", kv_dtype);
+    o.profile = profile_of(f, profile).name;
+    o.mem_util = mem_util;
+    o.disaggregated = disaggregated == 1;
+    o.prices = prices_of(f, prices);
+    const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
+        return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
+    });
+    // The columns the table declares; they only grow at the end (a workbook's INDEX(...; ; 13) keeps its meaning).
+    Rows t(f);
+    t.reserve(rows.size());
+    for (const serving::PlanRow& r : rows) {
+        t.text(r.gpu).number(r.tp).text(std::string(to_string(r.weights)));
+        for (double v : {r.batch, r.replicas, r.prefill_tp, r.prefill_replicas, r.gpus, r.ttft_ms, r.tpot_ms,
+                         r.output_tokens_per_s_per_gpu})
+            t.number(v);
+        t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_mtok));
+        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp}) t.number(v);
+        t.end_row();
+    }
+    return std::move(t).done();
+}
+
+double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s) {
+    const auto& f = checked<&cost_per_mtok>({usd_per_gpu_hour, gpus, output_tokens_per_s});
+    return finite(f, serving_model(f, [&] { return serving::cost_per_mtok(usd_per_gpu_hour, gpus, output_tokens_per_s); }));
+}
+
+double spec_tokens(double acceptance, double draft_len) {
+    const auto& f = checked<&spec_tokens>({acceptance, draft_len});
+    return finite(f, serving_model(f, [&] { return serving::spec_tokens(acceptance, draft_len); }));
+}
+
+double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch, double ctx,
+                    double draft_len, double acceptance, std::string_view weight_dtype, std::string_view kv_dtype,
+                    double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&spec_step_ms>(
+        {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    // "mtp": the target's own MTP layers draft (a decoder layer each, with the target's embedding and lm_head).
+    const ModelSpec draft = ascii::iequals(draft_model, "mtp") ? mtp_draft_of(f, d.model) : model_of(f, draft_model, "draft_model");
+    const Profile& p = profile_of(f, profile);
+    return finite(f, serving_model(f, [&] {
+        return serving::spec_step_ms(d, draft, p, batch, ctx, draft_len, acceptance);
+    }));
+}
+
+}  // namespace roofline::formula

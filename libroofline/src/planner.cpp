@@ -1,0 +1,397 @@
+// The planner's search: the feasible configurations for a request rate within latency targets (serving.hpp,
+// plan()), over the GPUs, weight formats, replica sizes and layouts, each configuration priced by the serving
+// model (serving.cpp) colocated or disaggregated. docs/serving-model.md, "7. The plan" and "8. Prefill/decode
+// disaggregation".
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "roofline/error.hpp"
+#include "roofline/nearest.hpp"
+#include "roofline/serving.hpp"
+#include "roofline/units.hpp"
+
+#include "serving_search.hpp"
+
+namespace roofline::serving {
+namespace {
+
+using namespace detail;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<DType> formats_for(const GpuSpec& gpu, const PlanOptions& o) {
+    if (o.weights) return {*o.weights};
+    std::vector<DType> out{DType::bf16};
+    // INT8 weights compute in 16 bits (dequantized): where the GPU has FP8 units, FP8 weights take the same memory
+    // and are never slower, so INT8 is tried only on GPUs without them.
+    if (gpu.fp8 > 0) out.push_back(DType::fp8);
+    else out.push_back(DType::int8);
+    out.push_back(DType::int4);
+    // FP4 checkpoints where the matrix units compute them (elsewhere they would dequantize: int4 stands for that).
+    if (gpu.fp4 > 0 && gpu.fp4_nvfp4) out.push_back(DType::nvfp4);
+    if (gpu.fp4 > 0 && gpu.fp4_mxfp4) out.push_back(DType::mxfp4);
+    return out;
+}
+
+/// GPUs per replica: powers of two to the scale-up domain and the domain itself (72 on NVL72); for a model whose
+/// weights do not fit in one domain, two and four domains over the network where the GPU has a network.
+std::vector<double> replica_sizes(const ModelSpec& m, const GpuSpec& g, DType weights, const PlanOptions& o) {
+    if (!o.tps.empty()) return o.tps;
+    const double domain = std::max(1.0, g.scaleup_gpus);
+    std::vector<double> sizes;
+    for (double tp = 1; tp <= domain; tp *= 2) sizes.push_back(tp);
+    if (sizes.back() != domain) sizes.push_back(domain);
+    const double weights_gb = units::gb_from_bytes(weight_bytes_per_gpu(DeploymentRef{m, g, weights, o.kv, 1}));
+    if (weights_gb > o.mem_util * g.hbm_gb * domain && g.scaleout_tbs > 0)
+        for (double n : {2.0, 4.0}) sizes.push_back(domain * n);
+    return sizes;
+}
+
+/// The layouts of a replica of tp GPUs the planner tries: tensor parallelism; for MoE models the experts over all
+/// of them with attention in tensor parallelism (TEP) or one attention group per GPU (DEP); pipeline stages of
+/// one domain each beyond the domain, and two stages within it. Those the model cannot take are left out.
+std::vector<Layout> layouts_for(const ModelSpec& m, const GpuSpec& g, double tp) {
+    std::vector<Layout> out;
+    auto add = [&](Layout l) {
+        if (layout_problem(m, tp, l).empty()) out.push_back(l);
+    };
+    const double domain = std::max(1.0, g.scaleup_gpus);
+    if (tp <= domain) add({});
+    if (tp > 1 && m.moe()) {
+        add({tp, 1, 1});
+        add({tp, tp, 1});
+    }
+    if (tp > domain) {
+        const double pp = std::ceil(tp / domain);
+        add({1, 1, pp});
+        if (m.moe()) add({tp / pp, tp / pp, pp});
+    } else if (tp > 1) {
+        add({1, 1, 2});
+    }
+    return out;
+}
+
+bool tp_possible(const GpuSpec& g, double tp) {
+    return tp == 1 || (g.interconnect_tbs > 0 && (tp <= g.scaleup_gpus || g.scaleout_tbs > 0));
+}
+
+/// Why configurations fail, to name the argument and the nearest thing that would work.
+struct Failures {
+    int memory = 0, tpot = 0, ttft = 0, other = 0;
+    // The configuration whose weights come nearest to fitting: GB per GPU against the GB it may use.
+    double weights_gb = 0, usable_gb = 0, tp = 0;
+    std::string gpu;
+    DType weights = DType::bf16;
+    // The fastest TPOT of one sequence among the configurations that fit, and where.
+    double fastest_tpot = kInf;
+    std::string fastest_where;
+
+    void add(const Error& e) {
+        const std::string& a = e.argument();
+        if (a == "tpot_ms") ++tpot;
+        else if (a == "ttft_ms") ++ttft;
+        else if (a == "model" || a == "prompt_tokens") ++memory;
+        else ++other;
+    }
+    void memory_of(const Deployment& d, double mem_util) {
+        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d)), usable = mem_util * d.gpu.hbm_gb;
+        if (gpu.empty() || w - usable < weights_gb - usable_gb) {
+            weights_gb = w, usable_gb = usable, tp = d.tp, gpu = d.gpu.id, weights = d.weights;
+        }
+    }
+};
+
+void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w) {
+    const double tokens_per_s = rps * w.output_tokens;
+    row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
+    if (usd_per_gpu_hour) {
+        row.usd_per_hour = *usd_per_gpu_hour * row.gpus;
+        row.usd_per_mtok = cost_per_mtok(*usd_per_gpu_hour, row.gpus, tokens_per_s);
+    }
+}
+
+PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps) {
+    PlanRow row;
+    row.gpu = d.gpu.id;
+    row.tp = d.tp;
+    row.layout = d.layout;
+    row.weights = d.weights;
+    row.batch = decode.batch;
+    row.replicas = std::ceil(rps / decode.rps);
+    row.tpot_ms = decode.tpot_ms;
+    return row;
+}
+
+template <typename F> void attempt(Failures& failures, F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        if (e.status() != Status::no_solution) throw;
+        failures.add(e);
+    }
+}
+
+/// The KV cache of one prompt from the prefill pool to the decode pool, ms: each prefill GPU sends its share over
+/// the network (the pools are separate machines), or over the scale-up links where the GPU has no network.
+double kv_transfer_ms(const Deployment& prefill, const Profile& p, const Workload& w) {
+    const double bytes = kv_bytes_per_sequence_per_gpu(prefill, w.prompt_tokens);
+    const double tbs = prefill.gpu.scaleout_tbs > 0 ? prefill.gpu.scaleout_tbs : prefill.gpu.interconnect_tbs;
+    if (!(tbs > 0)) return 0;  // one GPU with no link in the catalog: the pools share its memory
+    return bytes / (tbs * p.interconnect_efficiency * 1e12) * 1e3;
+}
+
+/// Cost of a row for the comparison of rows: USD per hour, or GPUs where there is no price.
+double cost_of(const PlanRow& r) { return r.usd_per_hour ? *r.usd_per_hour : r.gpus; }
+
+/// The rows that no other row of the same GPU beats on both cost and TPOT.
+std::vector<PlanRow> pareto(std::vector<PlanRow> rows) {
+    std::vector<PlanRow> kept;
+    for (const PlanRow& r : rows) {
+        bool beaten = false;
+        for (const PlanRow& o : rows) {
+            if (&o == &r || o.gpu != r.gpu) continue;
+            const bool no_worse = cost_of(o) <= cost_of(r) && o.tpot_ms <= r.tpot_ms;
+            const bool better = cost_of(o) < cost_of(r) || o.tpot_ms < r.tpot_ms;
+            if (no_worse && (better || &o < &r)) {  // of two equal rows, the first stays
+                beaten = true;
+                break;
+            }
+        }
+        if (!beaten) kept.push_back(r);
+    }
+    return kept;
+}
+
+std::string layout_name(double tp, const Layout& l) {
+    if (l.trivial()) return fmt::format("tp {}", tp);
+    return fmt::format("tp {} (ep {}, dp_attention {}, pp {})", tp, l.ep, l.dp_attention, l.pp);
+}
+
+/// A replica size and layout to try, of one GPU in one weight format.
+struct Candidate {
+    double tp;
+    Layout layout;
+};
+
+/// What plan() searches, checked once, and what it finds: the feasible rows and why the others fail.
+struct Search {
+    const ModelSpec& model;
+    double rps;
+    const Workload& w;
+    const Targets& t;
+    const PlanOptions& o;
+    const Profile& profile;
+    std::vector<PlanRow> rows;
+    Failures failures;
+};
+
+/// The deployment `d` set to the candidate's size and layout: one deployment per GPU (the model and the GPU copied
+/// once), its format, size and layout set for each configuration in turn.
+const Deployment& as(Deployment& d, const Candidate& c) {
+    d.tp = c.tp;
+    d.layout = c.layout;
+    return d;
+}
+
+/// The GPUs to plan on, each once: the options' (checked ids) or the whole catalog's.
+std::vector<GpuSpec> gpus_to_plan(const PlanOptions& o) {
+    std::vector<GpuSpec> gpus;
+    for (const std::string& id : o.gpus.empty() ? gpu_ids() : o.gpus) {
+        const auto g = find_gpu(id);
+        if (!g) unknown("gpu", unknown_catalog_id("GPU", id, gpu_ids()));
+        if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& x) { return x.id == g->id; })) gpus.push_back(*g);
+    }
+    return gpus;
+}
+
+/// USD per GPU-hour: the options' price of the GPU, else the catalog's; none where neither has one.
+std::optional<double> price_of(const GpuSpec& gpu, const PlanOptions& o) {
+    if (auto it = o.prices.find(gpu.id); it != o.prices.end()) return it->second;
+    if (gpu.usd_per_gpu_hour > 0) return gpu.usd_per_gpu_hour;
+    return std::nullopt;
+}
+
+/// Every layout of every replica size that the GPU links and the model takes, in the format `d` holds. Weights that
+/// do not fit rule a configuration out before any search.
+std::vector<Candidate> candidates_of(Search& s, Deployment& d) {
+    std::vector<Candidate> candidates;
+    for (double tp : replica_sizes(s.model, d.gpu, d.weights, s.o)) {
+        if (!tp_possible(d.gpu, tp)) continue;
+        for (const Layout& layout : layouts_for(s.model, d.gpu, tp)) {
+            if (weight_bytes_per_gpu(as(d, {tp, layout})) >= s.o.mem_util * units::bytes_from_gb(d.gpu.hbm_gb)) {
+                ++s.failures.memory;
+                s.failures.memory_of(d, s.o.mem_util);
+                continue;
+            }
+            candidates.push_back({tp, layout});
+        }
+    }
+    return candidates;
+}
+
+/// A colocated replica of the candidate `d` holds (prefill and decode on the same GPUs): its row, or why it fails.
+/// No exception per configuration ruled out: search_replica says why.
+void colocated_candidate(Search& s, const Deployment& d, std::optional<double> usd) {
+    ReplicaState state;
+    switch (search_replica(d, s.profile, s.w, s.t, s.o.mem_util, state)) {
+        case Miss::none: {
+            PlanRow row = row_of(d, state, s.rps);
+            row.gpus = row.replicas * d.tp;
+            row.ttft_ms = state.ttft_ms;
+            price(row, usd, s.rps, s.w);
+            s.rows.push_back(std::move(row));
+            break;
+        }
+        case Miss::memory: ++s.failures.memory; break;
+        case Miss::ttft: ++s.failures.ttft; break;
+        case Miss::tpot:
+            ++s.failures.tpot;
+            // One sequence's TPOT (colocated at a batch of 1), the nearest to the target.
+            if (state.tpot_ms < s.failures.fastest_tpot) {
+                s.failures.fastest_tpot = state.tpot_ms;
+                s.failures.fastest_where =
+                    fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights), layout_name(d.tp, d.layout));
+            }
+            break;
+    }
+}
+
+/// The prefill pool of a disaggregated deployment: its replica, its state at full load, and the KV transfer of a
+/// prompt to the decode pool, ms.
+struct PrefillPool {
+    Candidate replica;
+    PrefillState state;
+    double transfer_ms = 0;
+};
+
+/// The prefill pool of the GPU in the format `d` holds: the tensor-parallel replica that needs the fewest GPUs.
+/// Its TTFT target is what the KV transfer to the decode pool leaves of the request's.
+std::optional<PrefillPool> prefill_pool(Search& s, Deployment& d, const std::vector<Candidate>& candidates) {
+    std::optional<PrefillPool> pool;
+    const auto gpus_of = [&](double ptp, const PrefillState& p) { return std::ceil(s.rps / p.rps) * ptp; };
+    for (const Candidate& c : candidates) {
+        if (!c.layout.trivial()) continue;
+        as(d, c);
+        attempt(s.failures, [&] {
+            const double kv = kv_transfer_ms(d, s.profile, s.w);
+            if (kv >= s.t.ttft_ms)
+                fail(Status::no_solution, "ttft_ms", fmt::format("the KV transfer of a prompt alone takes {:.4g} ms", kv));
+            const PrefillState state = prefill_rps(d, s.profile, s.w, s.t.ttft_ms - kv, s.o.mem_util);
+            if (!pool || gpus_of(d.tp, state) < gpus_of(pool->replica.tp, pool->state)) pool = PrefillPool{c, state, kv};
+        });
+    }
+    return pool;
+}
+
+/// A decode pool of the candidate `d` holds beside the prefill pool: its row, or why it fails.
+void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& prefill, std::optional<double> usd) {
+    ReplicaState state;
+    const Miss miss = search_decode(d, s.profile, s.w, s.t.tpot_ms, s.o.mem_util, state);
+    if (miss == Miss::memory) ++s.failures.memory;
+    if (miss == Miss::tpot) ++s.failures.tpot;
+    if (miss != Miss::none) return;
+    attempt(s.failures, [&] {
+        PlanRow row = row_of(d, state, s.rps);
+        row.prefill_tp = prefill.replica.tp;
+        row.prefill_replicas = std::ceil(s.rps / prefill.state.rps);
+        row.gpus = row.replicas * d.tp + row.prefill_replicas * row.prefill_tp;
+        row.ttft_ms = prefill.state.ttft_ms + prefill.transfer_ms;
+        price(row, usd, s.rps, s.w);
+        s.rows.push_back(std::move(row));
+    });
+}
+
+/// Every configuration of one GPU: each format, each candidate, colocated or disaggregated.
+void search_gpu(Search& s, const GpuSpec& gpu) {
+    const std::optional<double> usd = price_of(gpu, s.o);
+    Deployment d{s.model, gpu, DType::bf16, s.o.kv, 1};
+    for (DType weights : formats_for(gpu, s.o)) {
+        d.weights = d.experts = d.embedding = weights;
+        const std::vector<Candidate> candidates = candidates_of(s, d);
+        if (!s.o.disaggregated) {
+            for (const Candidate& c : candidates) colocated_candidate(s, as(d, c), usd);
+            continue;
+        }
+        const std::optional<PrefillPool> prefill = prefill_pool(s, d, candidates);
+        if (!prefill) continue;
+        for (const Candidate& c : candidates) disaggregated_candidate(s, as(d, c), *prefill, usd);
+    }
+}
+
+/// No row: the error names the binding constraint with its numbers, and the nearest thing that would work.
+[[noreturn]] void no_configuration(const Search& s) {
+    const Failures& failures = s.failures;
+    const bool none_fits = failures.tpot + failures.ttft == 0 && failures.memory > 0;
+    const char* argument = none_fits ? "model"
+                           : failures.tpot + failures.ttft == 0 ? ""
+                           : failures.tpot >= failures.ttft      ? "tpot_ms"
+                                                                 : "ttft_ms";
+    std::string reason;
+    if (none_fits) {
+        reason = fmt::format(
+            "no configuration of '{}' fits in memory: the nearest, {} weights at tp {} on '{}', need {:.3g} GB per "
+            "GPU against the {:.3g} GB ({} of {} GB) they may use; more GPUs per replica, a smaller format or a "
+            "GPU with more memory would fit",
+            s.model.id, to_string(failures.weights), failures.tp, failures.gpu, failures.weights_gb,
+            failures.usable_gb, s.o.mem_util, failures.usable_gb / s.o.mem_util);
+    } else {
+        reason = fmt::format(
+            "no configuration of '{}' meets ttft_ms = {} and tpot_ms = {} ({} ruled out by the TPOT target, {} by "
+            "the TTFT target, {} by memory)",
+            s.model.id, s.t.ttft_ms, s.t.tpot_ms, failures.tpot, failures.ttft, failures.memory);
+        if (std::isfinite(failures.fastest_tpot))
+            reason += fmt::format("; the fastest, {}, takes {:.4g} ms per output token for one request: a "
+                                  "tpot_ms of at least that would be met",
+                                  failures.fastest_where, failures.fastest_tpot);
+    }
+    if (*argument) fail(Status::no_solution, argument, reason);
+    throw Error::of_call(Status::no_solution, "", "", reason);
+}
+
+/// Cheapest first: rows with a price by USD per hour, then those without; then by GPUs, then by TPOT.
+void sort_cheapest_first(std::vector<PlanRow>& rows) {
+    std::stable_sort(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
+        if (a.usd_per_hour.has_value() != b.usd_per_hour.has_value()) return a.usd_per_hour.has_value();
+        if (a.usd_per_hour && *a.usd_per_hour != *b.usd_per_hour) return *a.usd_per_hour < *b.usd_per_hour;
+        if (a.gpus != b.gpus) return a.gpus < b.gpus;
+        return a.tpot_ms < b.tpot_ms;
+    });
+}
+
+}  // namespace
+
+std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& o) {
+    require_positive("rps", rps);
+    check(w);
+    check(t);
+    require_fraction("mem_util", o.mem_util);
+    const Profile* profile = find_profile(o.profile);
+    if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
+    for (double tp : o.tps) require_whole("tp", tp, 1);
+    const std::vector<GpuSpec> gpus = gpus_to_plan(o);
+    for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
+
+    Search s{model, rps, w, t, o, *profile, {}, {}};
+    for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
+    if (s.rows.empty()) no_configuration(s);
+    if (!o.all_rows) s.rows = pareto(std::move(s.rows));
+    sort_cheapest_first(s.rows);
+    return std::move(s.rows);
+}
+
+std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& o) {
+    const auto model = find_model(model_id);
+    if (!model) unknown("model", unknown_catalog_id("model", model_id, model_ids()));
+    return plan(*model, rps, w, t, o);
+}
+
+}  // namespace roofline::serving
