@@ -27,15 +27,12 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/calibrate.hpp"
 #include "serving_validation.hpp"
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using roofline::median;
 
 double predict(const measurements::Row& r, const char* profile) {
     return serving_validation::predicted_tokens_per_s_per_gpu(r, *roofline::find_profile(profile));

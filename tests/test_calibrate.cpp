@@ -23,16 +23,10 @@ namespace {
 /// It differs from typical's own parameters in those that ROOFLINE_CALIBRATE fits (kCalibrateMoves); the others are
 /// typical's, as a fit from typical keeps them.
 Profile make_lab() {
-    Profile p = *find_profile("typical");
+    Profile p = with_parameters(*find_profile("typical"), {{"bw", 0.7}, {"mfu", 0.55}, {"link", 0.8}, {"step_ms", 0.5},
+                                                           {"allreduce_us", 12.0}, {"mfu_tokens", 100}, {"attn", 0.8}});
     p.vendors.clear();
     p.name = "lab";
-    p.bandwidth_efficiency = 0.7;
-    p.compute_efficiency = 0.55;
-    p.interconnect_efficiency = 0.8;
-    p.step_overhead_ms = 0.5;
-    p.allreduce_latency_us = 12.0;
-    p.mfu_half_tokens = 100;
-    p.attention_efficiency = 0.8;
     return p;
 }
 const Profile kLab = make_lab();
@@ -62,6 +56,16 @@ std::vector<CalibrationCase> lab_rows() {
 }
 
 }  // namespace
+
+TEST_CASE("with_parameters sets each named parameter, the rest stays; an unknown key is refused", "[calibrate]") {
+    const Profile base = *find_profile("typical");
+    const Profile p = with_parameters(base, {{"bw", 0.5}, {"layer_us", 3}});
+    CHECK(p.bandwidth_efficiency == 0.5);
+    CHECK(p.layer_overhead_us == 3);
+    CHECK(p.compute_efficiency == base.compute_efficiency);
+    CHECK(p.alltoall_latency_us == base.alltoall_latency_us);
+    CHECK_THROWS_AS(with_parameters(base, {{"bandwidth_efficiency", 0.5}}), Error);  // the text's key, not the JSON's
+}
 
 TEST_CASE("the fitter finds again the profile that made the measurements", "[calibrate]") {
     const std::vector<CalibrationCase> rows = lab_rows();

@@ -158,12 +158,7 @@ inline std::vector<Case> read_cases(const std::vector<std::string>& paths) {
     return cases;
 }
 
-inline double median(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using roofline::median;
 
 /// A vendor's rows get a variant of their own from this many rows up; fewer share the profile's parameters.
 inline constexpr std::size_t kMinVendorRows = 6;

@@ -33,14 +33,9 @@ namespace {
 // Where the fit of `typical` starts. NCCL reaches well over half of NVLink or PCIe bandwidth on large all-reduces:
 // below 0.5 (the fitter's limit) interconnect efficiency would only stand in for fixed costs.
 Profile start_profile() {
-    Profile p;
+    Profile p = with_parameters(Profile{}, {{"bw", 0.8}, {"mfu", 0.6}, {"link", 0.7}, {"step_ms", 1.0},
+                                            {"allreduce_us", 10.0}, {"alltoall_us", 10.0}});
     p.name = "fit";
-    p.bandwidth_efficiency = 0.8;
-    p.compute_efficiency = 0.6;
-    p.interconnect_efficiency = 0.7;
-    p.step_overhead_ms = 1.0;
-    p.allreduce_latency_us = 10.0;
-    p.alltoall_latency_us = 10.0;
     return p;
 }
 

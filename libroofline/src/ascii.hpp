@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace roofline::ascii {
@@ -24,6 +25,21 @@ constexpr bool equals_lowered(std::string_view lowered, std::string_view id) noe
     for (std::size_t i = 0; i < id.size(); ++i)
         if (lowered[i] != id[i] && lowered[i] != lower(id[i])) return false;
     return true;
+}
+
+/// `s` with its ASCII letters in lower case.
+inline std::string lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = lower(c);
+    return out;
+}
+
+/// `s` without the spaces, tabs and line breaks at its ends.
+constexpr std::string_view trimmed(std::string_view s) noexcept {
+    constexpr std::string_view kSpace = " \t\r\n";
+    while (!s.empty() && kSpace.find(s.front()) != std::string_view::npos) s.remove_prefix(1);
+    while (!s.empty() && kSpace.find(s.back()) != std::string_view::npos) s.remove_suffix(1);
+    return s;
 }
 
 }  // namespace roofline::ascii

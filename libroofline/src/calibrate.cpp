@@ -7,9 +7,12 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "roofline/error.hpp"
 #include "roofline/per_thread.hpp"
+
+#include "ascii.hpp"
 
 namespace roofline {
 namespace {
@@ -41,12 +44,6 @@ double loss(const std::vector<const CalibrationCase*>& cases, const Profile& p, 
     return l;
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double ape_percent(double predicted, double measured) { return std::abs(predicted / measured - 1) * 100; }
 
@@ -77,13 +74,26 @@ constexpr std::array<TextParam, 10> kTextParams{{
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-    return s;
-}
 
 }  // namespace
+
+Profile with_parameters(Profile base, std::initializer_list<std::pair<std::string_view, double>> values) {
+    for (const auto& [key, value] : values) {
+        const auto it = std::find_if(kFitParameters.begin(), kFitParameters.end(),
+                                     [&](const FitParameter& f) { return f.key == key; });
+        if (it == kFitParameters.end())
+            throw Error::of_call(Status::internal, "", "", fmt::format("no fitted parameter '{}'", key));
+        base.*it->field = value;
+    }
+    return base;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
 double predict_ms(const CalibrationCase& c, const Profile& profile) {
     struct Scratch;
@@ -274,11 +284,11 @@ Profile profile_from_text(std::string_view text) {
     std::string_view rest = text.substr(close + 2);
     while (!rest.empty()) {
         const std::size_t comma = rest.find(',');
-        const std::string_view item = trim(rest.substr(0, comma));
+        const std::string_view item = ascii::trimmed(rest.substr(0, comma));
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos) bad_text(fmt::format("'{}' is not parameter=value", item));
-        const std::string_view key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+        const std::string_view key = ascii::trimmed(item.substr(0, eq)), value = ascii::trimmed(item.substr(eq + 1));
         double v = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(v))

@@ -26,6 +26,7 @@ namespace roofline::formula {
 using namespace formula_table;
 using namespace formula_args;
 using ascii::iequals;
+using ascii::trimmed;
 
 namespace {
 
@@ -45,13 +46,6 @@ serving::Workload workload(double prompt_tokens, double output_tokens) { return 
 /// An optional text that asks for every choice: empty or "all".
 bool every(std::string_view choice) { return choice.empty() || iequals(choice, "all"); }
 
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 /// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
 /// each the catalog's id of a GPU.

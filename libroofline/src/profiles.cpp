@@ -56,7 +56,7 @@ struct Profiles {
             Profile profile = profile_from_json(name, p.at("fitted"), set);
             const auto vendors = p.value("vendors", nlohmann::json::object());
             for (const auto& [vendor, v] : vendors.items())
-                profile.vendors.emplace_back(vendor, std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), set)));
+                profile.vendors.emplace_back(ascii::lowered(vendor), std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), set)));
             all.push_back(std::move(profile));
         }
     }
@@ -102,12 +102,6 @@ NamedProfiles& named_profiles() {
     return registry;
 }
 
-std::string lowered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
 
 }  // namespace
 
@@ -121,7 +115,7 @@ const Profile* find_profile(std::string_view name) {
     NamedProfiles& named = named_profiles();
     std::lock_guard lock(named.mutex);
     if (named.by_name.empty()) return nullptr;
-    const auto it = named.by_name.find(lowered(name));
+    const auto it = named.by_name.find(ascii::lowered(name));
     return it == named.by_name.end() ? nullptr : it->second;
 }
 
@@ -150,7 +144,7 @@ std::size_t add_named_profiles(std::string_view catalog_json, const std::string&
         if (id.empty() || id.size() > 100) throw refuse(i, "'id' must be 1 to 100 characters");
         if (is_profile_text(id)) throw refuse(i, "'id' is a name, not a profile text");
         for (const Profile& p : profiles().all)
-            if (ascii::equals_lowered(p.name, lowered(id))) throw refuse(i, fmt::format("'{}' is a built-in profile", p.name));
+            if (ascii::equals_lowered(p.name, ascii::lowered(id))) throw refuse(i, fmt::format("'{}' is a built-in profile", p.name));
         Profile p;
         try {
             p = profile_from_text(e["profile"].get<std::string>());
@@ -164,7 +158,7 @@ std::size_t add_named_profiles(std::string_view catalog_json, const std::string&
     NamedProfiles& named = named_profiles();
     std::lock_guard lock(named.mutex);
     for (auto& p : read) {
-        named.by_name[lowered(p->name)] = p.get();
+        named.by_name[ascii::lowered(p->name)] = p.get();
         named.kept.push_back(std::move(p));
     }
     return read.size();
@@ -172,7 +166,7 @@ std::size_t add_named_profiles(std::string_view catalog_json, const std::string&
 
 const Profile& Profile::for_vendor(std::string_view vendor) const noexcept {
     for (const auto& [name, variant] : vendors)
-        if (ascii::equals_lowered(name, vendor) || ascii::equals_lowered(vendor, name)) return *variant;
+        if (ascii::equals_lowered(name, vendor)) return *variant;  // names lower-cased when read
     return *this;
 }
 

@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "roofline/catalog.hpp"
@@ -50,6 +52,15 @@ inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
     {"layer_overhead_us", "layer_us", 0.0, 200.0, &Profile::layer_overhead_us},
     {"alltoall_latency_us", "alltoall_us", 0.0, 500.0, &Profile::alltoall_latency_us},
 }};
+
+/// `base` with some of its fitted parameters set, each named by its key in a profile text ("bw", "mfu", ...:
+/// kFitParameters): the one way to write a profile's parameters by name (a lab profile in a test, a fit's start).
+/// Throws Error (internal) for a key that is not one of kFitParameters'.
+Profile with_parameters(Profile base, std::initializer_list<std::pair<std::string_view, double>> values);
+
+/// The median of `values` (the mean of the two middle ones when their count is even); NaN when there are none. The
+/// one median of the errors: the fit's MdAPE, fit-profiles' and the accuracy benchmarks'.
+double median(std::vector<double> values);
 
 /// The model's time for a case under a profile, in ms.
 double predict_ms(const CalibrationCase& c, const Profile& profile);

@@ -45,7 +45,7 @@ struct Profile {
     /// Fixed cost of each all-to-all (expert parallelism's dispatch and combine), µs.
     double alltoall_latency_us = 0;
     /// The profile a GPU of another vendor runs under (profiles.json "vendors"): the same name, the parameters fitted
-    /// on that vendor's measurements. Empty: one set of parameters for every GPU.
+    /// on that vendor's measurements. Each vendor's name in lower case ("amd"). Empty: one set of parameters for every GPU.
     std::vector<std::pair<std::string, std::shared_ptr<const Profile>>> vendors;
 
     /// The parameters for a GPU of this vendor (GpuSpec::vendor, compared in lower case): a variant's, else these.
