@@ -2,8 +2,8 @@
 // formula's row, and the checks of a call against its row. Private to the core: each group of formulas
 // (formulas_primitives.cpp, formulas_catalog.cpp, formulas_planner.cpp, formulas_calibration.cpp) includes it,
 // since a formula's body finds its row at compile time (checked<&formula::x>()), and formula_table.cpp holds
-// the generic part (formulas(), find_formula(), call(), ...). Everything here is inline: one table in the
-// library, whichever source includes it.
+// the generic part (formulas(), find_formula(), call(), ...). Written once here; compiled into each of them
+// (internal linkage: see below).
 #pragma once
 
 #include <fmt/format.h>
@@ -27,6 +27,27 @@
 #include "roofline/formulas.hpp"
 
 namespace roofline::formula_table {
+
+// ---- Refusals, defined once (formula_table.cpp). ----------------------------------------------------------------
+
+/// A formula's argument by its name.
+const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name);
+
+/// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
+[[noreturn]] void out_of_domain(const FormulaSpec& f, const ArgSpec& a, double value, std::string_view must_be);
+
+/// Refuses a number that fails its argument's check, saying why.
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_number(const FormulaSpec& f, const ArgSpec& a, double v);
+
+/// Refuses a result that is not a finite number.
+[[noreturn, gnu::cold, gnu::noinline]] void too_large(const FormulaSpec& f);
+
+// The rest has internal linkage, in each source that includes it, as it had when the formulas were one source: a
+// formula's body finds its row at compile time by comparing the table's invoke<F> with its own, and a compiler may
+// not compare the addresses of two functions of external linkage at compile time (GCC with -fsanitize=undefined
+// refuses: they are weak symbols). The table's text is still written once, here; each group's source holds its own
+// copy of the constants, and formulas() gives formula_table.cpp's.
+namespace {
 
 inline constexpr double kNoMax = std::numeric_limits<double>::infinity();
 /// The most GPUs a replica's tp, ep, dp_attention or pp may name.
@@ -600,14 +621,8 @@ template <auto F> const FormulaSpec& spec_of() {
     return kFormulas[row];
 }
 
-/// A formula's argument by its name.
-const ArgSpec& arg_named(const FormulaSpec& f, std::string_view name);
 
-/// Refuses a number outside its argument's domain: "must be <must_be> (got <value>)".
-[[noreturn]] void out_of_domain(const FormulaSpec& f, const ArgSpec& a, double value, std::string_view must_be);
 
-/// Refuses a number that fails its argument's check, saying why.
-[[noreturn, gnu::cold, gnu::noinline]] void refuse_number(const FormulaSpec& f, const ArgSpec& a, double v);
 
 /// Whether a number passes its argument's check: the test of every call, kept apart from the wording of
 /// a refusal (refuse_number) and equivalent to it.
@@ -657,7 +672,6 @@ template <auto F> const FormulaSpec& checked(std::initializer_list<Given> values
 }
 
 /// A result goes out only if it is a finite number.
-[[noreturn, gnu::cold, gnu::noinline]] void too_large(const FormulaSpec& f);
 inline double finite(const FormulaSpec& f, double v) {
     if (!std::isfinite(v)) [[unlikely]] too_large(f);
     return v;
@@ -734,4 +748,5 @@ private:
     std::size_t in_row_ = 0;
 };
 
+}  // namespace
 }  // namespace roofline::formula_table
