@@ -78,12 +78,12 @@ constexpr std::string_view kOverlapKey = "overlap_ep";
 }  // namespace
 
 Profile with_parameters(Profile base, std::initializer_list<std::pair<std::string_view, double>> values) {
-    for (const auto& [key, value] : values) {
+    for (const auto& value : values) {
         const auto it = std::find_if(kFitParameters.begin(), kFitParameters.end(),
-                                     [&](const FitParameter& f) { return f.key == key; });
+                                     [&](const FitParameter& f) { return f.key == value.first; });
         if (it == kFitParameters.end())
-            throw Error::of_call(Status::internal, "", "", fmt::format("no fitted parameter '{}'", key));
-        base.*it->field = value;
+            throw Error::of_call(Status::internal, "", "", fmt::format("no fitted parameter '{}'", value.first));
+        base.*it->field = value.second;
     }
     return base;
 }
