@@ -15,9 +15,15 @@
 
 #include "measurements.hpp"
 
+#include "support/c_api_reads.hpp"
+
 using json = nlohmann::json;
 
 namespace {
+
+using c_api_reads::gpu;
+using c_api_reads::model;
+using c_api_reads::step;
 
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -25,27 +31,6 @@ std::string slurp(const std::string& path) {
 }
 
 json catalog(const char* file) { return json::parse(slurp(std::string(ROOFLINE_CATALOG_DIR) + "/" + file)); }
-
-double gpu(const std::string& id, const char* field) {
-    double v = NAN;
-    REQUIRE(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_OK);
-    return v;
-}
-
-double model(const std::string& id, const char* field) {
-    double v = NAN;
-    INFO(id << "." << field << ": " << roofline_errmsg());
-    REQUIRE(roofline_model(id.c_str(), field, &v) == ROOFLINE_OK);
-    return v;
-}
-
-double step(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", const char* kv = "",
-            double tp = 1, const char* profile = "bound") {
-    double v = NAN;
-    INFO(m << " on " << g << ": " << roofline_errmsg());
-    REQUIRE(roofline_step_ms(m, g, batch, ctx, w, kv, tp, profile, &v) == ROOFLINE_OK);
-    return v;
-}
 
 }  // namespace
 

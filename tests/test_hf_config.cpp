@@ -19,11 +19,16 @@
 #include "roofline/formulas.hpp"
 #include "roofline/operators.hpp"
 
+#include "support/c_api_reads.hpp"
+
 using json = nlohmann::json;
 using namespace roofline;
 using Catch::Matchers::Contains;
 
 namespace {
+
+using c_api_reads::gpu;
+using c_api_reads::step;
 
 const std::filesystem::path kDir = ROOFLINE_HF_CONFIGS;
 
@@ -869,20 +874,6 @@ TEST_CASE("the catalog's models of tests/data/hf-configs hold their config.json'
 namespace {
 
 json catalog(const char* file) { return json::parse(slurp(std::filesystem::path(ROOFLINE_CATALOG_DIR) / file)); }
-
-double gpu(const std::string& id, const char* field) {
-    double v = NAN;
-    REQUIRE(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_OK);
-    return v;
-}
-
-double step(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", const char* kv = "",
-            double tp = 1, const char* profile = "bound") {
-    double v = NAN;
-    INFO(m << " on " << g << ": " << roofline_errmsg());
-    REQUIRE(roofline_step_ms(m, g, batch, ctx, w, kv, tp, profile, &v) == ROOFLINE_OK);
-    return v;
-}
 
 }  // namespace
 

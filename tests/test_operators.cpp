@@ -11,28 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "support/c_api_reads.hpp"
+
 namespace {
 
-double gpu(const std::string& id, const char* field) {
-    double v = NAN;
-    REQUIRE(roofline_gpu(id.c_str(), field, &v) == ROOFLINE_OK);
-    return v;
-}
-
-double model(const std::string& id, const char* field) {
-    double v = NAN;
-    INFO(id << "." << field << ": " << roofline_errmsg());
-    REQUIRE(roofline_model(id.c_str(), field, &v) == ROOFLINE_OK);
-    return v;
-}
-
-double step(const char* m, const char* g, double batch, double ctx, const char* w = "bf16", const char* kv = "",
-            double tp = 1, const char* profile = "bound") {
-    double v = NAN;
-    INFO(m << " on " << g << ": " << roofline_errmsg());
-    REQUIRE(roofline_step_ms(m, g, batch, ctx, w, kv, tp, profile, &v) == ROOFLINE_OK);
-    return v;
-}
+using c_api_reads::gpu;
+using c_api_reads::model;
+using c_api_reads::step;
 
 struct Row {
     std::string name;
