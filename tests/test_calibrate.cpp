@@ -409,6 +409,47 @@ TEST_CASE("the parameters of 0.9: a cost per layer, compute that grows with the 
     }
 }
 
+TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each MoE layer", "[calibrate][profile]") {
+    const GpuSpec gpu = *find_gpu("h100-sxm");
+    const ModelSpec moe = *find_model("qwen3-30b-a3b");
+    Profile p = neutral();
+    p.expert_overhead_us = 20;
+    // One token picks experts_per_token distinct experts in each MoE layer: each costs 20 µs there.
+    const auto one = decode_operators(DeploymentRef{moe, gpu, DType::bf16, DType::bf16, 1}, 1, 1024);
+    CHECK(op_ms(one, gpu, p, "experts") ==
+          Approx(op_ms(one, gpu, neutral(), "experts") + moe.moe_layers() * moe.experts_per_token * 20 / 1e3));
+    // A prefill of 4096 tokens picks (nearly) every expert; with ep 4 a GPU runs a quarter of them.
+    Deployment ep{moe, gpu, DType::bf16, DType::bf16, 4};
+    ep.layout.ep = 4;
+    const auto prefill = prefill_operators(ep, 1, 4096);
+    const double extra = op_ms(prefill, gpu, p, "experts") - op_ms(prefill, gpu, neutral(), "experts");
+    CHECK(extra == Approx(moe.moe_layers() * moe.experts / 4 * 20 / 1e3).epsilon(0.01));
+    CHECK(extra <= moe.moe_layers() * moe.experts / 4 * 20 / 1e3);
+    // Only the routed experts: a dense model's step is unchanged, and so is every other operator.
+    const ModelSpec dense = *find_model("llama-3.1-8b");
+    std::vector<Operator> a = decode_operators(DeploymentRef{dense, gpu, DType::bf16, DType::bf16, 1}, 8, 1024), b = a;
+    CHECK(estimate(a, gpu, p) == estimate(b, gpu, neutral()));
+    CHECK(op_ms(one, gpu, p, "attention") == op_ms(one, gpu, neutral(), "attention"));
+    // A text without it (0.8, 0.9) leaves it 0; written and read back it is the same; out of its limits, named.
+    const std::string old =
+        "fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.8, mfu=0.6, link=0.7, step_ms=1.2, allreduce_us=15, "
+        "ep_imbalance=1.11, overlap_ep=0";
+    CHECK(profile_from_text(old).expert_overhead_us == 0);
+    Calibration c;
+    c.base = "llama.cpp";
+    c.rows = 3;
+    c.profile = p;
+    const std::string text = profile_text(c);
+    CHECK_THAT(text, Contains("alltoall_us=0, expert_us=20, ep_imbalance=1"));
+    CHECK(profile_from_text(text).expert_overhead_us == 20);
+    try {
+        profile_from_text(old + ", expert_us=-2");
+        FAIL("a negative expert_us was read");
+    } catch (const Error& e) {
+        CHECK_THAT(e.reason(), Contains("'expert_us'") && Contains("at least 0"));
+    }
+}
+
 TEST_CASE("a profile's variant per GPU vendor: typical on an AMD GPU runs under its AMD fit", "[calibrate][profile]") {
     const Profile& typical = *find_profile("typical");
     REQUIRE(!typical.vendors.empty());

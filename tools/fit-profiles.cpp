@@ -62,8 +62,8 @@ struct Group {
 /// collectives stay its profile's (its rows are few, and those costs belong to the engine). An engine's own
 /// parameters: the same and its cost per layer (graph capture); token-dependent compute and collectives stay
 /// typical's (few of an engine's rows tell them).
-constexpr FitMask kVariantMoves = {true, true, false, true, false, false, true, false, false};
-constexpr FitMask kEngineMoves = {true, true, false, true, false, false, true, true, false};
+constexpr FitMask kVariantMoves = {true, true, false, true, false, false, true, false, false, true};
+constexpr FitMask kEngineMoves = {true, true, false, true, false, false, true, true, false, true};
 static_assert(kFitParameters[6].field == &Profile::attention_efficiency && kFitParameters[7].field == &Profile::layer_overhead_us);
 
 /// Fits the group, then each row again without it (on the machine's cores: each fit is independent).

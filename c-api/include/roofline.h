@@ -106,12 +106,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 9
-#define ROOFLINE_VERSION_PATCH 1
+#define ROOFLINE_VERSION_MINOR 10
+#define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.9.1"
+#define ROOFLINE_VERSION_STRING "0.10.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -502,7 +502,8 @@ ROOFLINE_API int roofline_max_batch(double mem_gb, double params_b, double ctx, 
 ** true lower bound), "typical" (fitted on measurements of serving engines; on an AMD GPU its AMD variant), one
 ** engine's since 0.9 ("vllm", "sglang", "tensorrt-llm"; "llama.cpp" since 0.4), or since 0.7 a profile text,
 ** "fit(...): bw=0.83, mfu=0.61, link=0.7, step_ms=1.2, allreduce_us=15, ep_imbalance=1.11, overlap_ep=0"
-** (docs/formulas.md, "Profiles as text"; 0.9 added the optional mfu_tokens, attn, layer_us, alltoall_us); a malformed one is ROOFLINE_ERROR_ARGUMENT naming
+** (docs/formulas.md, "Profiles as text"; 0.9 added the optional mfu_tokens, attn, layer_us, alltoall_us, 0.10 the
+** optional expert_us); a malformed one is ROOFLINE_ERROR_ARGUMENT naming
 ** the parameter in roofline_errmsg(). Each distinct valid profile text is parsed once and kept (a few
 ** hundred bytes) for the life of the process. `tp` is the number
 ** of GPUs in tensor parallel (a divisor of the model's attention heads). Text arguments must not be
@@ -817,8 +818,8 @@ ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_m
 **   base_profile  the profile the fit starts from and whose parameters it keeps where the rows do not tell them
 **                 (a name or a profile text); NULL is refused, "" is the default, typical.
 **
-** Fits seven parameters (bw, mfu, link, step_ms, allreduce_us; since 0.9 also mfu_tokens and attn; layer_us and
-** alltoall_us stay the base's) by the library's one fitter, which also fits the built-in profiles; the fit holds for
+** Fits seven parameters (bw, mfu, link, step_ms, allreduce_us; since 0.9 also mfu_tokens and attn; layer_us,
+** alltoall_us and, since 0.10, expert_us stay the base's) by the library's one fitter, which also fits the built-in profiles; the fit holds for
 ** every GPU (a base profile's variant per GPU vendor is not carried over); the text carries the rows' count, the median absolute error on them (mdape) and in
 ** leave-one-out (loo), and the fitted parameters to 4 significant digits. Deterministic.
 ** Errors: ROOFLINE_ERROR_NO_SOLUTION for fewer than 3 measured rows; ROOFLINE_ERROR_ARGUMENT or

@@ -513,7 +513,10 @@ class Plan(unittest.TestCase):
                 self.assertEqual(int(line[12]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
             seen = {(o[1], o[2]) for o in lines}
             with self.subTest(model=model):
-                self.assertTrue(any(float(o[4]) > 1 for o in lines), "no expert-parallel row")
+                # DeepSeek-R1 (671B) is served in expert parallelism on these GPUs; whether an ep > 1 layout of
+                # gpt-oss-120b (it fits one GPU) is among the plans depends on the fitted profile, so not asserted.
+                if model == "deepseek-r1":
+                    self.assertTrue(any(float(o[4]) > 1 for o in lines), "no expert-parallel row")
                 self.assertTrue({g for g, w in seen if w in ("nvfp4", "mxfp4")} >= {"b200", "mi355x"}, seen)
                 self.assertIn(("mi355x", "mxfp4"), seen)
 

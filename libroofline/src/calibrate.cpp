@@ -60,7 +60,7 @@ struct TextParam {
     bool optional;  ///< absent from texts of 0.8: the value that leaves the model as it was then
     double Profile::*field;
 };
-constexpr std::array<TextParam, 10> kTextParams{{
+constexpr std::array<TextParam, 11> kTextParams{{
     {"bw", 0, 1, true, false, &Profile::bandwidth_efficiency},
     {"mfu", 0, 1, true, false, &Profile::compute_efficiency},
     {"link", 0, 1, true, false, &Profile::interconnect_efficiency},
@@ -70,6 +70,7 @@ constexpr std::array<TextParam, 10> kTextParams{{
     {"attn", 0, 1, true, true, &Profile::attention_efficiency},
     {"layer_us", 0, 1e4, false, true, &Profile::layer_overhead_us},
     {"alltoall_us", 0, 1e5, false, true, &Profile::alltoall_latency_us},
+    {"expert_us", 0, 1e4, false, true, &Profile::expert_overhead_us},
     {"ep_imbalance", 1, 100, false, false, &Profile::expert_imbalance},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";

@@ -293,6 +293,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
                         moe_layers;
         experts.expert_parallel = expert_parallel;
         experts.tokens = touched > 0 ? t.stage * m.experts_per_token / touched : 0;  // each expert's rows
+        experts.count = touched / s.ep;  // the experts a GPU runs (the profile's expert_overhead_us)
         experts.layers = moe_layers;
         if (m.shared_experts > 0)
             linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
@@ -596,6 +597,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
             }
             const StepTime time = step_time({op.flops, op.bytes}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
+            if (op.kind == OperatorKind::experts) op.ms += op.count * op.layers * profile.expert_overhead_us / 1e3;
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
         total += op.ms;

@@ -426,7 +426,7 @@ bool is_bound(const Profile& p) noexcept {
     return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
            p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1 &&
            p.overlap_expert_traffic && p.mfu_half_tokens == 0 && p.attention_efficiency == 1 &&
-           p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.vendors.empty();
+           p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.expert_overhead_us == 0 && p.vendors.empty();
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

@@ -40,7 +40,7 @@ struct FitParameter {
     double lo, hi;
     double Profile::*field;
 };
-inline constexpr std::size_t kFitParameterCount = 9;
+inline constexpr std::size_t kFitParameterCount = 10;
 inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
     {"bandwidth_efficiency", "bw", 0.3, 1.0, &Profile::bandwidth_efficiency},
     {"compute_efficiency", "mfu", 0.1, 1.0, &Profile::compute_efficiency},
@@ -51,6 +51,7 @@ inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
     {"attention_efficiency", "attn", 0.2, 1.0, &Profile::attention_efficiency},
     {"layer_overhead_us", "layer_us", 0.0, 200.0, &Profile::layer_overhead_us},
     {"alltoall_latency_us", "alltoall_us", 0.0, 500.0, &Profile::alltoall_latency_us},
+    {"expert_overhead_us", "expert_us", 0.0, 100.0, &Profile::expert_overhead_us},
 }};
 
 /// `base` with some of its fitted parameters set, each named by its key in a profile text ("bw", "mfu", ...:
@@ -76,14 +77,14 @@ enum class FitSearch { grid, polished };
 /// parameters hold for every GPU.
 /// Which of kFitParameters a fit moves (the others keep `start`'s values).
 using FitMask = std::array<bool, kFitParameterCount>;
-inline constexpr FitMask kFitAll = {true, true, true, true, true, true, true, true, true};
+inline constexpr FitMask kFitAll = {true, true, true, true, true, true, true, true, true, true};
 Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start,
                     FitSearch search = FitSearch::grid, const FitMask& moves = kFitAll);
 
-/// What calibrate() (ROOFLINE_CALIBRATE) fits: all but the cost per layer and per all-to-all, which a user's rows
-/// (most often of one model, without expert parallelism) cannot tell from the cost of a step and of an all-reduce:
-/// those keep the base profile's values.
-inline constexpr FitMask kCalibrateMoves = {true, true, true, true, true, true, true, false, false};
+/// What calibrate() (ROOFLINE_CALIBRATE) fits: all but the cost per layer, per all-to-all and per routed expert,
+/// which a user's rows (most often of one model, without expert parallelism) cannot tell from the cost of a step
+/// and of an all-reduce: those keep the base profile's values.
+inline constexpr FitMask kCalibrateMoves = {true, true, true, true, true, true, true, false, false, false};
 static_assert(kFitParameters[7].field == &Profile::layer_overhead_us &&
               kFitParameters[8].field == &Profile::alltoall_latency_us);
 
@@ -105,7 +106,7 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
 
 /// The profile as text, readable and carrying its fit:
 /// "fit(<base>; n=<rows>; mdape=<x>%; loo=<y>%): bw=.., mfu=.., link=.., step_ms=.., allreduce_us=..,
-/// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., ep_imbalance=.., overlap_ep=0|1". Every number is written
+/// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., expert_us=.., ep_imbalance=.., overlap_ep=0|1". Every number is written
 /// so that it reads back to the same double.
 std::string profile_text(const Calibration& c);
 
@@ -114,8 +115,9 @@ bool is_profile_text(std::string_view text) noexcept;
 
 /// The profile a profile text describes (its name: the text). Throws Error (argument "profile") naming the
 /// parameter that is missing, unknown, repeated, not a number or outside its limits. The parameters 0.9 added
-/// (mfu_tokens, attn, layer_us, alltoall_us) may be absent, as in a text of 0.8: they then leave the model as 0.8
-/// computed it (0, 1, 0, and alltoall_us = allreduce_us), so a workbook's profile text keeps its numbers.
+/// (mfu_tokens, attn, layer_us, alltoall_us) may be absent, as in a text of 0.8, and the one 0.10 added (expert_us),
+/// as in a text of 0.8 or 0.9: they then leave the model as those versions computed it (0, 1, 0, alltoall_us =
+/// allreduce_us, and 0), so a workbook's profile text keeps its numbers.
 Profile profile_from_text(std::string_view text);
 
 }  // namespace roofline

@@ -44,6 +44,10 @@ struct Profile {
     double layer_overhead_us = 0;
     /// Fixed cost of each all-to-all (expert parallelism's dispatch and combine), µs.
     double alltoall_latency_us = 0;
+    /// Fixed cost of each routed expert a MoE layer runs on a GPU in each forward pass, µs: engines that launch
+    /// the matrix multiplies of each expert apart (llama.cpp) pay it per expert the tokens pick; engines with one
+    /// fused MoE kernel pay next to nothing. 0: none (bound; profile texts before 0.10).
+    double expert_overhead_us = 0;
     /// The profile a GPU of another vendor runs under (profiles.json "vendors"): the same name, the parameters fitted
     /// on that vendor's measurements. Each vendor's name in lower case ("amd"). Empty: one set of parameters for every GPU.
     std::vector<std::pair<std::string, std::shared_ptr<const Profile>>> vendors;
@@ -92,7 +96,8 @@ struct Operator {
     double bytes = 0;           ///< moved to or from memory on one GPU
     double link_bytes = 0;      ///< sent to other GPUs by one GPU (collectives, pipeline transfers)
     double scaleout_bytes = 0;  ///< the part of link_bytes that leaves the scale-up domain (over the network)
-    double count = 0;           ///< how many kernels (all-reduces) it stands for
+    double count = 0;           ///< how many kernels it stands for in a layer: all-reduces (in all layers, on a
+                                ///< link operator), the distinct experts a GPU runs (the routed experts)
     double tokens = 0;          ///< rows of its matrix multiply (the profile's mfu_half_tokens); 0: not one
     double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
                                 ///< counts the most of any operator: the step's layers)
