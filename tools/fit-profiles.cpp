@@ -59,12 +59,31 @@ struct Group {
 
 /// What each fit moves. `typical`'s own parameters: all of them, on the most rows. A vendor's variant: what the
 /// hardware's kernels reach (bandwidth, compute, attention) and the fixed cost of a step; the costs of layers and
-/// collectives stay its profile's (its rows are few, and those costs belong to the engine). An engine's own
-/// parameters: the same and its cost per layer (graph capture); token-dependent compute and collectives stay
+/// collectives stay its profile's (its rows are few, and those costs belong to the engine), but for one that the
+/// profile's own rows cannot tell (variant_moves). An engine's own parameters: the same, its cost per layer (graph
+/// capture) and per routed expert (a kernel per expert, or one fused); token-dependent compute and collectives stay
 /// typical's (few of an engine's rows tell them).
-constexpr FitMask kVariantMoves = {true, true, false, true, false, false, true, false, false, true};
+constexpr FitMask kVariantMoves = {true, true, false, true, false, false, true, false, false, false};
 constexpr FitMask kEngineMoves = {true, true, false, true, false, false, true, true, false, true};
-static_assert(kFitParameters[6].field == &Profile::attention_efficiency && kFitParameters[7].field == &Profile::layer_overhead_us);
+static_assert(kFitParameters[6].field == &Profile::attention_efficiency && kFitParameters[7].field == &Profile::layer_overhead_us &&
+              kFitParameters[9].field == &Profile::expert_overhead_us);
+
+/// What a vendor's variant moves: kVariantMoves, and each parameter that the profile's own fit moves but that none of
+/// its rows depends on (its value changes no prediction): the profile's rows cannot tell it, the variant's may
+/// (llama.cpp's own rows, on NVIDIA GPUs, are of dense models; its AMD rows, of DeepSeek-V3, tell its cost per
+/// routed expert).
+FitMask variant_moves(const Group& own) {
+    FitMask moves = kVariantMoves;
+    for (std::size_t k = 0; k < kFitParameterCount; ++k) {
+        if (moves[k] || !own.free[k]) continue;
+        const FitParameter& f = kFitParameters[k];
+        Profile other = own.fitted;
+        other.*f.field = own.fitted.*f.field == f.hi ? f.lo : f.hi;
+        moves[k] = std::none_of(own.rows.begin(), own.rows.end(),
+                                [&](const Case* c) { return predict_ms(*c, other) != predict_ms(*c, own.fitted); });
+    }
+    return moves;
+}
 
 /// Fits the group, then each row again without it (on the machine's cores: each fit is independent).
 void fit(Group& g) {
@@ -207,7 +226,7 @@ int main(int argc, char** argv) {
             start.expert_imbalance = base.expert_imbalance;
             start.overlap_expert_traffic = base.overlap_expert_traffic;
             start.name = name;
-            Group v{name, vendor, rows, start, {}, kVariantMoves, {}, {}};
+            Group v{name, vendor, rows, start, {}, variant_moves(main), {}, {}};
             fit(v);
             prof["vendors"][vendor] = {{"rows", v.rows.size()}, {"fitted", parameters(v.fitted)}, {"mdape_percent", errors(v)}};
             variants.push_back(std::move(v));
