@@ -74,7 +74,8 @@ enum class FitSearch { grid, polished };
 /// Fits the parameters of `start` (kFitParameters) on the cases, from `start`'s values (deterministic; a parameter no case
 /// depends on keeps its start), by minimising the sum of |log(predicted / measured)|: a robust loss that no
 /// single row dominates. The rest of `start` is kept, but its variants per vendor (Profile::vendors): the fitted
-/// parameters hold for every GPU.
+/// parameters hold for every GPU. `polished` searches from two points, `start`'s values and the same without its
+/// fixed cost of a step (which trades against the bandwidth on decode steps), and keeps the better fit.
 /// Which of kFitParameters a fit moves (the others keep `start`'s values).
 using FitMask = std::array<bool, kFitParameterCount>;
 inline constexpr FitMask kFitAll = {true, true, true, true, true, true, true, true, true, true};
