@@ -455,6 +455,11 @@ TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each M
     const std::string text = profile_text(c);
     CHECK_THAT(text, Contains("alltoall_us=0, expert_us=20, ep_imbalance=1"));
     CHECK(profile_from_text(text).expert_overhead_us == 20);
+    // Without a cost per expert the text is as 0.9 wrote it (0.9 refuses a parameter it does not know).
+    c.profile.expert_overhead_us = 0;
+    const std::string without = profile_text(c);
+    CHECK_THAT(without, !Contains("expert_us") && Contains("alltoall_us=0, ep_imbalance=1"));
+    CHECK(profile_from_text(without).expert_overhead_us == 0);
     try {
         profile_from_text(old + ", expert_us=-2");
         FAIL("a negative expert_us was read");

@@ -807,7 +807,7 @@ ROOFLINE_API int roofline_spec_step_ms_v2(const char* model, const char* draft_m
 ** ROOFLINE_CALIBRATE(measurements; [base_profile=typical]): a profile fitted on measured rows, as *result, a
 ** profile text that every formula's `profile` argument takes (docs/formulas.md, "Profiles as text"), e.g.
 ** "fit(typical; n=3; mdape=0.0%; loo=17.2%): bw=0.9844, mfu=0.5855, link=0.5, step_ms=0.6928, allreduce_us=0,
-** mfu_tokens=57.2226, attn=0.6222, layer_us=65.6143, alltoall_us=10, expert_us=0, ep_imbalance=1.11, overlap_ep=0". *result is valid until this thread's next call into the library.
+** mfu_tokens=57.2226, attn=0.6222, layer_us=65.6143, alltoall_us=10, ep_imbalance=1.11, overlap_ep=0". *result is valid until this thread's next call into the library.
 **
 **   measurements  a table (ROOFLINE_TYPE_TABLE): rows separated by '\n', cells by '\t', 9 columns in this order:
 **                 model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value. metric "step_ms": one

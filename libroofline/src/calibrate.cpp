@@ -294,7 +294,11 @@ std::string profile_text(const Calibration& c) {
     const Profile& p = c.profile;
     std::string text = fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%):", c.base, c.rows, c.mdape_percent,
                                    c.loo_mdape_percent);
-    for (const TextParam& t : kTextParams) text += fmt::format(" {}={},", t.key, p.*t.field);
+    for (const TextParam& t : kTextParams) {
+        // The cost per routed expert (0.10) only where a profile has one: a text without it reads in 0.8 and 0.9 too.
+        if (t.field == &Profile::expert_overhead_us && p.*t.field == 0) continue;
+        text += fmt::format(" {}={},", t.key, p.*t.field);
+    }
     return text + fmt::format(" {}={}", kOverlapKey, p.overlap_expert_traffic ? 1 : 0);
 }
 

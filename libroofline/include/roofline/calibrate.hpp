@@ -107,7 +107,8 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
 
 /// The profile as text, readable and carrying its fit:
 /// "fit(<base>; n=<rows>; mdape=<x>%; loo=<y>%): bw=.., mfu=.., link=.., step_ms=.., allreduce_us=..,
-/// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., expert_us=.., ep_imbalance=.., overlap_ep=0|1". Every number is written
+/// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., [expert_us=.., ]ep_imbalance=.., overlap_ep=0|1" (expert_us only
+/// where it is not 0, so that 0.8 and 0.9 read the text). Every number is written
 /// so that it reads back to the same double.
 std::string profile_text(const Calibration& c);
 
