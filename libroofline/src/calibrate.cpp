@@ -57,21 +57,22 @@ struct TextParam {
     std::string_view key;
     double lo, hi;
     bool lo_open;   ///< lo itself refused
-    bool optional;  ///< absent from texts of 0.8: the value that leaves the model as it was then
+    bool optional;  ///< absent from texts of 0.8 (0.9's) or 0.9 (0.10's): the value that leaves the model as it was then
+    bool omitted_at_zero;  ///< written only where it is not 0, so that older versions read the text (0.10's expert_us)
     double Profile::*field;
 };
 constexpr std::array<TextParam, 11> kTextParams{{
-    {"bw", 0, 1, true, false, &Profile::bandwidth_efficiency},
-    {"mfu", 0, 1, true, false, &Profile::compute_efficiency},
-    {"link", 0, 1, true, false, &Profile::interconnect_efficiency},
-    {"step_ms", 0, 1000, false, false, &Profile::step_overhead_ms},
-    {"allreduce_us", 0, 1e5, false, false, &Profile::allreduce_latency_us},
-    {"mfu_tokens", 0, 1e6, false, true, &Profile::mfu_half_tokens},
-    {"attn", 0, 1, true, true, &Profile::attention_efficiency},
-    {"layer_us", 0, 1e4, false, true, &Profile::layer_overhead_us},
-    {"alltoall_us", 0, 1e5, false, true, &Profile::alltoall_latency_us},
-    {"expert_us", 0, 1e4, false, true, &Profile::expert_overhead_us},
-    {"ep_imbalance", 1, 100, false, false, &Profile::expert_imbalance},
+    {"bw", 0, 1, true, false, false, &Profile::bandwidth_efficiency},
+    {"mfu", 0, 1, true, false, false, &Profile::compute_efficiency},
+    {"link", 0, 1, true, false, false, &Profile::interconnect_efficiency},
+    {"step_ms", 0, 1000, false, false, false, &Profile::step_overhead_ms},
+    {"allreduce_us", 0, 1e5, false, false, false, &Profile::allreduce_latency_us},
+    {"mfu_tokens", 0, 1e6, false, true, false, &Profile::mfu_half_tokens},
+    {"attn", 0, 1, true, true, false, &Profile::attention_efficiency},
+    {"layer_us", 0, 1e4, false, true, false, &Profile::layer_overhead_us},
+    {"alltoall_us", 0, 1e5, false, true, false, &Profile::alltoall_latency_us},
+    {"expert_us", 0, 1e4, false, true, true, &Profile::expert_overhead_us},
+    {"ep_imbalance", 1, 100, false, false, false, &Profile::expert_imbalance},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 
@@ -251,8 +252,7 @@ Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Prof
         // cost trades against the bandwidth, and a descent from a base with a high one can stay in a valley of high
         // bandwidth where the compute roof of few tokens (mfu_tokens) stands in for the weights' read, far from the
         // best fit. The rows raise the cost again where they need it. The better of the two.
-        constexpr std::size_t kStep = 3;
-        static_assert(kFitParameters[kStep].field == &Profile::step_overhead_ms);
+        constexpr std::size_t kStep = fit_index(&Profile::step_overhead_ms);
         if (moves[kStep] && from[kStep] > lo(kStep)) {
             Params other = from;
             other[kStep] = lo(kStep);
@@ -294,11 +294,8 @@ std::string profile_text(const Calibration& c) {
     const Profile& p = c.profile;
     std::string text = fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%):", c.base, c.rows, c.mdape_percent,
                                    c.loo_mdape_percent);
-    for (const TextParam& t : kTextParams) {
-        // The cost per routed expert (0.10) only where a profile has one: a text without it reads in 0.8 and 0.9 too.
-        if (t.field == &Profile::expert_overhead_us && p.*t.field == 0) continue;
-        text += fmt::format(" {}={},", t.key, p.*t.field);
-    }
+    for (const TextParam& t : kTextParams)
+        if (!t.omitted_at_zero || p.*t.field != 0) text += fmt::format(" {}={},", t.key, p.*t.field);
     return text + fmt::format(" {}={}", kOverlapKey, p.overlap_expert_traffic ? 1 : 0);
 }
 

@@ -54,6 +54,14 @@ inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
     {"expert_overhead_us", "expert_us", 0.0, 100.0, &Profile::expert_overhead_us},
 }};
 
+/// The index in kFitParameters of a Profile field: the one way to name a fitted parameter's place (a field that is
+/// not one of them is no constant expression, so a compile-time use of it fails to compile).
+constexpr std::size_t fit_index(double Profile::*field) {
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (kFitParameters[k].field == field) return k;
+    throw "not a fitted parameter";
+}
+
 /// `base` with some of its fitted parameters set, each named by its key in a profile text ("bw", "mfu", ...:
 /// kFitParameters): the one way to write a profile's parameters by name (a lab profile in a test, a fit's start).
 /// Throws Error (internal) for a key that is not one of kFitParameters'.
