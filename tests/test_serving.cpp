@@ -141,8 +141,9 @@ TEST_CASE("a replica's steady state, computed by hand from the operator model", 
         CHECK(e2e_ms(d, bound(), w, batch) == Approx(ttft + 100 * tpot));
     }
     SECTION("typical: half an iteration of wait, M/D/1 queue of prefills, the iteration that carries the prompt") {
-        const double tpot = mean_over_steps(d, typical(), w, batch, prompts);
+        // The engine carries whole prompts: half of the iterations carry one prompt, the other half none.
         const double with_prompt = mean_over_steps(d, typical(), w, batch, 1);
+        const double tpot = (with_prompt + mean_over_steps(d, typical(), w, batch, 0)) / 2;
         const double decode_only = mean_over_steps(d, typical(), w, batch, 0);
         const double service = with_prompt - decode_only;
         const double rps = prompts / (tpot / 1000);

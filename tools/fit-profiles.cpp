@@ -204,6 +204,8 @@ int main(int argc, char** argv) {
         if (!set.is_null()) {
             base.expert_imbalance = set.value("expert_imbalance", 1.0);
             base.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
+            base.max_running_seqs = set.value("max_running_seqs", 0.0);
+            base.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
         }
         Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : kEngineMoves, {}, {}};
         main.start.name = name;

@@ -61,7 +61,7 @@ struct TextParam {
     bool omitted_at_zero;  ///< written only where it is not 0, so that older versions read the text (0.10's expert_us)
     double Profile::*field;
 };
-constexpr std::array<TextParam, 11> kTextParams{{
+constexpr std::array<TextParam, 13> kTextParams{{
     {"bw", 0, 1, true, false, false, &Profile::bandwidth_efficiency},
     {"mfu", 0, 1, true, false, false, &Profile::compute_efficiency},
     {"link", 0, 1, true, false, false, &Profile::interconnect_efficiency},
@@ -73,6 +73,8 @@ constexpr std::array<TextParam, 11> kTextParams{{
     {"alltoall_us", 0, 1e5, false, true, false, &Profile::alltoall_latency_us},
     {"expert_us", 0, 1e4, false, true, true, &Profile::expert_overhead_us},
     {"ep_imbalance", 1, 100, false, false, false, &Profile::expert_imbalance},
+    {"max_seqs", 0, 1e9, false, true, true, &Profile::max_running_seqs},
+    {"max_tokens", 0, 1e9, false, true, true, &Profile::max_iteration_tokens},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 
@@ -338,6 +340,8 @@ Profile profile_from_text(std::string_view text) {
         if (v > t.hi || v < t.lo || (t.lo_open && v == t.lo))
             bad_text(fmt::format("parameter '{}' must be {} {} and at most {} (got {})", key,
                                  t.lo_open ? "above" : "at least", t.lo, t.hi, value));
+        if (t.key.substr(0, 4) == "max_" && v != std::floor(v))
+            bad_text(fmt::format("parameter '{}' must be a whole number (got {})", key, value));
         p.*t.field = v;
     }
     for (std::size_t i = 0; i < kTextParams.size(); ++i)

@@ -38,6 +38,8 @@ Profile profile_from_json(const std::string& name, const nlohmann::json& fitted,
     }
     p.expert_imbalance = set.value("expert_imbalance", 1.0);
     p.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
+    p.max_running_seqs = set.value("max_running_seqs", 0.0);
+    p.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
     return p;
 }
 

@@ -346,13 +346,133 @@ ReplicaState finish(ReplicaState s, const Workload& w) {
     return s;
 }
 
+// ---- The iteration as engines schedule it (docs/serving-model.md, section 2). -------------------------------
+
+/// The engine's limits on one replica: its profile's, per attention group, times the groups (each runs a
+/// scheduler of its own). Infinite where the profile sets none (bound).
+struct Limits {
+    double seqs = kInf;    ///< sequences running at once
+    double tokens = kInf;  ///< tokens of one iteration, decode and prefill
+};
+
+Limits limits(const Deployment& d, const Profile& profile) {
+    const Profile& p = profile.for_vendor(d.gpu.vendor);
+    Limits l;
+    if (p.max_running_seqs > 0) l.seqs = std::floor(p.max_running_seqs) * d.layout.dp_attention;
+    if (p.max_iteration_tokens > 0) l.tokens = std::floor(p.max_iteration_tokens) * d.layout.dp_attention;
+    return l;
+}
+
+/// The largest batch whose prefills the token budget keeps up with: B P / (O - 1) + B <= tokens.
+double budget_batch(const Limits& l, const Workload& w) {
+    if (!std::isfinite(l.tokens)) return kInf;
+    return std::floor(l.tokens * (w.output_tokens - 1) / (w.prompt_tokens + w.output_tokens - 1) * (1 + 1e-12));
+}
+
+/// The largest batch the engine runs for this workload (memory aside): its cap on sequences and its token budget;
+/// at least 1 (a budget below one prompt's worth per request still runs one sequence, chunk by chunk).
+double engine_batch(const Limits& l, const Workload& w) {
+    return std::max(1.0, std::min(l.seqs, budget_batch(l, w)));
+}
+
+/// The mean iteration at a decode batch, with the prefill that keeps the batch full: `n = batch / (O - 1)` prompts
+/// per iteration on average, in iterations of their own sizes.
+struct Schedule {
+    double tpot_ms = 0;   ///< the mean iteration: TPOT
+    double prompts = 0;   ///< prompts started per iteration (n, or less when the budget cannot keep up)
+    double with_prompt_ms = 0;  ///< the iterations that carry one prompt, from its first chunk to its last (TTFT)
+    double chunks = 1;    ///< iterations one prompt's prefill takes
+};
+
+/// An engine's schedule (every profile but bound): decode first, then the waiting prompts in the iteration's
+/// token budget (vLLM V1's and SGLang's schedulers, TensorRT-LLM's with chunked context). Prompts arrive one by one,
+/// so an iteration carries whole prompts: floor(n) or ceil(n) of them, in the shares that make n; a prompt longer
+/// than the budget left by the decode tokens goes in chunks of that room, the last chunk the rest. Where even that
+/// does not fit (the budget is nearly full) every iteration carries the budget's room.
+Schedule engine_schedule(const IterationModel& m, const Workload& w, double batch, const Limits& l) {
+    Schedule s;
+    const double P = w.prompt_tokens, n = batch / (w.output_tokens - 1);
+    const double room = l.tokens - batch;  // prefill tokens an iteration may carry beside the decode tokens
+    const double decode_only = m.ms(batch, 0);
+    s.prompts = n;
+    const double lo = std::floor(n), hi = std::ceil(n);
+    if (hi * P <= room) {
+        // Whole prompts: (1 - phi) of the iterations carry floor(n), phi carry ceil(n).
+        const double phi = n - lo;
+        s.tpot_ms = (1 - phi) * (lo > 0 ? m.ms(batch, lo) : decode_only) + (phi > 0 ? phi * m.ms(batch, hi) : 0);
+        s.with_prompt_ms = m.ms(batch, 1);
+        return s;
+    }
+    const double chunk = std::max(1.0, room);  // the budget's room, at least one token
+    s.chunks = std::ceil(P / chunk * (1 - 1e-12));
+    const double last = P - (s.chunks - 1) * chunk;  // tokens of the last chunk
+    if (n < 1 && n * s.chunks <= 1) {
+        // One prompt at a time, in chunks: n x chunks of the iterations carry one of its chunks, the rest none.
+        const double full = s.chunks > 1 ? m.ms(batch, chunk / P) : 0;
+        s.with_prompt_ms = (s.chunks - 1) * full + m.ms(batch, last / P);
+        s.tpot_ms = n * s.with_prompt_ms + (1 - n * s.chunks) * decode_only;
+        return s;
+    }
+    // The budget is (nearly) full: a share n P / room of the iterations carries the budget's room, the rest none; a
+    // budget that cannot keep up (share above 1, only where the batch is 1: engine_batch) starts fewer prompts.
+    const double share = std::min(1.0, n * P / chunk);
+    s.prompts = std::min(n, chunk / P);
+    const double full = m.ms(batch, chunk / P);
+    s.tpot_ms = share * full + (1 - share) * decode_only;
+    s.with_prompt_ms = (s.chunks - 1) * full + m.ms(batch, last / P);
+    return s;
+}
+
+/// bound's schedule: the fastest mean over every schedule an engine could run at this batch. Iteration i carries
+/// x_i prefill tokens, their mean x = n P fixed; its time is decode(B) + g(x_i). The mean is at least decode(B) +
+/// conv(g)(x), g's convex envelope; g(0) = 0, and g is convex for a dense model (every operator max(affine,
+/// affine): the fluid x_i = x is the fastest) but concave where a MoE's experts are memory bound (the experts read
+/// grow concavely with the tokens), so the envelope at x is min over c >= x of (x / c) g(c): a share x / c of the
+/// iterations carry c tokens (whole prompts together where c >= P), the rest none. docs/serving-model.md, section 2.
+Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch, bool concave) {
+    Schedule s;
+    const double P = w.prompt_tokens, n = batch / (w.output_tokens - 1), x = n * P;
+    s.prompts = n;
+    s.with_prompt_ms = m.ms(batch, 1);
+    const double decode_only = m.ms(batch, 0);
+    const double fluid = m.ms(batch, n);
+    if (!concave || !(x > 0)) {
+        s.tpot_ms = fluid;
+        return s;
+    }
+    // slope(c) = g(c) / c; the fluid is c = x. A grid of ratio 2^(1/4) up to 2^24 tokens (beyond, every expert is
+    // read and the experts are compute bound long before), then golden-section search about its best point.
+    const auto slope = [&](double c) { return (m.ms(batch, c / P) - decode_only) / c; };
+    double best_c = x, best = (fluid - decode_only) / x;
+    constexpr double kRatio = 1.189207115002721;  // 2^(1/4)
+    constexpr double kMaxTokens = 16777216;
+    for (double c = x * kRatio; c <= std::max(kMaxTokens, x); c *= kRatio) {
+        const double v = slope(c);
+        if (v < best) best = v, best_c = c;
+    }
+    if (best_c > x) {
+        double a = std::max(x, best_c / kRatio), b = best_c * kRatio;
+        constexpr double kGolden = 0.6180339887498949;
+        double c1 = b - kGolden * (b - a), c2 = a + kGolden * (b - a), v1 = slope(c1), v2 = slope(c2);
+        for (int i = 0; i < 40 && b - a > 1e-9 * b; ++i) {
+            if (v1 < v2) b = c2, c2 = c1, v2 = v1, c1 = b - kGolden * (b - a), v1 = slope(c1);
+            else a = c1, c1 = c2, v1 = v2, c2 = a + kGolden * (b - a), v2 = slope(c2);
+        }
+        for (double c : {c1, c2})
+            if (const double v = slope(c); v < best) best = v, best_c = c;
+    }
+    s.tpot_ms = decode_only + x * best;
+    return s;
+}
+
 /// The colocated replica at `batch` (checked by the caller).
-ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, double batch) {
+ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, double batch, const Limits& l,
+                       bool concave) {
     ReplicaState s;
     s.batch = batch;
-    const double prompts = batch / (w.output_tokens - 1);  // prompts per iteration that keep the batch full
-    s.tpot_ms = m.ms(batch, prompts);
-    s.rps = prompts / units::seconds_from_ms(s.tpot_ms);
+    const Schedule it = bound ? bound_schedule(m, w, batch, concave) : engine_schedule(m, w, batch, l);
+    s.tpot_ms = it.tpot_ms;
+    s.rps = it.prompts / units::seconds_from_ms(s.tpot_ms);
     const double decode_only = m.ms(batch, 0);
     s.prefill_share = 1 - decode_only / s.tpot_ms;
     if (bound) {
@@ -360,11 +480,12 @@ ReplicaState colocated(const IterationModel& m, bool bound, const Workload& w, d
         s.ttft_ms = m.prefill_ms(1);
     } else {
         // Wait for the running iteration (half of one on average), queue behind the prefills ahead (M/D/1 with
-        // the time one prompt adds to an iteration as its service time), then the iteration that carries it.
-        const double with_prompt = m.ms(batch, 1);
-        const double service = with_prompt - decode_only;
+        // the time one prompt adds to the schedule as its service time: (TPOT - decode step) / n, which is
+        // iteration(B, 1 prompt) - iteration(B, 0) where each prompt has an iteration of its own), then the
+        // iterations that carry its prompt.
+        const double service = (s.tpot_ms - decode_only) / it.prompts;
         const double load = units::seconds_from_ms(service) * s.rps;
-        s.ttft_ms = load < 1 ? s.tpot_ms / 2 + load * service / (2 * (1 - load)) + with_prompt : kInf;
+        s.ttft_ms = load < 1 ? s.tpot_ms / 2 + load * service / (2 * (1 - load)) + it.with_prompt_ms : kInf;
     }
     return finish(s, w);
 }
@@ -394,21 +515,23 @@ IterationModel iteration_model(const Deployment& d, const Profile& p, const Work
 
 Miss detail::search_replica(const Deployment& d, const Profile& p, const Workload& w, const Targets& t,
                             double mem_util, ReplicaState& out) {
-    const double fit = memory_batch(d, p, w, mem_util);
-    if (fit < 1) return Miss::memory;
+    const double memory = memory_batch(d, p, w, mem_util);
+    if (memory < 1) return Miss::memory;
     const IterationModel m = iteration_model(d, p, w);
-    const bool bound = is_bound(p);
-    out = colocated(m, bound, w, 1);
+    const bool bound = is_bound(p), concave = d.model.moe();
+    const Limits l = limits(d, p);
+    const double fit = std::min(memory, engine_batch(l, w));
+    out = colocated(m, bound, w, 1, l, concave);
     if (out.tpot_ms > t.tpot_ms) return Miss::tpot;
     if (out.ttft_ms > t.ttft_ms) return Miss::ttft;
     ReplicaState at;
     const double batch = largest(fit, [&](double b) {
-        // The TPOT first (one iteration), the TTFT only where it is met.
-        if (m.ms(b, b / (w.output_tokens - 1)) > t.tpot_ms) return false;
-        at = colocated(m, bound, w, b);
+        // The decode step first (no schedule's mean is below it), the schedule only where it is met.
+        if (m.ms(b, 0) > t.tpot_ms) return false;
+        at = colocated(m, bound, w, b, l, concave);
         return at.tpot_ms <= t.tpot_ms && at.ttft_ms <= t.ttft_ms;
     });
-    out = at.batch == batch ? at : colocated(m, bound, w, batch);
+    out = at.batch == batch ? at : colocated(m, bound, w, batch, l, concave);
     return Miss::none;
 }
 
@@ -426,7 +549,8 @@ bool is_bound(const Profile& p) noexcept {
     return p.bandwidth_efficiency == 1 && p.compute_efficiency == 1 && p.interconnect_efficiency == 1 &&
            p.step_overhead_ms == 0 && p.allreduce_latency_us == 0 && p.expert_imbalance == 1 &&
            p.overlap_expert_traffic && p.mfu_half_tokens == 0 && p.attention_efficiency == 1 &&
-           p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.expert_overhead_us == 0 && p.vendors.empty();
+           p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.expert_overhead_us == 0 &&
+           p.max_running_seqs == 0 && p.max_iteration_tokens == 0 && p.vendors.empty();
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {
@@ -454,7 +578,17 @@ ReplicaState replica_state(const Deployment& d, const Profile& p, const Workload
         fail(Status::no_solution, "batch",
              fmt::format("{} sequences of {} + {} tokens do not fit beside the weights (at most {})", batch,
                          w.prompt_tokens, w.output_tokens, fit));
-    const ReplicaState s = colocated(iteration_model(d, p, w), is_bound(p), w, batch);
+    const Limits l = limits(d, p);
+    if (batch > l.seqs)
+        fail(Status::no_solution, "batch",
+             fmt::format("the profile's engine runs at most {} sequences at once (max_seqs, per attention group)",
+                         l.seqs));
+    if (batch > engine_batch(l, w))
+        fail(Status::no_solution, "batch",
+             fmt::format("at a batch of {} the profile's token budget of {} per iteration (max_tokens) cannot prefill "
+                         "the prompts that keep it full (at most {} sequences of {} + {} tokens)",
+                         batch, l.tokens, engine_batch(l, w), w.prompt_tokens, w.output_tokens));
+    const ReplicaState s = colocated(iteration_model(d, p, w), is_bound(p), w, batch, l, d.model.moe());
     if (!std::isfinite(s.ttft_ms))
         fail(Status::no_solution, "batch",
              fmt::format("at a batch of {} the prefills arrive faster than the replica serves them: the queue "
@@ -485,7 +619,9 @@ double slo_batch(const Deployment& d, const Profile& p, double ctx, double tpot_
         fail(Status::no_solution, "ctx", fmt::format("not one sequence of {} tokens fits beside the weights", ctx));
     // Beyond memory, the batch is bounded by the step time: a batch of B takes at least B x (the compute of
     // one token), so B <= tpot / (that) + 1 caps the search when ctx = 0.
-    double cap = fit;
+    // The engine's cap: its running sequences, and the decode tokens of one iteration.
+    const Limits l = limits(d, p);
+    double cap = std::min(fit, std::min(l.seqs, l.tokens));
     if (!std::isfinite(cap)) {
         cap = 1;
         while (step(cap * 2) <= tpot_ms) {
@@ -522,7 +658,13 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
     require_fraction("mem_util", mem_util);
     const double budget = kv_budget(d, mem_util);
     const IterationModel m = iteration_model(d, p, w);
-    const double alone = m.prefill_ms(1);
+    // An engine prefills a prompt longer than its token budget in chunks of the budget, the last the rest.
+    const Limits l = limits(d, p);
+    const double chunk = std::min(w.prompt_tokens, l.tokens);
+    const double chunks = std::ceil(w.prompt_tokens / chunk * (1 - 1e-12));
+    const double last = w.prompt_tokens - (chunks - 1) * chunk;
+    const double alone = (chunks > 1 ? (chunks - 1) * m.prefill_ms(chunk / w.prompt_tokens) : 0) +
+                         m.prefill_ms(last / w.prompt_tokens);
     if (alone > ttft_ms)
         fail(Status::no_solution, "ttft_ms",
              fmt::format("no load meets ttft_ms = {}: the prefill of one prompt takes {:.4g} ms", ttft_ms, alone));
@@ -552,8 +694,10 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
 
 Miss detail::search_decode(const Deployment& d, const Profile& p, const Workload& w, double tpot_ms,
                            double mem_util, ReplicaState& out) {
-    const double fit = memory_batch(d, p, w, mem_util);
-    if (fit < 1) return Miss::memory;
+    const double memory = memory_batch(d, p, w, mem_util);
+    if (memory < 1) return Miss::memory;
+    const Limits l = limits(d, p);
+    const double fit = std::max(1.0, std::min(memory, std::min(l.seqs, l.tokens)));  // the engine's cap
     const IterationModel m = iteration_model(d, p, w);
     auto state = [&](double batch) {
         ReplicaState s;

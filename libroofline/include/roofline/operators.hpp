@@ -48,6 +48,13 @@ struct Profile {
     /// the matrix multiplies of each expert apart (llama.cpp) pay it per expert the tokens pick; engines with one
     /// fused MoE kernel pay next to nothing. 0: none (bound; profile texts before 0.10).
     double expert_overhead_us = 0;
+    /// Engine limits of the serving model (docs/serving-model.md, section 2), set from each engine's documented
+    /// defaults, not fitted: the most sequences one scheduler runs at once (vLLM max_num_seqs, SGLang
+    /// --max-running-requests, TensorRT-LLM max_batch_size) and the most tokens one iteration carries, decode and
+    /// prefill together (vLLM max_num_batched_tokens, SGLang --chunked-prefill-size, TensorRT-LLM max_num_tokens).
+    /// Each attention group (dp_attention) runs a scheduler of its own. 0: no limit (bound; profile texts before 0.11).
+    double max_running_seqs = 0;
+    double max_iteration_tokens = 0;
     /// The profile a GPU of another vendor runs under (profiles.json "vendors"): the same name, the parameters fitted
     /// on that vendor's measurements. Each vendor's name in lower case ("amd"). Empty: one set of parameters for every GPU.
     std::vector<std::pair<std::string, std::shared_ptr<const Profile>>> vendors;
