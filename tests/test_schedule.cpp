@@ -190,3 +190,39 @@ TEST_CASE("a dense model's bound is the fluid schedule: its costs are convex in 
               Approx(iteration_ms(d, bound(), w, batch, batch / 299)).epsilon(1e-12));
     }
 }
+
+TEST_CASE("a decode step of one sequence is bound by its weights' read on every GPU of the catalog, and 4-bit weights "
+          "make it faster than 16-bit ones", "[serving][profile]") {
+    // Llama-2-7B, one sequence, 512 tokens of context, under typical and every engine profile: each multiply of the
+    // step (one row) runs on the vector units (operators.cpp, estimate). In 16 bits it is memory bound everywhere.
+    // 4-bit weights (q4_0, int4) read a quarter of the bytes and are dequantized on the vector units: faster than
+    // 16 bits everywhere, and memory bound where the vector units are fast beside the memory (consumer GPUs, L40S,
+    // H100); on an A100 (19.5 TFLOP/s of FP32 for 2 TB/s) the dequantization binds, as gpt-fast measured (int4 at
+    // batch 1: 5.08 ms, 2.5 times the weights' read; tests/data/measurements.csv, gf-7b-int4).
+    const ModelSpec m = *find_model("llama-2-7b");
+    const std::vector<std::string> fast_vectors{"rtx-3090", "rtx-4090", "rtx-5090", "l40s", "h100-sxm"};
+    int gpus = 0;
+    for (const std::string& id : gpu_ids()) {
+        const GpuSpec gpu = *find_gpu(id);
+        if (gpu.hbm_gb < 20) continue;  // 16-bit weights of 7B do not fit
+        ++gpus;
+        const bool fast = std::find(fast_vectors.begin(), fast_vectors.end(), id) != fast_vectors.end();
+        for (const char* name : {"typical", "sglang", "tensorrt-llm", "llama.cpp"}) {
+            const Profile& p = *find_profile(name);
+            INFO(id << " under " << name);
+            double ms16 = 0;
+            for (DType w : {DType::fp16, DType::q4_0, DType::int4}) {
+                std::vector<Operator> ops = decode_operators(DeploymentRef{m, gpu, w, DType::fp16, 1}, 1, 512);
+                const double ms = estimate(ops, gpu, p);
+                for (const Operator& op : ops)
+                    if (op.tokens > 0 && (w == DType::fp16 || fast)) {
+                        INFO(to_string(w) << " " << op.name);
+                        CHECK(op.bound == Resource::memory);
+                    }
+                if (w == DType::fp16) ms16 = ms;
+                else CHECK(ms < ms16);
+            }
+        }
+    }
+    CHECK(gpus >= 20);
+}

@@ -194,6 +194,10 @@ private:
     std::vector<Operator>& ops_;
 };
 
+/// Operations of the vector units per weight of a weight-only format to dequantize it in a GEMV kernel: unpack
+/// (shift and mask), convert to the compute dtype, apply the block's scale (docs/accuracy.md, "Few rows").
+constexpr double kDequantOpsPerWeight = 3;
+
 /// A linear layer of `params` weights on `tokens` tokens, `times` over: 2 FLOP per weight per token; the
 /// weights read once, the activations in and out.
 Operator& linear(OperatorList& ops, std::string_view name, double params, double tokens, double in, double out,
@@ -205,6 +209,7 @@ Operator& linear(OperatorList& ops, std::string_view name, double params, double
     op.bytes *= times;
     op.tokens = tokens;
     op.layers = times;
+    if (weight_value_bytes < bytes_per_value(compute) * (1 - 1e-9)) op.dequant_flops = params * kDequantOpsPerWeight * times;
     return op;
 }
 
@@ -294,6 +299,8 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         experts.expert_parallel = expert_parallel;
         experts.tokens = touched > 0 ? t.stage * m.experts_per_token / touched : 0;  // each expert's rows
         experts.count = touched / s.ep;  // the experts a GPU runs (the profile's expert_overhead_us)
+        if (s.expert_value_bytes < bytes_per_value(experts.compute) * (1 - 1e-9))
+            experts.dequant_flops = touched * s.expert * kDequantOpsPerWeight * moe_layers;
         experts.layers = moe_layers;
         if (m.shared_experts > 0)
             linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
@@ -589,8 +596,21 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
                 have_roof = true;
             }
             Gpu at = roof;
-            // A multiply of few rows reaches less of the compute roof (the profile's mfu_half_tokens).
-            if (profile.mfu_half_tokens > 0 && op.tokens > 0) at.tflops *= op.tokens / (op.tokens + profile.mfu_half_tokens);
+            // A multiply of few rows fills few of the matrix units' tiles: it reaches compute_efficiency x m / (m +
+            // mfu_half_tokens) of their peak. Engines run such a multiply on the vector units instead (a GEMV kernel
+            // has no tile of rows to fill), at compute_efficiency of the FP32 peak: the faster of the two, so that a
+            // decode step of few sequences stays bound by its weights' read (docs/accuracy.md, "Few rows").
+            // Its weights of a weight-only format are dequantized there too, once per weight whatever the rows. The
+            // routed experts run as one grouped multiply of every expert's rows (fused MoE kernels), each expert's
+            // rows padded to the tile: no vector path.
+            if (profile.mfu_half_tokens > 0 && op.tokens > 0) {
+                const double tiles = at.tflops * op.tokens / (op.tokens + profile.mfu_half_tokens);
+                const double vector = op.kind == OperatorKind::experts
+                                          ? 0
+                                          : std::min(at.tflops, gpu.fp32 * profile.compute_efficiency) *
+                                                (op.flops > 0 ? op.flops / (op.flops + op.dequant_flops) : 1);
+                at.tflops = std::max(tiles, vector);
+            }
             if (op.kind == OperatorKind::attention && profile.attention_efficiency != 1) {
                 at.tflops *= profile.attention_efficiency;
                 at.tbs *= profile.attention_efficiency;

@@ -42,13 +42,13 @@ struct FitParameter {
 };
 inline constexpr std::size_t kFitParameterCount = 10;
 inline constexpr std::array<FitParameter, kFitParameterCount> kFitParameters{{
-    {"bandwidth_efficiency", "bw", 0.3, 1.0, &Profile::bandwidth_efficiency},
-    {"compute_efficiency", "mfu", 0.1, 1.0, &Profile::compute_efficiency},
+    {"bandwidth_efficiency", "bw", 0.5, 1.0, &Profile::bandwidth_efficiency},
+    {"compute_efficiency", "mfu", 0.25, 1.0, &Profile::compute_efficiency},
     {"interconnect_efficiency", "link", 0.5, 1.0, &Profile::interconnect_efficiency},
     {"step_overhead_ms", "step_ms", 0.0, 10.0, &Profile::step_overhead_ms},
     {"allreduce_latency_us", "allreduce_us", 0.0, 100.0, &Profile::allreduce_latency_us},
     {"mfu_half_tokens", "mfu_tokens", 0.0, 2048.0, &Profile::mfu_half_tokens},
-    {"attention_efficiency", "attn", 0.2, 1.0, &Profile::attention_efficiency},
+    {"attention_efficiency", "attn", 0.25, 1.0, &Profile::attention_efficiency},
     {"layer_overhead_us", "layer_us", 0.0, 200.0, &Profile::layer_overhead_us},
     {"alltoall_latency_us", "alltoall_us", 0.0, 500.0, &Profile::alltoall_latency_us},
     {"expert_overhead_us", "expert_us", 0.0, 100.0, &Profile::expert_overhead_us},

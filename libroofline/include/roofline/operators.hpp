@@ -106,6 +106,10 @@ struct Operator {
     double count = 0;           ///< how many kernels it stands for in a layer: all-reduces (in all layers, on a
                                 ///< link operator), the distinct experts a GPU runs (the routed experts)
     double tokens = 0;          ///< rows of its matrix multiply (the profile's mfu_half_tokens); 0: not one
+    /// Work of turning its weights from a weight-only format (int8, int4, q8_0, q4_0, q4_k_m: stored in fewer bits
+    /// than it computes in) into its compute dtype, FLOP-equivalents, where a multiply of few rows runs on the vector
+    /// units (estimate()); 0 for weights in their compute dtype.
+    double dequant_flops = 0;
     double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
                                 ///< counts the most of any operator: the step's layers)
     DType compute = DType::bf16;
