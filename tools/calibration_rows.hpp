@@ -5,10 +5,11 @@
 // A row (measurements.csv's columns; engines.csv adds output_tokens, ep, dp_attention) is one of:
 //   step_ms  one decode step of `batch` sequences at `ctx_mean` tokens of context
 //   ttft_ms  the prefill of `batch` prompts of `prompt_tokens` tokens, alone
-//   tpot_ms  the time per output token of a closed-loop serving benchmark at concurrency `batch`: one iteration
-//            that decodes `batch` sequences at prompt_tokens + output_tokens / 2 tokens of context, fused with
-//            batch / (output_tokens - 1) prompts' prefill (chunked prefill keeps the batch full), as
-//            docs/serving-model.md's iteration
+//   tpot_ms  the time per output token of a closed-loop serving benchmark at concurrency `batch`: the mean iteration
+//            of the engine's schedule that decodes `batch` sequences at prompt_tokens + output_tokens / 2 tokens of
+//            context, fused with the n = batch / (output_tokens - 1) prompts' prefill that keeps the batch full, whole
+//            prompts: floor(n) in a share 1 - (n - floor n) of the iterations, one more in the rest, as
+//            docs/serving-model.md's iteration (section 2)
 //   e2e_ms   a latency benchmark's run: the prefill of `batch` prompts, then output_tokens - 1 decode steps at
 //            prompt_tokens + output_tokens / 2 tokens of context
 #pragma once
@@ -118,7 +119,15 @@ inline Case to_case(const measurements::Row& r) {
         if (!(output >= 2)) throw bad(c.metric + " needs output_tokens >= 2");
         const double ctx = prompt + output / 2;
         if (c.metric == "tpot_ms") {
-            mixed_operators(d, batch, ctx, batch / (output - 1), prompt, c.ops);
+            // The engine's schedule (docs/serving-model.md, section 2): whole prompts, floor(n) in a share 1 - phi of
+            // the iterations and one more in the rest (the rows' prompts fit the engines' token budgets).
+            const double n = batch / (output - 1), lo = std::floor(n), phi = n - lo;
+            mixed_operators(d, batch, ctx, lo, prompt, c.ops);
+            c.times = 1 - phi;
+            if (phi > 0) {
+                mixed_operators(d, batch, ctx, lo + 1, prompt, c.then_ops);
+                c.then_times = phi;
+            }
         } else {
             c.ops = prefill_operators(d, batch, prompt);
             c.then_ops = decode_operators(d, batch, ctx);

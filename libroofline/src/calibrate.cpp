@@ -103,7 +103,7 @@ double predict_ms(const CalibrationCase& c, const Profile& profile) {
     struct Scratch;
     std::vector<Operator>& ops = per_thread<Scratch, std::vector<Operator>>();
     ops = c.ops;
-    double ms = estimate(ops, c.gpu, profile);
+    double ms = c.times * estimate(ops, c.gpu, profile);
     if (c.then_times > 0) {
         ops = c.then_ops;
         ms += c.then_times * estimate(ops, c.gpu, profile);

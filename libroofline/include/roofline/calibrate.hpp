@@ -22,7 +22,8 @@ namespace roofline {
 /// One measured row: its operators (as decode_operators, prefill_operators or mixed_operators give them, before
 /// estimate()), the GPU it ran on, and the measured time in ms. `metric` is "step_ms", "ttft_ms", "tpot_ms" or
 /// "e2e_ms". A row of two phases (an end-to-end latency: one prefill, then the decode steps) adds `then_times`
-/// times the time of `then_ops` to that of `ops`.
+/// times the time of `then_ops` to `times` times that of `ops` (a serving TPOT: the mean over the iterations of the
+/// engine's schedule, docs/serving-model.md section 2, those with floor(n) prompts and those with one more).
 struct CalibrationCase {
     std::vector<Operator> ops;
     GpuSpec gpu;
@@ -30,6 +31,7 @@ struct CalibrationCase {
     double measured_ms = 0;
     std::vector<Operator> then_ops;
     double then_times = 0;
+    double times = 1;
 };
 
 /// A parameter of a profile that the fitter fits: its name in profiles.json, its key in a profile text, the
