@@ -68,6 +68,22 @@ constexpr FitMask kEngineMoves = {true, true, false, true, false, false, true, t
 static_assert(kFitParameters[6].field == &Profile::attention_efficiency && kFitParameters[7].field == &Profile::layer_overhead_us &&
               kFitParameters[9].field == &Profile::expert_overhead_us);
 
+/// What an engine's own fit moves: kEngineMoves, but the compute and attention efficiencies only where the engine has
+/// rows of a forward pass alone (decode steps, prefills) to tell them: a serving TPOT carries the engine's serving
+/// loop, and fitted alone on such rows those efficiencies take up what the model lacks (vllm's 0.18 and 0.25 in
+/// 0.10, issue #31). Without such rows they stay typical's.
+FitMask engine_moves(const std::vector<const Case*>& rows) {
+    FitMask moves = kEngineMoves;
+    const bool forward_pass = std::any_of(rows.begin(), rows.end(), [](const Case* c) {
+        return c->metric == "step_ms" || c->metric == "ttft_ms";
+    });
+    if (!forward_pass) {
+        moves[fit_index(&Profile::compute_efficiency)] = false;
+        moves[fit_index(&Profile::attention_efficiency)] = false;
+    }
+    return moves;
+}
+
 /// What a vendor's variant moves: kVariantMoves, and each parameter that the profile's own fit moves but that none of
 /// its rows depends on (its value changes no prediction): the profile's rows cannot tell it, the variant's may
 /// (llama.cpp's own rows, on NVIDIA GPUs, are of dense models; its AMD rows, of DeepSeek-V3, tell its cost per
@@ -207,7 +223,7 @@ int main(int argc, char** argv) {
             base.max_running_seqs = set.value("max_running_seqs", 0.0);
             base.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
         }
-        Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : kEngineMoves, {}, {}};
+        Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : engine_moves(by_vendor[""]), {}, {}};
         main.start.name = name;
         fit(main);
         nlohmann::ordered_json prof;
