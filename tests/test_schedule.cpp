@@ -29,6 +29,15 @@ Deployment deploy(const char* model, const char* gpu, DType weights, double tp, 
     return d;
 }
 
+/// A replica of the cases below: the model on `tp` GPUs in a layout.
+struct Case {
+    const char* model;
+    const char* gpu;
+    DType weights;
+    double tp;
+    Layout layout;
+};
+
 /// A profile with its engine limits replaced (0: none).
 Profile with_limits(const Profile& base, double max_seqs, double max_tokens) {
     Profile p = base;
@@ -73,13 +82,6 @@ double step_by_step_ms(const Deployment& d, const Profile& p, const Workload& w,
 
 TEST_CASE("the engine's schedule in closed form is the step-by-step schedule's mean: dense, MoE, MLA and hybrid",
           "[serving][schedule]") {
-    struct Case {
-        const char* model;
-        const char* gpu;
-        DType weights;
-        double tp;
-        Layout layout;
-    };
     const Case cases[] = {{"llama-3.1-8b", "h100-sxm", DType::bf16, 1, {}},
                           {"qwen3-30b-a3b", "h200", DType::fp8, 1, {}},
                           {"deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1}},  // MLA and MoE, DEP8
@@ -114,13 +116,6 @@ TEST_CASE("the engine's schedule in closed form is the step-by-step schedule's m
 
 TEST_CASE("bound is a bound over every schedule an engine could run: chunk sizes, whole prompts per iteration, "
           "token budgets", "[serving][schedule]") {
-    struct Case {
-        const char* model;
-        const char* gpu;
-        DType weights;
-        double tp;
-        Layout layout;
-    };
     const Case cases[] = {{"deepseek-r1", "h200", DType::fp8, 8, {}},         // MLA, MoE in TP8
                           {"deepseek-r1", "h200", DType::fp8, 8, {8, 8, 1}},  // DEP8
                           {"deepseek-r1", "b200", DType::nvfp4, 4, {4, 1, 1}},  // TEP4

@@ -375,6 +375,18 @@ double engine_batch(const Limits& l, const Workload& w) {
     return std::max(1.0, std::min(l.seqs, budget_batch(l, w)));
 }
 
+/// A prompt prefilled in chunks of at most `room` tokens: `count` chunks, the last of `last` tokens (the rest).
+struct Chunks {
+    double size = 0, count = 1, last = 0;
+};
+Chunks chunks_of(double prompt_tokens, double room) {
+    Chunks c;
+    c.size = std::min(prompt_tokens, std::max(1.0, room));  // at least one token
+    c.count = std::ceil(prompt_tokens / c.size * (1 - 1e-12));
+    c.last = prompt_tokens - (c.count - 1) * c.size;
+    return c;
+}
+
 /// The mean iteration at a decode batch, with the prefill that keeps the batch full: `n = batch / (O - 1)` prompts
 /// per iteration on average, in iterations of their own sizes.
 struct Schedule {
@@ -403,9 +415,9 @@ Schedule engine_schedule(const IterationModel& m, const Workload& w, double batc
         s.with_prompt_ms = m.ms(batch, 1);
         return s;
     }
-    const double chunk = std::max(1.0, room);  // the budget's room, at least one token
-    s.chunks = std::ceil(P / chunk * (1 - 1e-12));
-    const double last = P - (s.chunks - 1) * chunk;  // tokens of the last chunk
+    const Chunks c = chunks_of(P, room);
+    const double chunk = std::max(1.0, room), last = c.last;  // the budget's room, at least one token
+    s.chunks = c.count;
     if (n < 1 && n * s.chunks <= 1) {
         // One prompt at a time, in chunks: n x chunks of the iterations carry one of its chunks, the rest none.
         const double full = s.chunks > 1 ? m.ms(batch, chunk / P) : 0;
@@ -660,11 +672,9 @@ PrefillState prefill_rps(const Deployment& d, const Profile& p, const Workload& 
     const IterationModel m = iteration_model(d, p, w);
     // An engine prefills a prompt longer than its token budget in chunks of the budget, the last the rest.
     const Limits l = limits(d, p);
-    const double chunk = std::min(w.prompt_tokens, l.tokens);
-    const double chunks = std::ceil(w.prompt_tokens / chunk * (1 - 1e-12));
-    const double last = w.prompt_tokens - (chunks - 1) * chunk;
-    const double alone = (chunks > 1 ? (chunks - 1) * m.prefill_ms(chunk / w.prompt_tokens) : 0) +
-                         m.prefill_ms(last / w.prompt_tokens);
+    const Chunks c = chunks_of(w.prompt_tokens, l.tokens);
+    const double alone = (c.count > 1 ? (c.count - 1) * m.prefill_ms(c.size / w.prompt_tokens) : 0) +
+                         m.prefill_ms(c.last / w.prompt_tokens);
     if (alone > ttft_ms)
         fail(Status::no_solution, "ttft_ms",
              fmt::format("no load meets ttft_ms = {}: the prefill of one prompt takes {:.4g} ms", ttft_ms, alone));
