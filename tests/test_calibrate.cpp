@@ -420,6 +420,7 @@ TEST_CASE("the parameters of 0.9: a cost per layer, compute that grows with the 
         const ModelSpec moe = *find_model("qwen3-30b-a3b");
         Deployment ep{moe, gpu, DType::bf16, DType::bf16, 4};
         ep.layout.ep = 4;
+        ep.layout.dp_attention = 4;  // DEP4: the tokens dispatched to the experts and combined back
         const auto list = decode_operators(ep, 64, 2048);
         Profile p = neutral(), q = neutral();
         p.alltoall_latency_us = 50;

@@ -84,11 +84,12 @@ TEST_CASE("data-parallel attention: each GPU holds the MLA latent of its own seq
           std::floor((usable - weight_bytes_per_gpu(tp8)) / (8192 * per_token)));
 }
 
-TEST_CASE("expert parallelism: the all-to-all of dispatch and combine replaces the MoE's all-reduce") {
+TEST_CASE("expert parallelism: data-parallel attention sends its tokens to the experts and back; TEP sums them") {
     const ModelSpec& m = *model_entry("deepseek-v3");
     const double moe_layers = m.moe_layers(), k = m.experts_per_token, h = m.hidden;
     REQUIRE(moe_layers == 58);
     REQUIRE(k == 8);
+    REQUIRE(m.layers_with(Mlp::dense) == 3);
     const Deployment tp8 = deploy("deepseek-v3", "h200", DType::fp8, 8);
     const Deployment ep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 1, 1});
     const Deployment dep8 = deploy("deepseek-v3", "h200", DType::fp8, 8, {8, 8, 1});
@@ -101,22 +102,27 @@ TEST_CASE("expert parallelism: the all-to-all of dispatch and combine replaces t
     CHECK(find_op(tep, "experts")->flops == Approx(find_op(plain, "experts")->flops));
     const double activations = moe_layers * tokens * k * 2 * h * 2;
     CHECK(find_op(plain, "experts")->bytes - find_op(tep, "experts")->bytes == Approx(activations * 7 / 8));
-    // Dispatch and combine: each GPU sends its 256 / 8 tokens to 8 experts, 7/8 of them elsewhere, in FP8, and takes
-    // the outputs back in 16 bits: 32 x 8 x 7/8 x 7168 x (1 + 2) bytes per MoE layer.
-    const double alltoall = moe_layers * (tokens / 8) * k * 7.0 / 8 * h * (1 + 2);
-    CHECK(find_op(tep, "alltoall")->link_bytes == Approx(alltoall));
-    CHECK(find_op(dep, "alltoall")->link_bytes == Approx(alltoall));
-    CHECK(find_op(tep, "alltoall")->count == 2 * moe_layers);
-    // TEP (attention in tensor parallel over 8): the all-reduce after attention stays (61 layers), the MoE layers'
-    // go; the group's tokens are gathered again after each combine.
+    // TEP (attention in tensor parallel over 8): every GPU holds all 256 tokens, runs its experts on those routed to
+    // them, and the outputs are all-reduced as a tensor-parallel MLP's: the same all-reduces as TP, no all-to-all.
+    CHECK(find_op(tep, "alltoall") == nullptr);
+    CHECK(find_op(tep, "allgather") == nullptr);
     CHECK(find_op(plain, "allreduce")->count == 2 * 61);
-    CHECK(find_op(tep, "allreduce")->count == 61 + 3);  // after each attention and the 3 dense MLPs
-    CHECK(find_op(tep, "allgather")->link_bytes ==
-          Approx(moe_layers * 7.0 / 8 * tokens * h * 2));
-    // DEP: attention per GPU (no all-reduce), the three dense layers' MLP in tensor parallel over the 8 GPUs: the
-    // groups' tokens gathered before it and its output scattered back.
+    CHECK(find_op(tep, "allreduce")->count == 2 * 61);
+    CHECK(find_op(tep, "allreduce")->link_bytes == Approx(find_op(plain, "allreduce")->link_bytes));
+    CHECK(find_op(tep, "allreduce")->link_bytes == Approx(2 * 61 * 2 * 7.0 / 8 * tokens * h * 2));
+    // DEP: dispatch and combine. Each GPU sends its 256 / 8 tokens to 8 experts, 7/8 of them elsewhere, in FP8, and
+    // takes the outputs back in 16 bits: 32 x 8 x 7/8 x 7168 x (1 + 2) bytes per MoE layer.
+    const double alltoall = moe_layers * (tokens / 8) * k * 7.0 / 8 * h * (1 + 2);
+    CHECK(find_op(dep, "alltoall")->link_bytes == Approx(alltoall));
+    CHECK(find_op(dep, "alltoall")->count == 2 * moe_layers);
+    // Attention per GPU and the three dense MLPs beside it, each GPU on its own 32 tokens with the whole MLP:
+    // nothing gathered, nothing reduced; the dense MLPs' weights on every GPU.
     CHECK(find_op(dep, "allreduce") == nullptr);
-    CHECK(find_op(dep, "allgather")->link_bytes == Approx(3 * (7.0 / 8 + 7.0 / 8) * tokens * h * 2));
+    CHECK(find_op(dep, "allgather") == nullptr);
+    CHECK(find_op(dep, "mlp")->flops == Approx(find_op(plain, "mlp")->flops));
+    CHECK(find_op(dep, "mlp")->bytes > 7 * find_op(plain, "mlp")->bytes);
+    const double dense_mlp = 3 * m.dense_mlp_params();  // fp8: a byte a weight
+    CHECK(weight_bytes_per_gpu(dep8) - weight_bytes_per_gpu(tp8) >= dense_mlp * 7 / 8);
 }
 
 TEST_CASE("expert load imbalance: typical's documented factor slows the expert-parallel experts only") {

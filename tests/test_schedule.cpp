@@ -222,6 +222,39 @@ TEST_CASE("a decode step of one sequence is bound by its weights' read on every 
     CHECK(gpus >= 20);
 }
 
+TEST_CASE("llama.cpp's batch-1 decode steps on an RTX 3090 and 4090 are within 15% of published runs in q4_0 and fp16",
+          "[serving][profile]") {
+    // llama-bench tg runs (one sequence): tests/data/calibration/engines.csv group L and measurements.csv (PR #4766's
+    // table and XiongjieDai's LLaMA 3 table, both fitted). No llama-bench run of q4_0 on an RTX 4090 was found; its
+    // 4-bit run is q4_k_m. The weak ./main runs of XiongjieDai's LLaMA 2 overview are reported in docs/accuracy.md
+    // ("Few rows"), not held to 15% here: their context is not stated.
+    struct Run {
+        const char *gpu, *model, *dtype;
+        double ctx, ms;
+        const char* source;
+    };
+    const Run runs[] = {
+        {"rtx-3090", "codellama-7b", "fp16", 64, 1000 / 48.52, "PR #4766 tg128"},
+        {"rtx-3090", "codellama-7b", "q4_0", 64, 1000 / 121.82, "PR #4766 tg128"},
+        {"rtx-4090", "codellama-7b", "fp16", 64, 1000 / 61.03, "PR #4766 tg128"},
+        {"rtx-3090", "llama-3-8b", "fp16", 256, 1000 / 47.40, "XiongjieDai LLaMA 3 tg512"},
+        {"rtx-4090", "llama-3-8b", "fp16", 256, 1000 / 54.84, "XiongjieDai LLaMA 3 tg512"},
+        {"rtx-3090", "llama-3-8b", "q4_k_m", 256, 1000 / 115.42, "XiongjieDai LLaMA 3 tg512"},
+        {"rtx-4090", "llama-3-8b", "q4_k_m", 256, 1000 / 130.58, "XiongjieDai LLaMA 3 tg512"},
+    };
+    const Profile& p = *find_profile("llama.cpp");
+    for (const Run& r : runs) {
+        const GpuSpec gpu = *find_gpu(r.gpu);
+        const ModelSpec m = *find_model(r.model);
+        std::vector<Operator> ops =
+            decode_operators(DeploymentRef{m, gpu, *parse_dtype(r.dtype), DType::fp16, 1}, 1, r.ctx);
+        const double ms = estimate(ops, gpu, p);
+        INFO(r.model << " " << r.dtype << " on " << r.gpu << " (" << r.source << "): " << ms << " ms against "
+                     << r.ms);
+        CHECK(std::abs(ms / r.ms - 1) <= 0.15);
+    }
+}
+
 TEST_CASE("every engine profile's decode step stays within 35% of typical's on NVIDIA GPUs: fits that stay physical",
           "[serving][profile]") {
     // Issue #31: an engine profile fitted on a few serving-TPOT rows took up in its compute and attention efficiencies

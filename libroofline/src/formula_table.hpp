@@ -183,10 +183,11 @@ inline constexpr ArgSpec kTp = with_max(optional(number("tp", "GPUs", Check::cou
     "张量并行的 GPU 数：每块持有 1/tp 的权重和注意力头；每层两次 all-reduce。"), defaults::tp), kMaxGpus);
 inline constexpr ArgSpec kEp = with_max(optional(number("ep", "GPUs", Check::count,
     "Expert parallelism: the routed experts spread over ep of the tp GPUs (each expert in tensor parallel over "
-    "tp / (pp x ep)), tokens sent to them and back (all-to-all); 1: experts in tensor parallel. A divisor of "
-    "tp / pp.",
-    "专家并行：路由专家分布在 tp 块 GPU 中的 ep 块上（每个专家再在 tp / (pp × ep) 块上张量并行），token 发往专家再收回"
-    "（all-to-all）；1：专家按张量并行切分。须整除 tp / pp。"), defaults::ep), kMaxGpus);
+    "tp / (pp x ep)): with dp_attention > 1 tokens sent to them and back (all-to-all), else their outputs summed "
+    "by an all-reduce; 1: experts in tensor parallel. A divisor of tp / pp.",
+    "专家并行：路由专家分布在 tp 块 GPU 中的 ep 块上（每个专家再在 tp / (pp × ep) 块上张量并行）：dp_attention > 1 时 "
+    "token 发往专家再收回（all-to-all），否则各专家的输出经 all-reduce 求和；1：专家按张量并行切分。须整除 tp / pp。"),
+    defaults::ep), kMaxGpus);
 inline constexpr ArgSpec kDpAttention = with_max(optional(number("dp_attention", "groups", Check::count,
     "Data-parallel attention: attention in dp_attention groups of tp / (pp x dp_attention) GPUs, each with its "
     "own sequences and their KV cache; 1: attention over all tp / pp GPUs. A divisor of tp / pp.",

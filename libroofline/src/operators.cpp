@@ -39,6 +39,9 @@ struct Shard {
     double kv_values;   ///< KV values per token per attention layer on one GPU
     double state_bytes; ///< one sequence's state, one state layer, on one GPU
     double state_split; ///< the GPUs a state layer's heads are split over
+    /// Experts over ep > 1 GPUs with data-parallel attention (DEP and its kin): each attention group keeps its own
+    /// tokens, sent to the experts and back (all-to-all), and runs the dense MLPs where its attention runs.
+    bool dispatched;
 };
 
 Shard shard(const DeploymentRef& d) {
@@ -77,7 +80,11 @@ Shard shard(const DeploymentRef& d) {
         s.o = s.heads * m.head_dim * m.hidden;
         s.kv_values = 2 * s.kv_heads * m.head_dim;
     }
-    s.dense_mlp = m.dense_mlp_params() / s.stage;
+    s.dispatched = m.moe() && l.ep > 1 && l.dp_attention > 1;
+    // The dense MLP layers of an MoE model: in tensor parallel over the stage; dispatched, in the attention group's
+    // tensor parallelism on its own tokens, as engines run them beside data-parallel attention (SGLang's
+    // --moe-dense-tp-size 1 of its large-scale EP deployments, TensorRT-LLM and vLLM with attention DP): no gather.
+    s.dense_mlp = m.dense_mlp_params() / (s.dispatched ? ta : s.stage);
     // Each GPU holds experts / ep experts, each split over expert_tp GPUs: experts x an expert / stage in all.
     s.expert = m.moe() ? m.expert_params() / s.stage : 0;
     // With ep > 1 the router and the shared experts run where the attention does (on its group's tokens).
@@ -280,7 +287,8 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     state_layers(ops, d, s, t.mix, sequences / s.groups);
     const double dense_layers = m.layers_with(Mlp::dense);
     if (dense_layers > 0)
-        linear(ops, "mlp", s.dense_mlp, t.stage, m.hidden, m.hidden, weight_value_bytes, compute, dense_layers);
+        linear(ops, "mlp", s.dense_mlp, s.dispatched ? t.mix : t.stage, m.hidden, m.hidden, weight_value_bytes, compute,
+               dense_layers);
     const double moe_layers = m.moe_layers();
     const bool expert_parallel = s.ep > 1;
     if (m.moe() && moe_layers > 0) {
@@ -339,12 +347,20 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     auto spans = [&](double gpus) { return gpus > domain; };
     auto outside = [&](double gpus) { return gpus > domain ? (gpus - domain) / (gpus - 1) : 0.0; };
     const double mixers = m.layers - m.layers_with(Attention::none);
-    // Layers whose MLP runs in tensor parallel over the stage: the dense ones, and the MoE ones without ep.
-    const double tensor_mlps = dense_layers + (expert_parallel ? 0 : moe_layers);
+    // Experts over ep GPUs without data-parallel attention (TEP): every GPU of the stage holds all of the step's
+    // tokens after the attention's all-reduce; each runs its own experts on the tokens routed to them, and their
+    // outputs are summed by an all-reduce over the stage, as after a tensor-parallel MLP (vLLM and SGLang without
+    // an all-to-all backend, TensorRT-LLM without attention DP, ATOM). No dispatch, no combine: the all-to-all is
+    // what data-parallel attention groups need, each with its own tokens (s.dispatched).
+    const bool dispatched = s.dispatched;
+    // Layers whose MLP output is all-reduced over the stage: the dense ones and the MoE ones, unless dispatched;
+    // dispatched, the dense ones within the attention group.
+    const double tensor_mlps = dispatched ? 0 : dense_layers + moe_layers;
+    const double group_layers = mixers + (dispatched ? dense_layers : 0);
     double reduce_count = 0, reduce_bytes = 0, reduce_out = 0;
-    if (s.attention_tp > 1) {  // after each token mixer, within its attention group
-        reduce_count += mixers;
-        const double bytes = mixers * 2 * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
+    if (s.attention_tp > 1) {  // after each token mixer (and dispatched, each dense MLP), within its attention group
+        reduce_count += group_layers;
+        const double bytes = group_layers * 2 * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
         reduce_bytes += bytes;
         reduce_out += spans(s.attention_tp) ? bytes : 0;
     }
@@ -368,7 +384,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         gather_count += 2 * tensor_mlps;
         gather_bytes += tensor_mlps * ((s.groups - 1) / s.groups + (s.stage - 1) / s.stage) * t.stage * token_bytes;
     }
-    if (expert_parallel && s.attention_tp > 1 && moe_layers > 0) {
+    if (dispatched && s.attention_tp > 1 && moe_layers > 0) {
         gather_count += moe_layers;
         gather_bytes += moe_layers * (s.attention_tp - 1) / s.attention_tp * t.mix * token_bytes;
     }
@@ -380,7 +396,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         allgather.scaleout_bytes = spans(s.stage) ? gather_bytes : 0;
         allgather.expert_parallel = expert_parallel;
     }
-    if (expert_parallel && moe_layers > 0) {
+    if (dispatched && moe_layers > 0) {
         // Dispatch and combine: each GPU sends its stage / GPUs share of the tokens to their k experts, each expert's
         // expert_tp GPUs, (ep - 1) / ep of them on other GPUs, in FP8 (a byte a value, as DeepEP dispatches); the
         // partial outputs come back in 16 bits.

@@ -328,6 +328,49 @@ for f in csv.DictReader(open(FOUND, newline='')):
     assert f.pop('profile') == PROFILE.get(f['engine'], 'typical'), f['id']
     add(**f)
 
+# L. llama.cpp llama-bench on an RTX 3090, from the two sources of ../measurements.csv's RTX 4090 rows (issue #31:
+#    batch-1 decode on consumer GPUs). Conversion as group H: tgN -> step_ms = 1000 / (t/s) at ctx_mean N/2;
+#    ppN -> ttft_ms = N / (t/s) x 1000.
+#    - ggml-org/llama.cpp PR #4766 ('llama : ggml-backend integration'), JohannesGaessler's comparison table of
+#      January 2024 (turn 56 of the thread), column 't/s master': RTX 3090, 'llama 7B' F16 and Q4_0, pp512 and tg128.
+#      'llama 7B' is llama-bench's name for the architecture; taken as codellama-7b as the RTX 4090 rows of the same
+#      table are (Llama-2-7B's shapes; the vocabulary differs by 16 tokens).
+#    - XiongjieDai's 'NVIDIA Gaming GPUs' table (May 2024, the same README commit as group H): RTX 3090 24GB, Llama 3 8B
+#      Q4_K_M and F16, tg512 and pp512: the columns measurements.csv takes for the RTX 4090. Left out: tg4096 and
+#      pp4096 (llama-bench of 2024 without flash attention: fitted, its 4096-token prompts set the profile's attention
+#      efficiency to the range's floor, 0.25, and with it the decode attention of every batch; the profile's decode
+#      rows are all at batch 1 and cannot tell it).
+SRC_4766 = ('ggml-org/llama.cpp pull request #4766 (llama : ggml-backend integration), comment of JohannesGaessler '
+            "(turn 56), llama-bench table, RTX 3090, column 't/s master' ({t}), "
+            'https://github.com/ggml-org/llama.cpp/pull/4766')
+for dt, tg128, pp512 in (('fp16', 48.52, 4184.85), ('q4_0', 121.82, 3408.18)):
+    add(id=f'llama.cpp-rtx-3090-cl7-{dt.replace("_", "")}-tg128', source=SRC_4766.format(t='tg128'), gpu='rtx-3090',
+        engine='llama.cpp', model='codellama-7b', weight_dtype=dt, kv_dtype='fp16', tp=1, batch=1, prompt_tokens=0,
+        ctx_mean=64, metric='step_ms', value=fmt(1000 / tg128), firmness='medium',
+        note=f'llama.cpp master of January 2024; {tg128} t/s generating 128 tokens -> 1000/{tg128} ms a token at mean '
+             f'context 64; GGUF {dt.upper()}, KV f16, one GPU')
+    add(id=f'llama.cpp-rtx-3090-cl7-{dt.replace("_", "")}-pp512', source=SRC_4766.format(t='pp512'), gpu='rtx-3090',
+        engine='llama.cpp', model='codellama-7b', weight_dtype=dt, kv_dtype='fp16', tp=1, batch=1, prompt_tokens=512,
+        ctx_mean=512, metric='ttft_ms', value=fmt(512 / pp512 * 1000, 2), firmness='medium',
+        note=f'llama.cpp master of January 2024; {pp512} t/s over a 512-token prompt -> 512/{pp512} s; GGUF '
+             f'{dt.upper()}, KV f16, one GPU')
+SRC_XD_GAMING = ('XiongjieDai/GPU-Benchmarks-on-LLM-Inference@aa72e0ec86c356c41f8281c9733e9a13c3675800:README.md, '
+                 "'LLaMA 3' > 'NVIDIA Gaming GPUs' table, row '3090 24GB' (llama-bench {t})")
+for dt, v in (('q4_k_m', (115.42, 111.74, 97.31, 87.49, 4030.40, 3865.39, 3169.91, 2527.40)),
+              ('fp16', (47.40, 46.51, 44.79, 42.62, 4444.65, 4239.64, 3410.47, 2667.14))):
+    for n, tps in ((512, v[0]),):
+        add(id=f'llama.cpp-rtx-3090-l3-8b-{dt.replace("_", "")}-tg{n}', source=SRC_XD_GAMING.format(t=f'tg {n}'),
+            gpu='rtx-3090', engine='llama.cpp', model='llama-3-8b', weight_dtype=dt, kv_dtype='fp16', tp=1, batch=1,
+            prompt_tokens=0, ctx_mean=n // 2, metric='step_ms', value=fmt(1000 / tps), firmness='medium',
+            note=f'llama.cpp master of May 2024 (RunPod); {tps} t/s generating {n} tokens -> 1000/{tps} ms a token at '
+                 f'mean context {n // 2}; GGUF {dt.upper()}, KV f16, one GPU')
+    for n, tps in ((512, v[4]),):
+        add(id=f'llama.cpp-rtx-3090-l3-8b-{dt.replace("_", "")}-pp{n}', source=SRC_XD_GAMING.format(t=f'pp {n}'),
+            gpu='rtx-3090', engine='llama.cpp', model='llama-3-8b', weight_dtype=dt, kv_dtype='fp16', tp=1, batch=1,
+            prompt_tokens=n, ctx_mean=n, metric='ttft_ms', value=fmt(n / tps * 1000, 2), firmness='medium',
+            note=f'llama.cpp master of May 2024 (RunPod); {tps} t/s over a {n}-token prompt -> {n}/{tps} s; GGUF '
+                 f'{dt.upper()}, KV f16, one GPU; llama-bench default -b 2048 -ub 512')
+
 ids = [r['id'] for r in rows]
 assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
 # The engine build's year-month (from the version's release or the source's date, as each row's note says).
@@ -350,7 +393,8 @@ for r in rows:
     if r['id'] in found_dates:
         r['engine_date'] = found_dates[r['id']]
     elif r['engine'] == 'llama.cpp':
-        r['engine_date'] = '2025-10' if '-b6652-' in r['id'] else '2025-07' if '-b5997-' in r['id'] else '2024-05'
+        r['engine_date'] = ('2025-10' if '-b6652-' in r['id'] else '2025-07' if '-b5997-' in r['id'] else
+                            '2024-01' if r['id'].startswith('llama.cpp-rtx-3090-cl7-') else '2024-05')
     else:
         r['engine_date'] = ENGINE_DATE[(r['engine'], r['gpu'], r['model'])]
 
