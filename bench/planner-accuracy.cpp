@@ -58,8 +58,9 @@ Family family_style(const std::string& f) {
         {"mlperf50", {"MLPerf Inference v5.0 (NVIDIA), max load, limits", "#bcbd22"}},
         {"lmsys", {"LMSYS SGLang wide EP, decode pools", "#8c564b"}},
         {"trtllm", {"TensorRT-LLM DeepSeek-R1, DEP8, stated batch", "#17becf"}},
-        {"sglang", {"SGLang gpt-oss-120b, batch-1 decode", "#e377c2"}},
+        {"sglang", {"SGLang: gpt-oss batch 1, DEP4; Kimi K2 on MI325X", "#e377c2"}},
         {"atom", {"AMD ATOM on MI355X, limits, batch", "#2ca02c"}},
+        {"qwen", {"Qwen docs: SGLang on H20, batch 1", "#000000"}},
         {"mlperf51open", {"MLPerf v5.1 open, MI355X, max load", "#393b79"}},
     };
     const auto it = known.find(f);

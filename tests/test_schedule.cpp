@@ -55,25 +55,38 @@ Profile with_limits(const Profile& base, double max_seqs, double max_tokens) {
 /// The engine's schedule played iteration by iteration: prompt i (i = 1, 2, ...) arrives during iteration
 /// ceil(i / n), n = batch / (O - 1), and waits in a first-come queue; each iteration decodes `batch` sequences and
 /// takes from the queue's head as many prompt tokens as its budget leaves (`budget` - batch; a prompt cut where the
-/// room ends goes on in the next iteration). Each iteration is timed by iteration_ms on its own prompt tokens. The
+/// room ends goes on in the next iteration). With data-parallel attention the prompts go to the groups in turn and
+/// the iteration waits for the group with the most prompt tokens. Each iteration is timed by iteration_ms on its own
+/// prompt tokens. The
 /// mean over `periods` x `period` iterations after a warm-up of as many: the schedule repeats every `period`.
 double step_by_step_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double budget,
                        int period, int periods) {
     const double n = batch / (w.output_tokens - 1), room = budget - batch;
-    std::deque<double> waiting;  // tokens left of each waiting prompt
+    const int groups = static_cast<int>(d.layout.dp_attention);
+    struct Waiting {
+        double tokens;  // left to prefill
+        int group;      // the attention group it went to: prompts in turn
+    };
+    std::deque<Waiting> waiting;
     double arrived = 0, sum = 0;
     const int warm = period * periods, end = 2 * period * periods;
     for (int t = 1; t <= end; ++t) {
         const double by_now = std::floor(n * t + 1e-9);
-        for (; arrived < by_now; ++arrived) waiting.push_back(w.prompt_tokens);
+        for (; arrived < by_now; ++arrived)
+            waiting.push_back({w.prompt_tokens, static_cast<int>(std::fmod(arrived, groups))});
         double tokens = 0;
+        std::vector<double> in_group(groups, 0.0);
         while (!waiting.empty() && tokens < room) {
-            const double take = std::min(waiting.front(), room - tokens);
+            const double take = std::min(waiting.front().tokens, room - tokens);
             tokens += take;
-            waiting.front() -= take;
-            if (waiting.front() <= 0) waiting.pop_front();
+            in_group[waiting.front().group] += take;
+            waiting.front().tokens -= take;
+            if (waiting.front().tokens <= 0) waiting.pop_front();
         }
-        if (t > warm) sum += iteration_ms(d, p, w, batch, tokens / w.prompt_tokens);
+        // The iteration waits for its busiest attention group.
+        const double busiest = *std::max_element(in_group.begin(), in_group.end());
+        if (t > warm)
+            sum += iteration_ms(d, p, w, batch, tokens / w.prompt_tokens, groups * busiest / w.prompt_tokens);
     }
     return sum / (end - warm);
 }

@@ -238,12 +238,15 @@ Tokens tokens_of(const Shard& s, double sequences, double tokens_each = 1) {
 /// layer's indexer projections among them), on the attention group's tokens.
 void operators_before_attention(OperatorList& ops, const DeploymentRef& d, const Shard& s, double tokens) {
     const ModelSpec& m = d.model;
-    ops.add("embedding").bytes = tokens * m.hidden * s.embedding_value_bytes;
+    Operator& embedding = ops.add("embedding");
+    embedding.bytes = tokens * m.hidden * s.embedding_value_bytes;
+    embedding.local = true;
     const double attention_layers = m.attention_layers();
     const double sparse_layers = m.indexer_layers;  // sparse layers, and compressed ones with a top-k
     if (attention_layers <= 0) return;
     Operator& qkv = linear(ops, "qkv_proj", s.qkv, tokens, m.hidden, s.qkv / m.hidden, s.weight_value_bytes,
                            compute_dtype(d.weights), attention_layers);
+    qkv.local = true;
     if (sparse_layers > 0 && s.indexer > 0) {  // the indexer's projections with the other projections
         qkv.flops += 2 * s.indexer * tokens * sparse_layers;
         qkv.bytes += (s.indexer * s.weight_value_bytes + tokens * s.indexer_heads * m.indexer.head_dim * kActivationBytes) *
@@ -265,6 +268,7 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     const double split = s.state_split;
     Operator& op = ops.add("linear_attn", compute_dtype(d.weights));
     op.kind = OperatorKind::state;
+    op.local = true;
     op.tokens = tokens;
     op.layers = layers;
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
@@ -283,18 +287,21 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
     const double weight_value_bytes = s.weight_value_bytes;
     const double attention_layers = m.attention_layers();
     if (attention_layers > 0)
-        linear(ops, "o_proj", s.o, t.mix, s.o / m.hidden, m.hidden, weight_value_bytes, compute, attention_layers);
+        linear(ops, "o_proj", s.o, t.mix, s.o / m.hidden, m.hidden, weight_value_bytes, compute, attention_layers)
+            .local = true;
     state_layers(ops, d, s, t.mix, sequences / s.groups);
     const double dense_layers = m.layers_with(Mlp::dense);
     if (dense_layers > 0)
         linear(ops, "mlp", s.dense_mlp, s.dispatched ? t.mix : t.stage, m.hidden, m.hidden, weight_value_bytes, compute,
-               dense_layers);
+               dense_layers)
+            .local = s.dispatched;
     const double moe_layers = m.moe_layers();
     const bool expert_parallel = s.ep > 1;
     if (m.moe() && moe_layers > 0) {
         // The router and the shared experts: on the attention group's tokens with ep > 1, else on the stage's.
         const double local = expert_parallel ? t.mix : t.stage;
-        linear(ops, "router", s.router, local, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers);
+        linear(ops, "router", s.router, local, m.hidden, m.experts, kActivationBytes, DType::bf16, moe_layers).local =
+            expert_parallel;
         // Only the experts the tokens pick are read; each token computes with k of them. With ep > 1 a GPU reads
         // the activations of the tokens sent to its experts only, and the busiest GPU sets the pace.
         const double touched = expected_distinct_experts(m.experts, m.experts_per_token, t.stage);
@@ -311,10 +318,12 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
             experts.dequant_flops = touched * s.expert * kDequantOpsPerWeight * moe_layers;
         experts.layers = moe_layers;
         if (m.shared_experts > 0)
-            linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers);
+            linear(ops, "shared_experts", s.shared, local, m.hidden, m.hidden, weight_value_bytes, compute, moe_layers)
+                .local = expert_parallel;
     }
     const double norm_count = s.norms / m.hidden;
     Operator& norms = ops.add("norms");
+    norms.local = true;
     norms.layers = m.layers;
     norms.flops = 5 * t.mix * m.hidden * norm_count;
     norms.bytes = s.norms * kActivationBytes + 2 * t.mix * m.hidden * kActivationBytes * norm_count;
@@ -376,6 +385,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
         allreduce.count = reduce_count;
         allreduce.link_bytes = reduce_bytes;
         allreduce.scaleout_bytes = reduce_out;
+        allreduce.local = s.groups > 1;  // within each attention group
     }
     // Data-parallel attention meets a tensor-parallel MLP: the groups' tokens gathered before it, its output
     // reduced and scattered back after it; with ep > 1, the group's tokens gathered again after the combine.
@@ -406,6 +416,7 @@ void operators_after_attention(OperatorList& ops, const DeploymentRef& d, const 
                               m.expert_width() * (kDispatchBytes + kActivationBytes);
         alltoall.expert_parallel = true;
         alltoall.kind = OperatorKind::alltoall;
+        alltoall.local = true;  // each GPU sends its own group's tokens
         alltoall.scaleout_bytes = alltoall.link_bytes * outside(s.stage);
     }
     if (s.pp > 1) {
@@ -489,6 +500,7 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.kind = OperatorKind::attention;
+        attention.local = true;
         attention.layers = attention_layers;
         attention.flops = 2 * t.mix * s.heads * per_position * positions +
                           2 * t.mix * s.indexer_heads * m.indexer.head_dim * indexed;
@@ -524,6 +536,7 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     if (attention_layers > 0) {
         Operator& attention = ops.add("attention");
         attention.kind = OperatorKind::attention;
+        attention.local = true;
         attention.layers = attention_layers;
         attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
                           2 * s.indexer_heads * m.indexer.head_dim * indexed;
@@ -561,6 +574,7 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
     if (m.attention_layers() > 0) {
         Operator& attention = ops.add("attention");
         attention.kind = OperatorKind::attention;
+        attention.local = true;
         attention.layers = m.attention_layers();
         attention.flops = flops;
         attention.bytes = bytes;

@@ -172,6 +172,7 @@ public:
             k.link1 = (one[i].link_bytes - zero[i].link_bytes) / u;
             k.out1 = (one[i].scaleout_bytes - zero[i].scaleout_bytes) / u;
             k.tokens1 = one[i].tokens / u;
+            k.local = zero[i].local;
             if (k.kind == Kind::experts) {
                 // bytes = weights of the touched experts + activations of each token.
                 const double t1 = touched(u), t2 = touched(2 * u);
@@ -210,20 +211,40 @@ public:
     }
 
     /// Mean time of an iteration over the contexts the decoding sequences go through, ms: every operator but
-    /// attention is the same at every context; attention's mean is exact (mean_of_max on each piece).
-    double ms(double batch, double prompts) const {
+    /// attention is the same at every context; attention's mean is exact (mean_of_max on each piece). The
+    /// operators of one attention group (Operator::local, attention among them) see `local_prompts` prompts in
+    /// the replica's terms: dp_attention x those of the busiest group, which the iteration waits for (busiest());
+    /// the others, all `prompts`.
+    double ms(double batch, double prompts, double local_prompts) const {
         double attention = 0;
         for (int j = 0; j < contexts_.count; ++j) {
             const ContextPiece& piece = contexts_.piece[j];
-            attention += piece.steps() * mean_of_max(piece, attention_time(batch, prompts, decode_attention_lo_[j]),
-                                                     attention_time(batch, prompts, decode_attention_hi_[j]));
+            attention += piece.steps() *
+                         mean_of_max(piece, attention_time(batch, local_prompts, decode_attention_lo_[j]),
+                                     attention_time(batch, local_prompts, decode_attention_hi_[j]));
         }
-        return others(batch, prompts) + attention / contexts_.steps;
+        return others(batch, prompts, local_prompts) + attention / contexts_.steps;
     }
+    /// The prompts spread evenly over the attention groups (bound's schedules, a lone group).
+    double ms(double batch, double prompts) const { return ms(batch, prompts, prompts); }
+
+    /// An engine's iteration carrying `prompts` prompts (whole ones, or a chunk's share of one): each attention group
+    /// takes whole prompts, so with g = dp_attention groups the busiest holds ceil(prompts / g) of them (a chunk,
+    /// its share), and the replica waits for it at every expert dispatch and at the iteration's end (TensorRT-LLM's
+    /// tech blog 10 measures the groups' balance at 54% without a scheduler that balances them). In the replica's
+    /// terms, for ms(): g x the busiest group's prompts.
+    double busiest(double prompts) const {
+        const double g = deployment_.layout.dp_attention;
+        if (g <= 1 || prompts <= 0) return prompts;
+        const double own = prompts <= 1 ? prompts : std::min(prompts, std::ceil(prompts / g * (1 - 1e-12)));
+        return g * own;
+    }
+    /// An engine's iteration: ms() with its busiest group.
+    double engine_ms(double batch, double prompts) const { return ms(batch, prompts, busiest(prompts)); }
 
     /// A prefill alone of `prompts` prompts, ms.
     double prefill_ms(double prompts) const {
-        return others(0, prompts) + attention_time(0, prompts, decode_attention_lo_[0]).time_ms;
+        return others(0, prompts, prompts) + attention_time(0, prompts, decode_attention_lo_[0]).time_ms;
     }
 
 private:
@@ -242,6 +263,7 @@ private:
         Kind kind = Kind::per_token;
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
                bytes_per_sequence = 0, tokens1 = 0;
+        bool local = false;  ///< Operator::local
     };
 
     /// As the experts operator counts them: over the tokens of one pipeline micro-batch.
@@ -257,8 +279,9 @@ private:
     }
 
     /// Every operator but attention, the profile's fixed costs included, ms.
-    double others(double batch, double prompts) const {
+    double others(double batch, double prompts, double local_prompts) const {
         const double tokens = batch + prompts * prompt_tokens_;  // through the linear layers
+        const double local = batch + local_prompts * prompt_tokens_;  // an attention group's, in the replica's terms
         const double logits = batch + prompts;                   // through lm_head
         for (std::size_t i = 0; i < coefficients_.size(); ++i) {
             const Coefficients& k = coefficients_[i];
@@ -279,18 +302,20 @@ private:
                     op.tokens = t > 0 ? micro_batch_tokens(deployment_, tokens) * model_.experts_per_token / t : 0;
                     break;
                 }
-                case Kind::state:
-                    op.tokens = tokens * k.tokens1;
-                    op.flops = k.flops0 + tokens * k.flops1;
-                    op.bytes = k.bytes0 + tokens * k.bytes1 + (batch + prompts) * k.bytes_per_sequence;
+                case Kind::state:  // on an attention group's tokens and sequences
+                    op.tokens = local * k.tokens1;
+                    op.flops = k.flops0 + local * k.flops1;
+                    op.bytes = k.bytes0 + local * k.bytes1 + (batch + local_prompts) * k.bytes_per_sequence;
                     break;
-                case Kind::per_token:
-                    op.tokens = tokens * k.tokens1;
-                    op.flops = k.flops0 + tokens * k.flops1;
-                    op.bytes = k.bytes0 + tokens * k.bytes1;
-                    op.link_bytes = tokens * k.link1;
-                    op.scaleout_bytes = tokens * k.out1;
+                case Kind::per_token: {
+                    const double t = k.local ? local : tokens;
+                    op.tokens = t * k.tokens1;
+                    op.flops = k.flops0 + t * k.flops1;
+                    op.bytes = k.bytes0 + t * k.bytes1;
+                    op.link_bytes = t * k.link1;
+                    op.scaleout_bytes = t * k.out1;
                     break;
+                }
             }
         }
         const double total = estimate(scratch_, gpu_, profile_);
@@ -405,14 +430,14 @@ Schedule engine_schedule(const IterationModel& m, const Workload& w, double batc
     Schedule s;
     const double P = w.prompt_tokens, n = batch / (w.output_tokens - 1);
     const double room = l.tokens - batch;  // prefill tokens an iteration may carry beside the decode tokens
-    const double decode_only = m.ms(batch, 0);
+    const double decode_only = m.engine_ms(batch, 0);
     s.prompts = n;
     const double lo = std::floor(n), hi = std::ceil(n);
     if (hi * P <= room) {
         // Whole prompts: (1 - phi) of the iterations carry floor(n), phi carry ceil(n).
         const double phi = n - lo;
-        s.tpot_ms = (1 - phi) * (lo > 0 ? m.ms(batch, lo) : decode_only) + (phi > 0 ? phi * m.ms(batch, hi) : 0);
-        s.with_prompt_ms = m.ms(batch, 1);
+        s.tpot_ms = (1 - phi) * (lo > 0 ? m.engine_ms(batch, lo) : decode_only) + (phi > 0 ? phi * m.engine_ms(batch, hi) : 0);
+        s.with_prompt_ms = m.engine_ms(batch, 1);
         return s;
     }
     const Chunks c = chunks_of(P, room);
@@ -420,8 +445,8 @@ Schedule engine_schedule(const IterationModel& m, const Workload& w, double batc
     s.chunks = c.count;
     if (n < 1 && n * s.chunks <= 1) {
         // One prompt at a time, in chunks: n x chunks of the iterations carry one of its chunks, the rest none.
-        const double full = s.chunks > 1 ? m.ms(batch, chunk / P) : 0;
-        s.with_prompt_ms = (s.chunks - 1) * full + m.ms(batch, last / P);
+        const double full = s.chunks > 1 ? m.engine_ms(batch, chunk / P) : 0;
+        s.with_prompt_ms = (s.chunks - 1) * full + m.engine_ms(batch, last / P);
         s.tpot_ms = n * s.with_prompt_ms + (1 - n * s.chunks) * decode_only;
         return s;
     }
@@ -429,9 +454,9 @@ Schedule engine_schedule(const IterationModel& m, const Workload& w, double batc
     // budget that cannot keep up (share above 1, only where the batch is 1: engine_batch) starts fewer prompts.
     const double share = std::min(1.0, n * P / chunk);
     s.prompts = std::min(n, chunk / P);
-    const double full = m.ms(batch, chunk / P);
+    const double full = m.engine_ms(batch, chunk / P);
     s.tpot_ms = share * full + (1 - share) * decode_only;
-    s.with_prompt_ms = (s.chunks - 1) * full + m.ms(batch, last / P);
+    s.with_prompt_ms = (s.chunks - 1) * full + m.engine_ms(batch, last / P);
     return s;
 }
 
@@ -570,6 +595,15 @@ double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, do
     require_non_negative("batch", batch);
     require_non_negative("prompts", prompts);
     return iteration_model(d, p, w).ms(batch, prompts);
+}
+
+double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts,
+                    double local_prompts) {
+    check(w);
+    require_non_negative("batch", batch);
+    require_non_negative("prompts", prompts);
+    require_non_negative("local_prompts", local_prompts);
+    return iteration_model(d, p, w).ms(batch, prompts, local_prompts);
 }
 
 double memory_batch(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {

@@ -116,6 +116,9 @@ struct Operator {
     OperatorKind kind = OperatorKind::other;
     bool expert_parallel = false;  ///< the routed experts spread over ep > 1 GPUs: the profile's imbalance applies,
                                    ///< or (on a link operator) traffic of expert parallelism that the profile may overlap
+    /// Works on one attention group's tokens (the token mixers, the projections and norms beside them, what a GPU
+    /// dispatches): with data-parallel attention, an iteration waits for its busiest group (serving.cpp).
+    bool local = false;
     // Filled by estimate():
     double ms = 0;
     Resource bound = Resource::memory;

@@ -62,6 +62,14 @@ bool is_bound(const Profile& profile) noexcept;
 /// sliding window).
 double iteration_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double prompts);
 
+/// The same iteration where the operators of one attention group (Operator::local: the token mixers, the
+/// projections and norms beside them, the dispatch) wait for the busiest group: `local_prompts` is that group's
+/// prompts times dp_attention (= prompts where they are spread evenly, as above). An engine puts each prompt in one
+/// group, so its iteration of k prompts waits for a group with ceil(k / dp_attention) of them (docs/serving-model.md,
+/// section 2).
+double iteration_ms(const Deployment& d, const Profile& profile, const Workload& w, double batch, double prompts,
+                    double local_prompts);
+
 /// Sequences of this workload that fit in mem_util of the GPUs' memory beside the weights: with the
 /// mean context of a decoding sequence under the bound profile, the longest (prompt + output) under any
 /// other. Throws no_solution ("model") when the weights alone do not fit.
