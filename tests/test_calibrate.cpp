@@ -13,6 +13,7 @@
 #include "roofline/error.hpp"
 #include "roofline/formulas.hpp"
 #include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
 
 using namespace roofline;
 using Catch::Matchers::Contains;
@@ -478,6 +479,39 @@ TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each M
     } catch (const Error& e) {
         CHECK_THAT(e.reason(), Contains("'expert_us'") && Contains("at least 0"));
     }
+}
+
+TEST_CASE("the parameter of 0.12: the network's efficiency apart from the scale-up link's", "[calibrate][profile]") {
+    // A text of 0.11 (no scaleout) leaves it 0: the network at link's efficiency, as 0.11 computed.
+    const std::string old =
+        "fit(typical; n=12; mdape=3.1%; loo=4.1%): bw=0.8, mfu=0.6, link=0.7, step_ms=1.2, allreduce_us=15, "
+        "ep_imbalance=1.11, overlap_ep=0";
+    CHECK(profile_from_text(old).scaleout_efficiency == 0);
+    const Profile with = profile_from_text(old + ", scaleout=0.8");
+    CHECK(with.scaleout_efficiency == 0.8);
+    // Written back only where it is not 0 (0.11 refuses a parameter it does not know), and read the same.
+    Calibration c;
+    c.base = "typical";
+    c.rows = 3;
+    c.profile = with;
+    CHECK_THAT(profile_text(c), Contains("scaleout=0.8"));
+    CHECK(profile_from_text(profile_text(c)).scaleout_efficiency == 0.8);
+    c.profile.scaleout_efficiency = 0;
+    CHECK_THAT(profile_text(c), !Contains("scaleout"));
+    try {
+        profile_from_text(old + ", scaleout=1.5");
+        FAIL("scaleout above 1 was read");
+    } catch (const Error& e) {
+        CHECK_THAT(e.reason(), Contains("'scaleout'") && Contains("at most 1"));
+    }
+    // The built-in profiles set it (profiles.json, DeepEP's measurement); bound keeps the ideal network.
+    CHECK(find_profile("typical")->scaleout_efficiency == 0.8);
+    CHECK(find_profile("sglang")->scaleout_efficiency == 0.8);
+    CHECK(find_profile("bound")->scaleout_efficiency == 0);
+    CHECK(serving::is_bound(*find_profile("bound")));
+    Profile almost = *find_profile("bound");
+    almost.scaleout_efficiency = 0.8;
+    CHECK_FALSE(serving::is_bound(almost));
 }
 
 TEST_CASE("a profile's variant per GPU vendor: typical on an AMD GPU runs under its AMD fit", "[calibrate][profile]") {

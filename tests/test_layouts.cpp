@@ -257,10 +257,20 @@ TEST_CASE("a replica beyond its scale-up domain: the traffic to the other domain
     std::vector<Operator> only{a2a};
     const double ms = estimate(only, h100, typical()) - typical().step_overhead_ms -
                       a2a.count * typical().alltoall_latency_us / 1e3;
-    const double eff = typical().interconnect_efficiency;
+    // NVLink at the fitted interconnect efficiency, the network at the set scale-out efficiency (0.8, DeepEP's).
+    const double eff = typical().interconnect_efficiency, net = typical().scaleout_efficiency;
+    CHECK(net == 0.8);
     CHECK(ms == Approx(std::max((a2a.link_bytes - a2a.scaleout_bytes) / (h100.interconnect_tbs * eff * 1e12),
-                                a2a.scaleout_bytes / (h100.scaleout_tbs * eff * 1e12)) *
+                                a2a.scaleout_bytes / (h100.scaleout_tbs * net * 1e12)) *
                        1e3));
+    // A profile without one (0: a profile text of 0.11) costs the network at the interconnect efficiency.
+    Profile older = typical();
+    older.scaleout_efficiency = 0;
+    std::vector<Operator> again{a2a};
+    CHECK(estimate(again, h100, older) - older.step_overhead_ms - a2a.count * older.alltoall_latency_us / 1e3 ==
+          Approx(std::max((a2a.link_bytes - a2a.scaleout_bytes) / (h100.interconnect_tbs * eff * 1e12),
+                          a2a.scaleout_bytes / (h100.scaleout_tbs * eff * 1e12)) *
+                 1e3));
     // bound overlaps expert parallelism's traffic with the rest of the step: the longer of the two.
     std::vector<Operator> step = ops;
     double others = 0, traffic = 0;

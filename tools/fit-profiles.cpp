@@ -222,6 +222,7 @@ int main(int argc, char** argv) {
             base.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
             base.max_running_seqs = set.value("max_running_seqs", 0.0);
             base.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
+            base.scaleout_efficiency = set.value("scaleout_efficiency", 0.0);
         }
         Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : engine_moves(by_vendor[""]), {}, {}};
         main.start.name = name;

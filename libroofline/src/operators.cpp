@@ -609,7 +609,10 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
             const double inside = op.link_bytes - op.scaleout_bytes;
             const double up = inside > 0 ? memory_time_ms(inside, gpu.interconnect_tbs * profile.interconnect_efficiency) : 0;
             const double out = op.scaleout_bytes > 0
-                                   ? memory_time_ms(op.scaleout_bytes, gpu.scaleout_tbs * profile.interconnect_efficiency)
+                                   ? memory_time_ms(op.scaleout_bytes,
+                                                    gpu.scaleout_tbs * (profile.scaleout_efficiency > 0
+                                                                            ? profile.scaleout_efficiency
+                                                                            : profile.interconnect_efficiency))
                                    : 0;
             const double latency_us =
                 op.kind == OperatorKind::alltoall ? profile.alltoall_latency_us : profile.allreduce_latency_us;

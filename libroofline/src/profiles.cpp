@@ -40,6 +40,7 @@ Profile profile_from_json(const std::string& name, const nlohmann::json& fitted,
     p.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
     p.max_running_seqs = set.value("max_running_seqs", 0.0);
     p.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
+    p.scaleout_efficiency = set.value("scaleout_efficiency", 0.0);
     return p;
 }
 

@@ -55,6 +55,9 @@ struct Profile {
     /// Each attention group (dp_attention) runs a scheduler of its own. 0: no limit (bound; profile texts before 0.11).
     double max_running_seqs = 0;
     double max_iteration_tokens = 0;
+    /// Fraction of the network's rate (GpuSpec::scaleout_tbs) that traffic leaving the scale-up domain reaches, set
+    /// from a measurement, not fitted (no calibration row spans nodes): 0 = interconnect_efficiency's, as before 0.12.
+    double scaleout_efficiency = 0;
     /// The profile a GPU of another vendor runs under (profiles.json "vendors"): the same name, the parameters fitted
     /// on that vendor's measurements. Each vendor's name in lower case ("amd"). Empty: one set of parameters for every GPU.
     std::vector<std::pair<std::string, std::shared_ptr<const Profile>>> vendors;
