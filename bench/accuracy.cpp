@@ -10,7 +10,9 @@
 // also through the C ABI, as every host computes it) and its leave-one-out prediction; then the median absolute
 // percentage error (MdAPE), fitted and leave-one-out, by profile and metric, by profile, GPU vendor and metric, by
 // engine and by model kind (dense, MoE, MLA, hybrid). --summary prints the tables only.
-// Exit status 1 when `bound` is above a measurement (no engine beats it), when fit-rows.csv does not hold what
+// Then every built-in profile's fitted parameters against their ranges (calibrate.hpp).
+// Exit status 1 when `bound` is above a measurement (no engine beats it), when a fitted parameter is outside its
+// range, when fit-rows.csv does not hold what
 // the library computes now (rerun scripts/fit-profiles), or when the C ABI and the library disagree; 2 on bad
 // arguments.
 #include <roofline.h>
@@ -25,6 +27,8 @@
 #include <vector>
 
 #include "calibration_rows.hpp"
+#include "roofline/calibrate.hpp"
+#include "roofline/serving.hpp"
 
 namespace {
 
@@ -167,8 +171,31 @@ int main(int argc, char** argv) {
     print_table("By engine (the profile the rows fit: typical and the engine's own)", by_engine,
                 {"profile", "engine", "metric"});
     print_table("By model kind", by_kind, {"profile", "kind", "metric"});
+    // Every fitted parameter of every built-in profile (and its vendors' variants) against the range the fitter keeps
+    // it in (calibrate.hpp, kFitParameters): outside is an error; at an end, the data pushing it there is shown.
+    fmt::print("\nFitted parameters against their ranges (roofline/calibrate.hpp, kFitParameters; 'floor'/'ceiling': at "
+               "an end of the range)\n");
+    int outside = 0;
+    for (const std::string& name : roofline::profile_names()) {
+        const roofline::Profile& base = *roofline::find_profile(name);
+        if (roofline::serving::is_bound(base)) continue;
+        std::vector<std::pair<std::string, const roofline::Profile*>> variants{{"", &base}};
+        for (const auto& [vendor, v] : base.vendors) variants.emplace_back(vendor, v.get());
+        for (const auto& [vendor, p] : variants) {
+            std::string line = fmt::format("  {:<13} {:<7}", name, vendor.empty() ? "all" : vendor);
+            for (const roofline::FitParameter& f : roofline::kFitParameters) {
+                const double v = p->*f.field;
+                const bool out = v < f.lo || v > f.hi;
+                outside += out;
+                const char* mark = out ? " OUTSIDE" : v == f.lo && f.lo > 0 ? " floor" : v == f.hi ? " ceiling" : "";
+                line += fmt::format(" {}={:.4g}{}", f.key, v, mark);
+            }
+            fmt::print("{}\n", line);
+        }
+    }
+    fmt::print("parameters outside their ranges: {}\n", outside);
     fmt::print("\nbound above a measurement: {} of {} rows\n", above, rows);
     if (stale > 0) fmt::print("fit-rows.csv out of date for {} rows: rerun scripts/fit-profiles\n", stale);
     if (disagree > 0) fmt::print("the C ABI and the library disagree on {} rows\n", disagree);
-    return above == 0 && stale == 0 && disagree == 0 ? 0 : 1;
+    return above == 0 && stale == 0 && disagree == 0 && outside == 0 ? 0 : 1;
 }

@@ -477,11 +477,12 @@ Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch
         s.tpot_ms = fluid;
         return s;
     }
-    // slope(c) = g(c) / c; the fluid is c = x. A grid of ratio 2^(1/4) up to 2^24 tokens (beyond, every expert is
-    // read and the experts are compute bound long before), then golden-section search about its best point.
+    // slope(c) = g(c) / c; the fluid is c = x. A grid of ratio 2^(1/2) up to 2^24 tokens (beyond, every expert is
+    // read and the experts are compute bound long before), then golden-section search about its best point to a
+    // millionth of it (the slope is flat there: its error is of the second order).
     const auto slope = [&](double c) { return (m.ms(batch, c / P) - decode_only) / c; };
     double best_c = x, best = (fluid - decode_only) / x;
-    constexpr double kRatio = 1.189207115002721;  // 2^(1/4)
+    constexpr double kRatio = 1.4142135623730951;  // 2^(1/2)
     constexpr double kMaxTokens = 16777216;
     for (double c = x * kRatio; c <= std::max(kMaxTokens, x); c *= kRatio) {
         const double v = slope(c);
@@ -491,7 +492,7 @@ Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch
         double a = std::max(x, best_c / kRatio), b = best_c * kRatio;
         constexpr double kGolden = 0.6180339887498949;
         double c1 = b - kGolden * (b - a), c2 = a + kGolden * (b - a), v1 = slope(c1), v2 = slope(c2);
-        for (int i = 0; i < 40 && b - a > 1e-9 * b; ++i) {
+        for (int i = 0; i < 40 && b - a > 1e-6 * b; ++i) {
             if (v1 < v2) b = c2, c2 = c1, v2 = v1, c1 = b - kGolden * (b - a), v1 = slope(c1);
             else a = c1, c1 = c2, v1 = v2, c2 = a + kGolden * (b - a), v2 = slope(c2);
         }
