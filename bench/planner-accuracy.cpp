@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "calibration_rows.hpp"
 #include "roofline/calibrate.hpp"
 #include "serving_validation.hpp"
 
@@ -258,7 +259,8 @@ int main(int argc, char** argv) {
         }
     }
     const auto rows = measurements::read(path);
-    std::map<std::string, std::vector<double>> by_gpu, by_model, by_layout, by_kind, by_family;  // |%| of typical
+    std::map<std::string, std::vector<double>> by_gpu, by_model, by_layout, by_kind, by_family, by_model_kind,
+        by_vendor;  // |%| of typical
     std::vector<double> all;
     std::vector<Point> points;
     int above = 0;
@@ -273,6 +275,8 @@ int main(int argc, char** argv) {
         const std::string layout = serving_validation::layout_kind(r);
         by_gpu[r["gpu"]].push_back(std::abs(e_typical));
         by_model[r["model"]].push_back(std::abs(e_typical));
+        by_model_kind[calibration_rows::model_kind(*roofline::find_model(r["model"]))].push_back(std::abs(e_typical));
+        by_vendor[roofline::find_gpu(r["gpu"])->vendor].push_back(std::abs(e_typical));
         by_layout[layout].push_back(std::abs(e_typical));
         by_kind[serving_validation::kind_name(kind)].push_back(std::abs(e_typical));
         by_family[serving_validation::family(r)].push_back(std::abs(e_typical));
@@ -294,7 +298,9 @@ int main(int argc, char** argv) {
         for (const auto& [k, v] : m) fmt::print("    {:<28} {:>3} rows  {:6.1f}%\n", prefix + k, v.size(), median(v));
     };
     group("per GPU", by_gpu, "");
+    group("per GPU vendor", by_vendor, "");
     group("per model", by_model, "");
+    group("per model kind (dense, MoE, MLA: MoE with latent attention, hybrid)", by_model_kind, "");
     group("per layout kind", by_layout, "");
     group("per kind of row", by_kind, "");
     group("per source", by_family, "source ");
