@@ -292,10 +292,10 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
     CHECK(error_of("ROOFLINE_MODEL", {text("gpt-5"), text("layers")}).reason() == "no model 'gpt-5' in the catalog");
     CHECK(error_of("ROOFLINE_GPU", {text("H100SXM"), text("hbm_gb")}).reason() ==
           "no GPU 'H100SXM' in the catalog; did you mean 'h100-sxm'?");
-    CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // hbm_gb or hbm_tbs: too far
+    CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // fields that start with it: the shortest
           "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
-          "scaleout_tbs, power_w)");
+          "scaleout_tbs, power_w); did you mean 'hbm_gb'?");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
           "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
@@ -342,6 +342,14 @@ TEST_CASE("the nearest id: one edit per three characters, separators and case fr
     CHECK(nearest("LLAMA_3_8B", models) == 0u);
     CHECK(nearest("llama-3-7b", models) == 0u);  // as close as llama-3-70b without separators; closer with them
     CHECK_FALSE(nearest("mistral-7b", models).has_value());
+    // A candidate that starts with what was typed (3 characters or more) beats a typo of the same length: the
+    // shortest such, then the first.
+    const std::vector<std::string> gpus{"h100-sxm", "h100-pcie", "h100-nvl", "h200", "b200", "mi300x"};
+    CHECK(nearest("h100", gpus) == 0u);  // not h200, one edit away
+    CHECK(nearest("H100_PCI", gpus) == 1u);
+    CHECK(nearest("mi30", gpus) == 5u);
+    CHECK(nearest("h200", gpus) == 3u);  // the id itself first
+    CHECK_FALSE(nearest("h1", gpus).has_value());  // too short to be a prefix, and no id is one edit from it
 }
 
 TEST_CASE("one formatter of defaults and signatures", "[table][format]") {
@@ -370,7 +378,7 @@ TEST_CASE("ROOFLINE_WHY says ok, or why the call fails", "[why]") {
     CHECK(why({text("ROOFLINE_STEP_MS"), text("llama3-70b"), text("h100-sxm"), {1.0}, {0.0}}) ==
           "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? (see ROOFLINE_MODELS())");
     CHECK(why({text("ROOFLINE_GPU"), text("h100"), text("hbm_gb")}) ==
-          "argument 'gpu': no GPU 'h100' in the catalog; did you mean 'h200'? (see ROOFLINE_GPUS())");
+          "argument 'gpu': no GPU 'h100' in the catalog; did you mean 'h100-sxm'? (see ROOFLINE_GPUS())");
     CHECK(why({text("ROOFLINE_BALANCE"), {989.0}}) == "takes 2 arguments (got 1)");
     CHECK(why({text("ROOFLINE_BALANCE"), {989.0}, text("fast")}) == "argument 'tbs': must be a number");
     CHECK(why({text("ROOFLINE_DECOD_MS")}) == "no formula named 'ROOFLINE_DECOD_MS'; did you mean 'ROOFLINE_DECODE_MS'?");

@@ -22,21 +22,36 @@ std::string skeleton(std::string_view word) {
     return out;
 }
 
+/// Characters a word needs before a candidate that merely starts with it is suggested ("h1" suggests nothing).
+constexpr std::size_t kPrefixMin = 3;
+
 template <typename Text> std::optional<std::size_t> nearest_of(std::string_view word, std::span<const Text> candidates) {
     const std::string word_skeleton = skeleton(word);
     const std::size_t allowed = std::max<std::size_t>(1, word_skeleton.size() / 3);
-    std::optional<std::size_t> best;
-    std::tuple<std::size_t, std::size_t> best_distance{};
+    std::optional<std::size_t> best, best_prefix;
+    std::tuple<std::size_t, std::size_t> best_distance{}, best_prefix_length{};
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::string_view candidate = candidates[i];
-        const std::tuple distance{edit_distance(word_skeleton, skeleton(candidate)), edit_distance(word, candidate)};
+        const std::string candidate_skeleton = skeleton(candidate);
+        const std::tuple distance{edit_distance(word_skeleton, candidate_skeleton), edit_distance(word, candidate)};
+        // A candidate that starts with what was typed ("h100" -> "h100-sxm"): the shortest such one.
+        if (word_skeleton.size() >= kPrefixMin && candidate_skeleton.size() > word_skeleton.size() &&
+            candidate_skeleton.compare(0, word_skeleton.size(), word_skeleton) == 0) {
+            const std::tuple length{candidate_skeleton.size(), std::get<1>(distance)};
+            if (!best_prefix || length < best_prefix_length) {
+                best_prefix = i;
+                best_prefix_length = length;
+            }
+        }
         if (std::get<0>(distance) > allowed) continue;
         if (!best || distance < best_distance) {
             best = i;
             best_distance = distance;
         }
     }
-    return best;
+    // The same word but for case and separators first, then a candidate the word begins, then the closest typo.
+    if (best && std::get<0>(best_distance) == 0) return best;
+    return best_prefix ? best_prefix : best;
 }
 
 }  // namespace

@@ -15,9 +15,11 @@ namespace roofline {
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The index of the candidate closest to `word` when it is close enough to be a likely typo, else
-/// nullopt. Separators ('-', '_', '.', ' ') weigh nothing ("llama3-70b" is "llama-3-70b" exactly);
-/// then at most one edit per three characters of the word (at least one) may separate them. Among equally
-/// close candidates, the one whose spelling with separators is closest, then the first, wins.
+/// nullopt. Separators ('-', '_', '.', ' ') weigh nothing ("llama3-70b" is "llama-3-70b" exactly). A candidate
+/// equal to the word but for case and separators wins; else one that starts with the word (of at least 3
+/// characters; "h100" -> "h100-sxm", the shortest such, then the closest spelled, then the first); else at most one
+/// edit per three characters of the word (at least one) may separate them. Among equally close candidates, the
+/// one whose spelling with separators is closest, then the first, wins.
 std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string_view> candidates);
 std::optional<std::size_t> nearest(std::string_view word, std::span<const std::string> candidates);
 
