@@ -299,6 +299,40 @@ TEST_CASE("ROOFLINE_CALIBRATE fits a sheet's measured rows and every formula tak
     CHECK_THROWS_WITH(formula::calibrate(sheet, "fast"), Contains("'base_profile'"));
 }
 
+TEST_CASE("ROOFLINE_CALIBRATE reads its columns by the header's names: any order, other columns ignored",
+          "[calibrate]") {
+    // The same five steps in the formula's order and shuffled with two more columns: the same fit.
+    const std::string rows[] = {"llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t1\t1024\tstep_ms\t7.9",
+                                "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t1024\tstep_ms\t8.3",
+                                "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t32\t2048\tstep_ms\t10.1",
+                                "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t64\t2048\tstep_ms\t12.6",
+                                "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t1\t2048\tttft_ms\t120"};
+    std::string plain, shuffled = "Value\tengine\tmetric\tcontext\tbatch\tgpu\tmodel\tnote\n";
+    for (const std::string& r : rows) {
+        plain += r + "\n";
+        std::vector<std::string> c;
+        for (std::size_t at = 0, tab; at <= r.size(); at = tab + 1) {
+            tab = std::min(r.find('\t', at), r.size());
+            c.push_back(r.substr(at, tab - at));
+        }
+        // weight_dtype, kv_dtype and tp left out: bf16 (native for llama-3.1-8b), bf16, 1.
+        shuffled += c[8] + "\tvllm\t" + c[7] + "\t" + c[6] + "\t" + c[5] + "\t" + c[1] + "\t" + c[0] + "\tsome text\n";
+    }
+    CHECK(formula::calibrate(shuffled, "typical") == formula::calibrate(plain, "typical"));
+    // Two files one after another, each with its header in its own order (roofline calibrate keeps them): the same.
+    const std::string head = "model\tgpu\tweight_dtype\tkv_dtype\ttp\tbatch\tcontext\tmetric\tvalue\n";
+    CHECK(formula::calibrate(head + rows[0] + "\n" + rows[1] + "\n" + shuffled, "typical") ==
+          formula::calibrate(rows[0] + "\n" + rows[1] + "\n" + plain, "typical"));
+    // The six the fit needs must be named; each once.
+    CHECK_THAT(calibrate_reason("model\tgpu\tbatch\tcontext\tms\n" + plain),
+               Contains("row 1: the header has no column 'metric', 'value'"));
+    CHECK_THAT(calibrate_reason("model\tgpu\tbatch\tcontext\tmetric\tvalue\tGPU\n" + plain),
+               Contains("the header names 'gpu' twice (columns 2 and 7)"));
+    // A header that names fewer than three of the columns is a header only: the columns by place, as before 0.12.
+    const std::string words = "Model\tGPU type\tweights\tKV\tTP\tsequences\tctx\twhat\tms\n";  // two names
+    CHECK(formula::calibrate(words + plain, "typical") == formula::calibrate(plain, "typical"));
+}
+
 TEST_CASE("ROOFLINE_CALIBRATE names the row and the column of a bad measurement", "[calibrate]") {
     const std::string head = "model\tgpu\tweight_dtype\tkv_dtype\ttp\tbatch\tcontext\tmetric\tvalue\n";
     const std::string ok = "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5\n";
@@ -326,11 +360,14 @@ TEST_CASE("ROOFLINE_CALIBRATE names the row and the column of a bad measurement"
     CHECK_THAT(calibrate_reason(sheet("\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9")), Contains("row 7, model: is empty"));
     CHECK_THAT(calibrate_reason(sheet("3\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9")),
                Contains("row 7, model: must be a text (got 3)"));
-    CHECK_THAT(calibrate_reason(sheet("llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5\tnote")),
-               Contains("row 7: column 10 is not empty"));
+    // Without a header the columns are by place: a tenth one is refused (a header naming them lets it be).
+    CHECK_THAT(calibrate_reason(ok + ok + ok + ok + ok + "llama-3.1-8b\th100-sxm\tbf16\tbf16\t1\t8\t2048\tstep_ms\t9.5\tnote"),
+               Contains("row 6: column 10 is not empty"));
     CHECK_THAT(calibrate_reason("a\tb\tc\n1\t2\t3\n"), Contains("has 3 columns: it takes 9, model, gpu"));
-    // A second header is a bad row, not a header.
-    CHECK_THAT(calibrate_reason(sheet(head)), Contains("row 7, tp: must be a number (got 'tp')"));
+    // A later row without a number is a header when it names three columns or more (it sets the columns of the
+    // rows below it: files one after another), else a bad row.
+    CHECK(formula::calibrate(sheet(head), "typical") == formula::calibrate(head + ok + ok + ok + ok + ok, "typical"));
+    CHECK_THAT(calibrate_reason(sheet("a\tb\tc\td\te\tf\tg\th\ti")), Contains("row 7, tp: must be a number (got 'e')"));
     // Too few rows: no answer (#N/A in Calc), and ROOFLINE_WHY says why.
     CHECK_THAT(calibrate_reason(head + ok + ok, Status::no_solution), Contains("2 measured rows: a fit needs at least 3"));
     CHECK_THAT(calibrate_reason("", Status::no_solution), Contains("0 measured rows"));

@@ -1,6 +1,6 @@
 // roofline calibrate FILE...: a profile fitted on measurements (ROOFLINE_CALIBRATE), from the files users already
-// have: CSV in the formula's column order, `vllm bench serve --save-result` / benchmark_serving.py JSON, SGLang
-// bench_serving JSONL, `llama-bench -o json`, and pairs of `vllm bench latency --output-json` runs. Each file becomes
+// have: CSV in the formula's column order or under a header naming its columns (any order, others ignored),
+// `vllm bench serve --save-result` / benchmark_serving.py JSON, SGLang bench_serving JSONL, `llama-bench -o json`, and pairs of `vllm bench latency --output-json` runs. Each file becomes
 // measured rows (model, gpu, weight_dtype, kv_dtype, tp, batch, context, metric, value); the library fits them.
 // What a file does not say comes from --model, --gpu, --tp, --weight-dtype, --kv-dtype (and --batch).
 #include <fmt/format.h>
@@ -218,9 +218,39 @@ std::vector<Row> latency_rows(const CalibrateOptions& o, const std::vector<std::
     return rows;
 }
 
-/// CSV (RFC 4180: quoted fields, doubled quotes) in the formula's column order; a header row is the library's
-/// to skip. Numbers stay text here: the library reads a cell that reads whole as a number as that number.
-std::vector<Row> csv_rows(const std::string& path, const std::string& text) {
+/// ROOFLINE_CALIBRATE's columns, as its table argument names them (the formula table's unit: "model, gpu, ...").
+std::vector<std::string> calibration_columns() {
+    std::vector<std::string> out;
+    std::string unit = roofline_formula_find("ROOFLINE_CALIBRATE")->args[0]->unit;
+    for (std::size_t at = 0; at <= unit.size();) {
+        const std::size_t comma = std::min(unit.find(", ", at), unit.size());
+        out.push_back(unit.substr(at, comma - at));
+        at = comma + 2;
+    }
+    return out;
+}
+
+/// Whether a header row names at least three of ROOFLINE_CALIBRATE's columns: the library then reads the rows below
+/// it by those names (any order, other columns ignored), as it does in a sheet's range.
+bool names_columns(const std::vector<Cell>& header) {
+    static const std::vector<std::string> columns = calibration_columns();
+    std::size_t names = 0;
+    for (const Cell& c : header) {
+        std::string s = std::get<std::string>(c);
+        s.erase(0, s.find_first_not_of(" \t"));
+        s.erase(s.find_last_not_of(" \t") + 1);
+        for (const std::string& name : columns)
+            if (s.size() == name.size() &&
+                std::equal(s.begin(), s.end(), name.begin(), [](char a, char b) { return std::tolower(a) == b; }))
+                ++names;
+    }
+    return names >= 3;
+}
+
+/// CSV (RFC 4180: quoted fields, doubled quotes), its columns in the formula's order, or named by a header row in
+/// any order (kept for the library to read: `mapped` is set); a header of other words is left out. Numbers stay text
+/// here: the library reads a cell that reads whole as a number as that number.
+std::vector<Row> csv_rows(const std::string& path, const std::string& text, bool& mapped) {
     std::vector<Row> rows;
     std::vector<Cell> cells;
     std::string field;
@@ -260,15 +290,20 @@ std::vector<Row> csv_rows(const std::string& path, const std::string& text) {
         }
     }
     if (any || !field.empty()) end_row();
-    // A header, as the library tells one (its first row holds no number): left out here, so that files after the
-    // first keep theirs out of the one table too.
+    // A header, as the library tells one (its first row holds no number): kept where it names the columns (the
+    // library maps the rows below it by their names), else left out, so that files after the first keep theirs out
+    // of the one table too.
     auto is_number = [](const Cell& c) {
         const std::string& s = std::get<std::string>(c);
         char* end = nullptr;
         std::strtod(s.c_str(), &end);
         return !s.empty() && *end == '\0';
     };
-    if (!rows.empty() && std::none_of(rows[0].cells.begin(), rows[0].cells.end(), is_number)) rows.erase(rows.begin());
+    mapped = false;
+    if (!rows.empty() && std::none_of(rows[0].cells.begin(), rows[0].cells.end(), is_number)) {
+        if (names_columns(rows[0].cells)) mapped = true;
+        else rows.erase(rows.begin());
+    }
     return rows;
 }
 
@@ -317,12 +352,26 @@ std::string save(const CalibrateOptions& o, const std::string& profile) {
 void run_calibrate(const CalibrateOptions& o) {
     std::vector<Row> rows;
     std::vector<std::pair<std::string, nlohmann::json>> latency_files;
+    // After a CSV whose header mapped its columns, rows in the formula's order need the formula's own header again.
+    bool mapped = false;
+    auto in_order = [&] {
+        if (!mapped) return;
+        std::vector<Cell> header;
+        for (const std::string& name : calibration_columns()) header.emplace_back(name);
+        rows.push_back({std::move(header), "(the columns in order)"});
+        mapped = false;
+    };
     for (const std::string& path : o.files) {
         const std::string text = read(path);
         const std::string kind = o.format == "auto" ? kind_of(text) : o.format;
         try {
+            if (kind != "csv" && kind != "vllm-latency") in_order();
             if (kind == "csv") {
-                for (Row& r : csv_rows(path, text)) rows.push_back(std::move(r));
+                bool named = false;
+                std::vector<Row> read_rows = csv_rows(path, text, named);
+                if (!named) in_order();
+                for (Row& r : read_rows) rows.push_back(std::move(r));
+                mapped = named;
             } else if (kind == "llama-bench") {
                 for (Row& r : llama_bench_rows(o, path, nlohmann::json::parse(text))) rows.push_back(std::move(r));
             } else if (kind == "vllm-latency") {
@@ -349,8 +398,10 @@ void run_calibrate(const CalibrateOptions& o) {
             throw Failure{kBadValue, path, fmt::format("not the JSON of a {} result: {}", kind, e.what())};
         }
     }
-    if (!latency_files.empty())
+    if (!latency_files.empty()) {
+        in_order();
         for (Row& r : latency_rows(o, latency_files)) rows.push_back(std::move(r));
+    }
 
     // The rows as one table argument: cells by tabs, rows by line breaks (roofline.h, ROOFLINE_TYPE_TABLE).
     std::string table;
@@ -427,7 +478,8 @@ void setup_calibrate(CLI::App& app) {
     auto o = std::make_shared<CalibrateOptions>();
     CLI::App* cmd = app.add_subcommand(
         "calibrate",
-        fmt::format("Fit a profile on your measurements (ROOFLINE_CALIBRATE): CSV ({}), vllm bench serve / "
+        fmt::format("Fit a profile on your measurements (ROOFLINE_CALIBRATE): CSV ({}; or a header naming them, in any "
+                    "order), vllm bench serve / "
                     "benchmark_serving.py JSON, SGLang bench_serving JSONL, llama-bench -o json, or two vllm bench "
                     "latency runs of different output lengths",
                     formula_arg("ROOFLINE_CALIBRATE", "measurements").unit));

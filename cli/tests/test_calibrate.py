@@ -72,6 +72,29 @@ class Calibrate(unittest.TestCase):
         self.assertEqual(r.stdout.splitlines()[0], out["profile"])
         self.assertIn("measured.csv:16", r.stdout)
 
+    def test_csv_columns_by_header_name(self):
+        """A real measurement file: its columns in another order, more of them, named by a header (issue #32)."""
+        rows = lab_rows()
+        order = ["value", "engine", "metric", "context", "batch", "tp", "kv_dtype", "weight_dtype", "gpu", "model"]
+        path = Path(self.tmp.name) / "bench.csv"
+        lines = [",".join(order)]
+        for r in rows:
+            by = dict(zip(HEADER, r), engine="lab")
+            lines.append(",".join(repr(by[c]) if isinstance(by[c], float) else str(by[c]) for c in order))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out = self.calibrate(str(path))
+        self.assertEqual(out["profile"], roofline.calibrate([HEADER] + rows))
+        self.assertEqual(out["rows"][0]["source"], "bench.csv:2")
+        # After it, a file in the formula's order without a header, and a JSON result: each read in its own columns.
+        plain = write_csv(self.tmp.name, rows[:3], header=False)
+        both = self.calibrate(str(path), plain)
+        self.assertEqual(both["profile"], roofline.calibrate([HEADER] + rows + rows[:3]))
+        # A header that names some columns but not those the fit needs is an error naming them, and the file.
+        (Path(self.tmp.name) / "short.csv").write_text("model,gpu,batch,context,ms\nllama-3.1-8b,h100-sxm,1,1024,7.9\n")
+        r = run("calibrate", str(Path(self.tmp.name) / "short.csv"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("short.csv:1: the header has no column 'metric', 'value'", r.stderr)
+
     def test_vllm_bench_serve_json(self):
         files = sorted(str(p) for p in (DATA / "vllm-bench-serve-json").glob("*.json"))
         # Two runs give two rows: too few for a fit (no answer, exit 4), saying so.

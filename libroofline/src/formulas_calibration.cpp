@@ -37,8 +37,15 @@ bool empty_cell(const Cell& c) { return std::holds_alternative<std::string>(c) &
 
 /// The measured rows of ROOFLINE_CALIBRATE's `measurements`, each as a case of the fitter. An error names the row
 /// (1: the range's first) and its column.
+/// Where a measured row came from, as ROOFLINE_CALIBRATE_ROWS shows it.
+struct MeasuredRow {
+    std::size_t at;                  ///< its row in the table (1: the first)
+    std::string model, gpu, metric;  ///< as the row gives them (the metric in lower case)
+    double measured_ms;
+};
+
 std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_view measurements,
-                                            std::vector<std::size_t>& rows) {
+                                            std::vector<MeasuredRow>& rows) {
     const ArgSpec& arg = f.args[0];
     const std::vector<std::string_view> columns = columns_of(arg.unit);
     const Table t = table_from_text(measurements);
@@ -47,36 +54,82 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
     };
     if (t.rows > defaults::calibration_rows_max)
         throw refuse(fmt::format("has {} rows: at most {}", t.rows, defaults::calibration_rows_max));
-    if (t.rows > 0 && t.cols < columns.size())
-        throw refuse(fmt::format("has {} column{}: it takes {}, {}", t.cols, t.cols == 1 ? "" : "s", columns.size(),
-                                 arg.unit));
     std::vector<CalibrationCase> cases;
-    bool first = true;
+    // Where each column is: by place (the formula's order), or (since 0.12) by the names of a header row that names
+    // at least kNamedMin of them (a header of other words stays a header only, as 0.11 read it): in any order, other
+    // columns ignored; weight_dtype, kv_dtype and tp may be absent (empty: their defaults), the other six must be
+    // there.
+    constexpr std::size_t kNamedMin = 3;
+    std::vector<std::optional<std::size_t>> where(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) where[c] = c;
+    bool by_name = false, first = true;
+    static const Cell kEmpty = std::string();
     for (std::size_t r = 0; r < t.rows; ++r) {
         const auto row = std::span<const Cell>(t.cells).subspan(r * t.cols, t.cols);
         if (std::all_of(row.begin(), row.end(), empty_cell)) continue;
         const std::size_t at = r + 1;
-        // A header: the first row that is not empty, if it holds no number (a measured row has four).
-        const bool header = first && std::none_of(row.begin(), row.end(), [](const Cell& c) {
-                                return std::holds_alternative<double>(c);
-                            });
+        // A header: a row without a number (a measured row has four), the first row that is not empty, or any row
+        // that names at least kNamedMin columns (files one after another, each with its header: roofline calibrate).
+        const bool no_number = std::none_of(row.begin(), row.end(), [](const Cell& c) {
+            return std::holds_alternative<double>(c);
+        });
+        std::vector<std::optional<std::size_t>> named(columns.size());
+        std::size_t names = 0;
+        if (no_number)
+            for (std::size_t i = 0; i < row.size(); ++i)
+                for (std::size_t c = 0; c < columns.size(); ++c)
+                    if (iequals(ascii::trimmed(std::get<std::string>(row[i])), columns[c])) ++names;
+        const bool header = no_number && (first || names >= kNamedMin);
         first = false;
-        if (header) continue;
-        for (std::size_t c = columns.size(); c < row.size(); ++c)
-            if (!empty_cell(row[c]))
-                throw refuse(fmt::format("row {}: column {} is not empty: measurements take {} columns, {}", at, c + 1,
-                                         columns.size(), arg.unit));
+        if (header) {
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                const std::string_view name = ascii::trimmed(std::get<std::string>(row[i]));
+                for (std::size_t c = 0; c < columns.size(); ++c)
+                    if (iequals(name, columns[c])) {
+                        if (named[c])
+                            throw refuse(fmt::format("row {}: the header names '{}' twice (columns {} and {})", at,
+                                                     columns[c], *named[c] + 1, i + 1));
+                        named[c] = i;
+                    }
+            }
+            if (names >= kNamedMin) {
+                std::string missing;
+                for (std::size_t c = 0; c < columns.size(); ++c)
+                    if (!named[c] && columns[c] != "weight_dtype" && columns[c] != "kv_dtype" && columns[c] != "tp")
+                        missing += fmt::format("{}'{}'", missing.empty() ? "" : ", ", columns[c]);
+                if (!missing.empty())
+                    throw refuse(fmt::format("row {}: the header has no column {} (it names the columns by {}; "
+                                             "weight_dtype, kv_dtype and tp may be left out)",
+                                             at, missing, arg.unit));
+                where = named;
+                by_name = true;
+            } else {  // a header of other words: the columns by place
+                for (std::size_t c = 0; c < columns.size(); ++c) where[c] = c;
+                by_name = false;
+            }
+            continue;
+        }
+        if (!by_name && t.cols < columns.size())
+            throw refuse(fmt::format("has {} column{}: it takes {}, {} (or a header row naming them, in any order)",
+                                     t.cols, t.cols == 1 ? "" : "s", columns.size(), arg.unit));
+        if (!by_name)
+            for (std::size_t c = columns.size(); c < row.size(); ++c)
+                if (!empty_cell(row[c]))
+                    throw refuse(fmt::format("row {}: column {} is not empty: measurements take {} columns, {} (or "
+                                             "a header row naming them, in any order)",
+                                             at, c + 1, columns.size(), arg.unit));
+        auto cell = [&](std::size_t c) -> const Cell& { return where[c] ? row[*where[c]] : kEmpty; };
         auto text = [&](std::size_t c) -> std::string_view {
-            if (const double* d = std::get_if<double>(&row[c]))
+            if (const double* d = std::get_if<double>(&cell(c)))
                 throw refuse(fmt::format("row {}, {}: must be a text (got {})", at, columns[c], *d));
-            return std::get<std::string>(row[c]);
+            return std::get<std::string>(cell(c));
         };
         auto number = [&](std::size_t c, std::optional<double> if_empty = std::nullopt) -> double {
-            if (const double* d = std::get_if<double>(&row[c])) return *d;
-            if (empty_cell(row[c]) && if_empty) return *if_empty;
-            if (empty_cell(row[c])) throw refuse(fmt::format("row {}, {}: is empty", at, columns[c]));
+            if (const double* d = std::get_if<double>(&cell(c))) return *d;
+            if (empty_cell(cell(c)) && if_empty) return *if_empty;
+            if (empty_cell(cell(c))) throw refuse(fmt::format("row {}, {}: is empty", at, columns[c]));
             throw refuse(fmt::format("row {}, {}: must be a number (got '{}')", at, columns[c],
-                                     std::get<std::string>(row[c])));
+                                     std::get<std::string>(cell(c))));
         };
         const std::string_view model = text(0), gpu = text(1), weight_dtype = text(2), kv_dtype = text(3),
                                metric = text(7);
@@ -115,8 +168,11 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
                                                     : fmt::format("row {}, {}: {}", at, column, e.reason()));
         }
         cases.push_back(std::move(c));
-        rows.push_back(at);
+        rows.push_back({at, std::string(model), std::string(gpu), decode ? "step_ms" : "ttft_ms", value});
     }
+    if (!by_name && t.rows > 0 && t.cols < columns.size())  // a table of a header only, or nothing else
+        throw refuse(fmt::format("has {} column{}: it takes {}, {} (or a header row naming them, in any order)", t.cols,
+                                 t.cols == 1 ? "" : "s", columns.size(), arg.unit));
     return cases;
 }
 
@@ -130,7 +186,7 @@ struct LastCalibration {
     std::string measurements, base_profile;
     std::uint64_t generation = 0;
     std::optional<Calibration> fit;
-    std::vector<std::size_t> rows;  ///< each case's row in the table (1: its first)
+    std::vector<MeasuredRow> rows;  ///< each case's row in the table (1: its first), model and GPU
 };
 
 /// The fit of a sheet's measured rows, for formula f (ROOFLINE_CALIBRATE or ROOFLINE_CALIBRATE_ROWS).
@@ -143,7 +199,7 @@ const LastCalibration& calibration(const FormulaSpec& f, std::string_view measur
     Profile base = profile_of(f, base_profile, "base_profile");
     // A profile text as the base: the new fit is "fit(<its base>; ...)", not nested.
     if (is_profile_text(base.name)) base.name = base.name.substr(4, base.name.find(';') - 4);
-    std::vector<std::size_t> rows;
+    std::vector<MeasuredRow> rows;
     const std::vector<CalibrationCase> cases = measured_cases(f, measurements, rows);
     last.fit.reset();
     try {
@@ -169,14 +225,14 @@ std::string calibrate(std::string_view measurements, std::string_view base_profi
 Table calibrate_rows(std::string_view measurements, std::string_view base_profile) {
     const auto& f = checked<&calibrate_rows>({measurements, base_profile});
     const LastCalibration& c = calibration(f, measurements, base_profile);
-    const Table rows = table_from_text(measurements);
     Rows t(f);
     for (std::size_t i = 0; i < c.rows.size(); ++i) {
-        const std::size_t r = c.rows[i] - 1;
-        const double measured = std::get<double>(rows.cells[r * rows.cols + 8]);
+        const double measured = c.rows[i].measured_ms;
         const double predicted = c.fit->predicted_ms[i], loo = c.fit->loo_predicted_ms[i];
-        t.number(static_cast<double>(c.rows[i]));
-        for (std::size_t col : {0, 1, 7}) t.cell(rows.cells[r * rows.cols + col]);
+        t.number(static_cast<double>(c.rows[i].at));
+        t.text(c.rows[i].model);
+        t.text(c.rows[i].gpu);
+        t.text(c.rows[i].metric);
         for (double v : {measured, predicted, loo, (predicted / measured - 1) * 100, (loo / measured - 1) * 100})
             t.number(v);
         t.end_row();

@@ -231,13 +231,15 @@ def _call(name, args):
 def _table_text(name, arg, value):
     """A table argument (TABLE: ``calibrate``'s measurements) as the one text the C ABI takes: rows joined by line
     breaks, cells by tabs. ``value`` is a list of rows (each a list or tuple of numbers, texts and None for an empty
-    cell; a row may be one value), a 2-D numpy array or pandas DataFrame (its rows), or already such a text."""
+    cell; a row may be one value), a 2-D numpy array or pandas DataFrame (its rows, under its column names where they
+    are texts: ``calibrate`` reads its columns by those names, in any order), or already such a text."""
     if isinstance(value, str):
         return value
     if value is None:
         _fail(1, f"{name}: argument '{arg}': must be a table: a list of rows, or their text (got None)", arg)
-    if hasattr(value, "itertuples"):  # a pandas DataFrame: its rows, without the index
-        value = [tuple(r) for r in value.itertuples(index=False)]
+    if hasattr(value, "itertuples"):  # a pandas DataFrame: its rows, without the index, under its column names
+        names = [str(c) for c in value.columns] if all(isinstance(c, str) for c in value.columns) else None
+        value = ([names] if names else []) + [tuple(r) for r in value.itertuples(index=False)]
     elif _is_numpy_like(value):
         value = value.tolist()
     if _is_scalar(value) or not isinstance(value, (list, tuple, range)):

@@ -28,6 +28,26 @@ class Calibrate(unittest.TestCase):
         self.assertEqual(per_row[0][:2], ("row", "model"))
         self.assertEqual(per_row[3][5], step)
 
+    def test_columns_by_the_header_names_and_a_dataframe(self):
+        """A header row names the columns (any order, other columns ignored): a list whose first row is the names,
+        or a DataFrame, whose column names the package puts first (duck-typed here: pandas is optional)."""
+        fitted = roofline.calibrate(ROWS)
+        order = ("value", "notes", "metric", "context", "batch", "gpu", "model")
+        index = [HEADER.index(c) if c in HEADER else None for c in order]
+        shuffled = [tuple(r[i] if i is not None else "lab" for i in index) for r in ROWS]
+        self.assertEqual(roofline.calibrate([order] + shuffled), fitted)
+
+        class Frame:  # what _table_text reads of a pandas DataFrame: columns and itertuples(index=False)
+            columns = list(order)
+
+            def itertuples(self, index=True):
+                return iter(shuffled)
+
+        self.assertEqual(roofline.calibrate(Frame()), fitted)
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.calibrate([("model", "gpu", "batch", "context", "ms")] + [r[:2] + r[5:7] + r[8:] for r in ROWS])
+        self.assertIn("the header has no column 'metric', 'value'", str(e.exception))
+
     def test_errors_name_the_argument(self):
         with self.assertRaises(roofline.NoSolutionError) as e:
             roofline.calibrate(ROWS[:2])
