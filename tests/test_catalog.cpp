@@ -83,7 +83,7 @@ TEST_CASE("every GPU's price says where it is from and when it was read, or why 
             CHECK(source.find("http") != std::string::npos);
         }
     }
-    CHECK(priced >= 16);  // issue #11: all but the RTX 3090 Ti and the MI250X, for which no public offer was found
+    CHECK(priced == gpus["gpus"].size());  // since 0.12 (issue #32) every GPU has an example price
 }
 
 /// A field of ROOFLINE_GPU that the catalog may lack: NaN where it says ROOFLINE_ERROR_NO_SOLUTION.

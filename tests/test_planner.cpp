@@ -257,10 +257,10 @@ TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's
             if (c == kUsdHour || c == kUsdMtok) CHECK(num_at(doubled, r, c) == Approx(2 * num_at(catalog, r, c)));
             else CHECK(cell(doubled, r, c) == cell(catalog, r, c));
         }
-    // A price for a GPU without one in the catalog gives it prices; separators ';' and new lines work too.
+    // A price replaces the catalog's (h20's is a weak example, 1.05); separators ';' and new lines work too.
     const Table priced = table("ROOFLINE_PLAN", example({text("all"), text("all"), text(""), text("typical"), num(0),
                                                          text(" h20 = 3.5 ;\nh100-sxm=1\n")}));
-    REQUIRE(find_gpu("h20")->usd_per_gpu_hour == 0);  // no catalog price: the override is its only one
+    REQUIRE(find_gpu("h20")->usd_per_gpu_hour == 1.05);
     bool h20 = false;
     for (std::size_t r = 1; r < priced.rows; ++r) {
         if (text_at(priced, r, kGpu) == "h20") {
