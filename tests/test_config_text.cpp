@@ -69,6 +69,39 @@ TEST_CASE("a config text gives the numbers of the same config imported under an 
                                            num(8), num(1024), num(4), num(0.7)}));
 }
 
+TEST_CASE("a config text typed into a cell: AutoCorrect's typographic quotes and no-break spaces read as ASCII") {
+    // Calc's AutoCorrect turns each '"' typed into a cell into an opening or a closing quote (“ ”, „ “ in German),
+    // and French typing puts a no-break space before ':'.
+    const std::string cfg = config(30);
+    std::string curly, german;
+    bool open = true;
+    for (char c : cfg) {
+        if (c == '"') {
+            curly += open ? "\u201c" : "\u201d";
+            german += open ? "\u201e" : "\u201c";
+            open = !open;
+        } else if (c == ':') {
+            curly += "\u00a0:";
+            german += ':';
+        } else {
+            curly += c;
+            german += c;
+        }
+    }
+    REQUIRE(curly.find('"') == std::string::npos);
+    const double ascii = number("ROOFLINE_STEP_MS", {text(cfg), text("h100-sxm"), num(8), num(1024)});
+    CHECK(number("ROOFLINE_STEP_MS", {text(curly), text("h100-sxm"), num(8), num(1024)}) == ascii);
+    CHECK(number("ROOFLINE_STEP_MS", {text(german), text("h100-sxm"), num(8), num(1024)}) == ascii);
+    CHECK(number("ROOFLINE_MODEL", {text(curly), text("layers")}) == 30);
+    // A text that reads as it is keeps its typographic quotes (here inside a string).
+    const std::string named = config(30, ", \"name_or_path\": \"the \u201cbig\u201d one\"");
+    CHECK(number("ROOFLINE_MODEL", {text(named), text("layers")}) == 30);
+    // Still not JSON with ASCII quotes: the importer's error on that text, under the argument's name.
+    const Error e = error_of("ROOFLINE_MODEL", {text("{\u201cmodel_type\u201d: \u201cllama\u201d,"), text("layers")});
+    CHECK(e.argument() == "model");
+    CHECK_THAT(e.reason(), Contains("JSON"));
+}
+
 TEST_CASE("a config text's model has a stable id of its hash") {
     const std::string cfg = config(32);
     const auto m = config_text::model(cfg, "model");
