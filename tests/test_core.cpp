@@ -376,9 +376,18 @@ TEST_CASE("ROOFLINE_WHY says ok, or why the call fails", "[why]") {
     CHECK(why({text("roofline_decode_ms"), {8.0}, {-1.0}, {0.0}, {3.35}}) ==
           "argument 'batch': must be a whole number >= 1 (got -1)");
     CHECK(why({text("ROOFLINE_STEP_MS"), text("llama3-70b"), text("h100-sxm"), {1.0}, {0.0}}) ==
-          "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? (see ROOFLINE_MODELS())");
+          "argument 'model': no model 'llama3-70b' in this machine's catalog or user folder; did you mean 'llama-3-70b'? "
+          "(see ROOFLINE_MODELS())");
     CHECK(why({text("ROOFLINE_GPU"), text("h100"), text("hbm_gb")}) ==
-          "argument 'gpu': no GPU 'h100' in the catalog; did you mean 'h100-sxm'? (see ROOFLINE_GPUS())");
+          "argument 'gpu': no GPU 'h100' in this machine's catalog or user folder; did you mean 'h100-sxm'? (see "
+          "ROOFLINE_GPUS())");
+    // Every unknown model and GPU of the call, not the first alone (a shared workbook opened on another machine).
+    CHECK(why({text("ROOFLINE_STEP_MS"), text("my-model"), text("my-gpu"), {1.0}, {0.0}}) ==
+          "argument 'model': no model 'my-model' in this machine's catalog or user folder (see ROOFLINE_MODELS()); "
+          "argument 'gpu': no GPU 'my-gpu' in this machine's catalog or user folder (see ROOFLINE_GPUS())");
+    // Another unknown id (a format) keeps its own reason.
+    CHECK(why({text("ROOFLINE_STEP_MS"), text("llama-3-70b"), text("h100-sxm"), {1.0}, {0.0}, text("fp9")}).find(
+              "argument 'weight_dtype'") == 0);
     CHECK(why({text("ROOFLINE_BALANCE"), {989.0}}) == "takes 2 arguments (got 1)");
     CHECK(why({text("ROOFLINE_BALANCE"), {989.0}, text("fast")}) == "argument 'tbs': must be a number");
     CHECK(why({text("ROOFLINE_DECOD_MS")}) == "no formula named 'ROOFLINE_DECOD_MS'; did you mean 'ROOFLINE_DECODE_MS'?");

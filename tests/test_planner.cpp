@@ -367,7 +367,8 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
     // ROOFLINE_WHY points a spreadsheet user to the ids.
     const std::vector<Arg> why{text("ROOFLINE_PLAN"), text("llama3.1-70b"), num(100), num(2000), num(300), num(500), num(50)};
     CHECK(std::get<std::string>(call("ROOFLINE_WHY", why).value) ==
-          "argument 'model': no model 'llama3.1-70b' in the catalog; did you mean 'llama-3.1-70b'? (see ROOFLINE_MODELS())");
+          "argument 'model': no model 'llama3.1-70b' in this machine's catalog or user folder; did you mean "
+          "'llama-3.1-70b'? (see ROOFLINE_MODELS())");
 }
 
 TEST_CASE("the planner's signatures: optional arguments last, each with its default", "[planner][format]") {

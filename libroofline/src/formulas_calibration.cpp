@@ -17,9 +17,11 @@
 #include "roofline/defaults.hpp"
 #include "roofline/formulas.hpp"
 #include "roofline/operators.hpp"
+#include "roofline/nearest.hpp"
 #include "roofline/per_thread.hpp"
 
 #include "ascii.hpp"
+#include "config_text.hpp"
 #include "formula_args.hpp"
 #include "formula_table.hpp"
 
@@ -258,9 +260,33 @@ std::string why(std::string_view formula, std::span<const Arg> arguments) {
         // The message without "<FORMULA>: ", and for an unknown id where the spreadsheet lists the known ones.
         std::string reason = e.what();
         if (!e.where().empty()) reason.erase(0, e.where().size() + 2);
-        if (e.status() == Status::unknown_id)
-            for (const auto& [argument, listing] : kIdListings)
-                if (e.argument() == argument) reason += fmt::format(" (see {})", listing);
+        const auto listing_of = [](std::string_view argument) -> std::string_view {
+            for (const auto& [a, listing] : kIdListings)
+                if (a == argument) return listing;
+            return {};
+        };
+        if (e.status() != Status::unknown_id) return reason;
+        // Every model and GPU of the call that this machine does not know, not the first alone: a shared workbook
+        // names the models and GPUs of its author's user folder, which a colleague's machine may lack.
+        std::string all;
+        bool first_named = false;
+        if (const FormulaSpec* f = find_formula(formula))
+            for (std::size_t i = 0; i < std::min(arguments.size(), f->args.size()); ++i) {
+                const std::string_view name = f->args[i].name;
+                const bool gpu = name == "gpu", model = name == "model" || name == "draft_model";
+                const std::string* id = std::get_if<std::string>(&arguments[i].value);
+                if ((!gpu && !model) || !id || ascii::trimmed(*id).empty()) continue;
+                if (model && (config_text::is_config(*id) || (name == "draft_model" && iequals(*id, "mtp")))) continue;
+                if (gpu ? find_gpu(*id).has_value() : find_model(*id).has_value()) continue;
+                const std::vector<std::string> known = gpu ? gpu_ids() : model_ids();
+                all += fmt::format("{}argument '{}': no {} '{}' in this machine's catalog or user folder{} (see {})",
+                                   all.empty() ? "" : "; ", name, gpu ? "GPU" : "model", *id, suggestion(*id, known),
+                                   listing_of(name));
+                first_named = first_named || name == e.argument();
+            }
+        if (first_named) return all;
+        if (const std::string_view listing = listing_of(e.argument()); !listing.empty())
+            reason += fmt::format(" (see {})", listing);
         return reason;
     }
 }

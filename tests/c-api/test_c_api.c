@@ -289,7 +289,7 @@ static void test_why(void) {
     CHECK(roofline_why("ROOFLINE_DECODE_MS", bad_batch, 4, &why) == ROOFLINE_OK);
     CHECK(strcmp(why, "argument 'batch': must be a whole number >= 1 (got -1)") == 0);
     CHECK(roofline_why("ROOFLINE_STEP_MS", typo, 4, &why) == ROOFLINE_OK);
-    CHECK(strcmp(why, "argument 'model': no model 'llama3-70b' in the catalog; did you mean 'llama-3-70b'? "
+    CHECK(strcmp(why, "argument 'model': no model 'llama3-70b' in this machine's catalog or user folder; did you mean 'llama-3-70b'? "
                       "(see ROOFLINE_MODELS())") == 0);
     CHECK(roofline_why("ROOFLINE_GPUS", NULL, 0, &why) == ROOFLINE_OK && strcmp(why, "ok") == 0);
     CHECK(roofline_why(NULL, NULL, 0, &why) == ROOFLINE_ERROR_NULL && strcmp(roofline_errarg(), "formula") == 0);
