@@ -1,6 +1,8 @@
 """The libraries inside the .oxt name no folder of the machine that built them: every RUNPATH or RPATH
 entry of every ELF file in the package is $ORIGIN or a folder below it, and each library the package
-carries for another (libroofline.so.<major> for libroofline_calc.so) is found through $ORIGIN.
+carries for another (libroofline.so.<major> for libroofline_calc.so) is found through $ORIGIN. And (since 0.12)
+they carry no debug information: it is kept apart, in debug/<name>.debug beside the .oxt, which each names
+(.gnu_debuglink).
 
 usage: test_oxt_runpath.py OXT READELF
 """
@@ -29,7 +31,14 @@ def origin_based(entry):
     return entry in ("$ORIGIN", "${ORIGIN}") or entry.startswith(("$ORIGIN/", "${ORIGIN}/"))
 
 
+def sections(readelf, path):
+    """The names of the file's sections."""
+    out = subprocess.run([readelf, "-S", "-W", str(path)], check=True, capture_output=True, text=True).stdout
+    return set(re.findall(r"\]\s+(\.\S+)", out))
+
+
 def main(oxt, readelf):
+    debug = Path(oxt).parent / "debug"
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(oxt) as package:
         elves = {}
         for name in package.namelist():
@@ -39,6 +48,11 @@ def main(oxt, readelf):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
                 elves[name] = dynamic_section(readelf, path)
+                names = sections(readelf, path)
+                check(not any(n.startswith(".debug_") for n in names),
+                      f"{name}: stripped, no .debug_* section ({sorted(n for n in names if n.startswith('.debug'))})")
+                check(".gnu_debuglink" in names and (debug / f"{Path(name).name}.debug").is_file(),
+                      f"{name}: names its debug information, {debug / (Path(name).name + '.debug')}")
         check("libroofline_calc.so" in elves, f"the package carries libroofline_calc.so (ELF files: {sorted(elves)})")
         check(any(re.fullmatch(r"libroofline\.so\.\d+", n) for n in elves),
               f"the package carries libroofline.so.<major> (ELF files: {sorted(elves)})")
