@@ -75,6 +75,17 @@ def main(workdir, oxt, library):
         ('=ROOFLINE_WHY("ROOFLINE_STEP_MS"; A3; "h100-sxm"; 8; 1024)', why_bad),
         ('=ROOFLINE_STEP_MS("{oops"; "h100-sxm"; 8; 1024)', Error("Err:502")),
     ]
+    # A config typed into a cell (not pasted): AutoCorrect's typographic quotes, opening and closing, as the cell then
+    # holds them (issue #32: 0.11 showed Err:502, "not valid JSON"); it computes as the config.
+    curly, opening = "", True
+    for ch in config:
+        if ch == '"':
+            curly += "\u201c" if opening else "\u201d"
+            opening = not opening
+        else:
+            curly += ch
+    check(roofline.step_ms(curly, "h100-sxm", 8, 1024) == step, "C ABI: the typed config computes as its import")
+    cases += [(curly, curly), (f'=ROOFLINE_STEP_MS(A{len(cases) + 1}; "h100-sxm"; 8; 1024)', step)]
     shown = Calc(workdir, oxt).compute([c[0] for c in cases])
     for (formula, want), got in zip(cases, shown):
         ok = got == want if isinstance(want, Error) else shows(got, want, 1e-9)
