@@ -218,11 +218,8 @@ int main(int argc, char** argv) {
         if (set.is_null()) set = set_of("typical");
         Profile base = name == "typical" ? start_profile() : typical_of.at("");
         if (!set.is_null()) {
-            base.expert_imbalance = set.value("expert_imbalance", 1.0);
+            for (const SetParameter& s : kSetParameters) base.*s.field = set.value(std::string(s.json), s.absent);
             base.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
-            base.max_running_seqs = set.value("max_running_seqs", 0.0);
-            base.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
-            base.scaleout_efficiency = set.value("scaleout_efficiency", 0.0);
         }
         Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : engine_moves(by_vendor[""]), {}, {}};
         main.start.name = name;

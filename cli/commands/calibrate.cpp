@@ -221,7 +221,7 @@ std::vector<Row> latency_rows(const CalibrateOptions& o, const std::vector<std::
 /// ROOFLINE_CALIBRATE's columns, as its table argument names them (the formula table's unit: "model, gpu, ...").
 std::vector<std::string> calibration_columns() {
     std::vector<std::string> out;
-    std::string unit = roofline_formula_find("ROOFLINE_CALIBRATE")->args[0]->unit;
+    const std::string unit = formula_arg("ROOFLINE_CALIBRATE", "measurements").unit;
     for (std::size_t at = 0; at <= unit.size();) {
         const std::size_t comma = std::min(unit.find(", ", at), unit.size());
         out.push_back(unit.substr(at, comma - at));
@@ -231,7 +231,9 @@ std::vector<std::string> calibration_columns() {
 }
 
 /// Whether a header row names at least three of ROOFLINE_CALIBRATE's columns: the library then reads the rows below
-/// it by those names (any order, other columns ignored), as it does in a sheet's range.
+/// it by those names (any order, other columns ignored), as it does in a sheet's range. The library's rule
+/// (formulas_calibration.cpp, kNamedMin), told here only to decide whether a later file's header is kept in the one
+/// table: a header the library would not read by name is left out, as it would be a bad row after the first.
 bool names_columns(const std::vector<Cell>& header) {
     static const std::vector<std::string> columns = calibration_columns();
     std::size_t names = 0;

@@ -62,8 +62,11 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
     // columns ignored; weight_dtype, kv_dtype and tp may be absent (empty: their defaults), the other six must be
     // there.
     constexpr std::size_t kNamedMin = 3;
-    std::vector<std::optional<std::size_t>> where(columns.size());
-    for (std::size_t c = 0; c < columns.size(); ++c) where[c] = c;
+    // The columns a header may leave out: their empty cells take the defaults (the table in docs/formulas.md).
+    constexpr std::string_view kOptional[] = {"weight_dtype", "kv_dtype", "tp"};
+    std::vector<std::optional<std::size_t>> by_place(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) by_place[c] = c;
+    std::vector<std::optional<std::size_t>> where = by_place;
     bool by_name = false, first = true;
     static const Cell kEmpty = std::string();
     for (std::size_t r = 0; r < t.rows; ++r) {
@@ -77,38 +80,37 @@ std::vector<CalibrationCase> measured_cases(const FormulaSpec& f, std::string_vi
         });
         std::vector<std::optional<std::size_t>> named(columns.size());
         std::size_t names = 0;
+        std::optional<std::pair<std::size_t, std::size_t>> twice;  // a column named again: it, and the cell
         if (no_number)
             for (std::size_t i = 0; i < row.size(); ++i)
                 for (std::size_t c = 0; c < columns.size(); ++c)
-                    if (iequals(ascii::trimmed(std::get<std::string>(row[i])), columns[c])) ++names;
+                    if (iequals(ascii::trimmed(std::get<std::string>(row[i])), columns[c])) {
+                        ++names;
+                        if (!named[c]) named[c] = i;
+                        else if (!twice) twice.emplace(c, i);
+                    }
         const bool header = no_number && (first || names >= kNamedMin);
         first = false;
+        if (header && names < kNamedMin) {  // a header of other words: the columns by place
+            where = by_place;
+            by_name = false;
+            continue;
+        }
         if (header) {
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                const std::string_view name = ascii::trimmed(std::get<std::string>(row[i]));
-                for (std::size_t c = 0; c < columns.size(); ++c)
-                    if (iequals(name, columns[c])) {
-                        if (named[c])
-                            throw refuse(fmt::format("row {}: the header names '{}' twice (columns {} and {})", at,
-                                                     columns[c], *named[c] + 1, i + 1));
-                        named[c] = i;
-                    }
-            }
-            if (names >= kNamedMin) {
-                std::string missing;
-                for (std::size_t c = 0; c < columns.size(); ++c)
-                    if (!named[c] && columns[c] != "weight_dtype" && columns[c] != "kv_dtype" && columns[c] != "tp")
-                        missing += fmt::format("{}'{}'", missing.empty() ? "" : ", ", columns[c]);
-                if (!missing.empty())
-                    throw refuse(fmt::format("row {}: the header has no column {} (it names the columns by {}; "
-                                             "weight_dtype, kv_dtype and tp may be left out)",
-                                             at, missing, arg.unit));
-                where = named;
-                by_name = true;
-            } else {  // a header of other words: the columns by place
-                for (std::size_t c = 0; c < columns.size(); ++c) where[c] = c;
-                by_name = false;
-            }
+            if (twice)
+                throw refuse(fmt::format("row {}: the header names '{}' twice (columns {} and {})", at,
+                                         columns[twice->first], *named[twice->first] + 1, twice->second + 1));
+            std::string missing, optional;
+            for (std::string_view o : kOptional) optional += fmt::format("{}{}", optional.empty() ? "" : ", ", o);
+            for (std::size_t c = 0; c < columns.size(); ++c)
+                if (!named[c] && std::find(std::begin(kOptional), std::end(kOptional), columns[c]) == std::end(kOptional))
+                    missing += fmt::format("{}'{}'", missing.empty() ? "" : ", ", columns[c]);
+            if (!missing.empty())
+                throw refuse(fmt::format("row {}: the header has no column {} (it names the columns by {}; {} may be "
+                                         "left out)",
+                                         at, missing, arg.unit, optional));
+            where = named;
+            by_name = true;
             continue;
         }
         if (!by_name && t.cols < columns.size())

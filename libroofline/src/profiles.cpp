@@ -36,11 +36,8 @@ Profile profile_from_json(const std::string& name, const nlohmann::json& fitted,
         if (i < kParametersOf08) p.*f.field = fitted.at(key).get<double>();
         else p.*f.field = fitted.value(key, f.field == &Profile::alltoall_latency_us ? p.allreduce_latency_us : p.*f.field);
     }
-    p.expert_imbalance = set.value("expert_imbalance", 1.0);
+    for (const SetParameter& s : kSetParameters) p.*s.field = set.value(std::string(s.json), s.absent);
     p.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
-    p.max_running_seqs = set.value("max_running_seqs", 0.0);
-    p.max_iteration_tokens = set.value("max_iteration_tokens", 0.0);
-    p.scaleout_efficiency = set.value("scaleout_efficiency", 0.0);
     return p;
 }
 

@@ -593,10 +593,7 @@ bool is_bound(const Profile& p) noexcept {
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {
-    check(w);
-    require_non_negative("batch", batch);
-    require_non_negative("prompts", prompts);
-    return iteration_model(d, p, w).ms(batch, prompts);
+    return iteration_ms(d, p, w, batch, prompts, prompts);
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts,

@@ -92,6 +92,22 @@ inline constexpr FitMask kFitAll = {true, true, true, true, true, true, true, tr
 Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& start,
                     FitSearch search = FitSearch::grid, const FitMask& moves = kFitAll);
 
+/// A number of a profile that is set, not fitted (profiles.json "set", each with its source there): its name in
+/// profiles.json, the value where a profile sets none, and the Profile field. One table: the library reading
+/// profiles.json and the fitter keeping the set values in its fit both follow it. (overlap_expert_traffic, a flag,
+/// is read beside it.)
+struct SetParameter {
+    std::string_view json;
+    double absent;
+    double Profile::*field;
+};
+inline constexpr std::array<SetParameter, 4> kSetParameters{{
+    {"expert_imbalance", 1.0, &Profile::expert_imbalance},
+    {"max_running_seqs", 0.0, &Profile::max_running_seqs},
+    {"max_iteration_tokens", 0.0, &Profile::max_iteration_tokens},
+    {"scaleout_efficiency", 0.0, &Profile::scaleout_efficiency},
+}};
+
 /// What calibrate() (ROOFLINE_CALIBRATE) fits: all but the cost per layer, per all-to-all and per routed expert,
 /// which a user's rows (most often of one model, without expert parallelism) cannot tell from the cost of a step
 /// and of an all-reduce: those keep the base profile's values.
