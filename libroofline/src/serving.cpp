@@ -466,14 +466,17 @@ Schedule engine_schedule(const IterationModel& m, const Workload& w, double batc
 /// affine): the fluid x_i = x is the fastest) but concave where a MoE's experts are memory bound (the experts read
 /// grow concavely with the tokens), so the envelope at x is min over c >= x of (x / c) g(c): a share x / c of the
 /// iterations carry c tokens (whole prompts together where c >= P), the rest none. docs/serving-model.md, section 2.
-Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch, bool concave) {
+/// With `enough_ms` the search stops at the first schedule at or below it (a planner asking whether a TPOT target is
+/// met needs no more; its tpot_ms is then that schedule's, not the minimum).
+Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch, bool concave,
+                        double enough_ms = -kInf) {
     Schedule s;
     const double P = w.prompt_tokens, n = batch / (w.output_tokens - 1), x = n * P;
     s.prompts = n;
     s.with_prompt_ms = m.ms(batch, 1);
     const double decode_only = m.ms(batch, 0);
     const double fluid = m.ms(batch, n);
-    if (!concave || !(x > 0)) {
+    if (!concave || !(x > 0) || fluid <= enough_ms) {
         s.tpot_ms = fluid;
         return s;
     }
@@ -482,17 +485,22 @@ Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch
     // millionth of it (the slope is flat there: its error is of the second order).
     const auto slope = [&](double c) { return (m.ms(batch, c / P) - decode_only) / c; };
     double best_c = x, best = (fluid - decode_only) / x;
+    const double enough = (enough_ms - decode_only) / x;  // a slope at or below it meets enough_ms
     constexpr double kRatio = 1.4142135623730951;  // 2^(1/2)
     constexpr double kMaxTokens = 16777216;
     for (double c = x * kRatio; c <= std::max(kMaxTokens, x); c *= kRatio) {
         const double v = slope(c);
         if (v < best) best = v, best_c = c;
+        if (best <= enough) {
+            s.tpot_ms = decode_only + x * best;
+            return s;
+        }
     }
     if (best_c > x) {
         double a = std::max(x, best_c / kRatio), b = best_c * kRatio;
         constexpr double kGolden = 0.6180339887498949;
         double c1 = b - kGolden * (b - a), c2 = a + kGolden * (b - a), v1 = slope(c1), v2 = slope(c2);
-        for (int i = 0; i < 40 && b - a > 1e-6 * b; ++i) {
+        for (int i = 0; i < 40 && b - a > 1e-6 * b && std::min(v1, v2) > enough; ++i) {
             if (v1 < v2) b = c2, c2 = c1, v2 = v1, c1 = b - kGolden * (b - a), v1 = slope(c1);
             else a = c1, c1 = c2, v1 = v2, c2 = a + kGolden * (b - a), v2 = slope(c2);
         }
@@ -566,6 +574,9 @@ Miss detail::search_replica(const Deployment& d, const Profile& p, const Workloa
     const double batch = largest(fit, [&](double b) {
         // The decode step first (no schedule's mean is below it), the schedule only where it is met.
         if (m.ms(b, 0) > t.tpot_ms) return false;
+        // bound's TTFT is the prompt's prefill alone, met at batch 1: only its TPOT is asked, and any schedule
+        // meeting the target answers it.
+        if (bound) return bound_schedule(m, w, b, concave, t.tpot_ms).tpot_ms <= t.tpot_ms;
         at = colocated(m, bound, w, b, l, concave);
         return at.tpot_ms <= t.tpot_ms && at.ttft_ms <= t.ttft_ms;
     });
