@@ -242,6 +242,15 @@ public:
     /// An engine's iteration: ms() with its busiest group.
     double engine_ms(double batch, double prompts) const { return ms(batch, prompts, busiest(prompts)); }
 
+    /// The tokens of an iteration (the replica's) past which the experts read are all of them, to a part in 10^12:
+    /// beyond it bound's iteration is a sum of max(affine, affine) in the tokens, convex. 0 for a dense model.
+    double experts_saturate_at() const {
+        if (!model_.moe()) return 0;
+        const double q = 1 - model_.experts_per_token / model_.experts;
+        if (!(q > 0 && q < 1)) return 0;
+        return deployment_.layout.pp * std::max(1.0, std::log(1e-12) / std::log(q));
+    }
+
     /// A prefill alone of `prompts` prompts, ms.
     double prefill_ms(double prompts) const {
         return others(0, prompts, prompts) + attention_time(0, prompts, decode_attention_lo_[0]).time_ms;
@@ -482,15 +491,21 @@ Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch
     }
     // slope(c) = g(c) / c; the fluid is c = x. A grid of ratio 2^(1/2) up to 2^24 tokens (beyond, every expert is
     // read and the experts are compute bound long before), then golden-section search about its best point to a
-    // millionth of it (the slope is flat there: its error is of the second order).
+    // millionth of it (the slope is flat there: its error is of the second order). Past the tokens where every
+    // expert is read, g is convex, so g(c) / c is quasi-convex ((c g' - g)' = c g'' >= 0): once it rises there it
+    // rises for good, and the grid stops.
     const auto slope = [&](double c) { return (m.ms(batch, c / P) - decode_only) / c; };
     double best_c = x, best = (fluid - decode_only) / x;
     const double enough = (enough_ms - decode_only) / x;  // a slope at or below it meets enough_ms
     constexpr double kRatio = 1.4142135623730951;  // 2^(1/2)
     constexpr double kMaxTokens = 16777216;
+    const double convex_from = m.experts_saturate_at();
+    double previous = best;
     for (double c = x * kRatio; c <= std::max(kMaxTokens, x); c *= kRatio) {
         const double v = slope(c);
         if (v < best) best = v, best_c = c;
+        if (c / kRatio >= convex_from && v > previous) break;
+        previous = v;
         if (best <= enough) {
             s.tpot_ms = decode_only + x * best;
             return s;
@@ -500,7 +515,7 @@ Schedule bound_schedule(const IterationModel& m, const Workload& w, double batch
         double a = std::max(x, best_c / kRatio), b = best_c * kRatio;
         constexpr double kGolden = 0.6180339887498949;
         double c1 = b - kGolden * (b - a), c2 = a + kGolden * (b - a), v1 = slope(c1), v2 = slope(c2);
-        for (int i = 0; i < 40 && b - a > 1e-6 * b && std::min(v1, v2) > enough; ++i) {
+        for (int i = 0; i < 40 && b - a > 1e-4 * b && std::min(v1, v2) > enough; ++i) {
             if (v1 < v2) b = c2, c2 = c1, v2 = v1, c1 = b - kGolden * (b - a), v1 = slope(c1);
             else a = c1, c1 = c2, v1 = v2, c2 = a + kGolden * (b - a), v2 = slope(c2);
         }
