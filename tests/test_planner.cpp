@@ -60,7 +60,8 @@ const std::variant<double, std::string>& cell(const Table& t, std::size_t row, s
 double num_at(const Table& t, std::size_t row, std::size_t col) { return std::get<double>(cell(t, row, col)); }
 const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
 
-enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok };
+enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
+             kCapacity };
 
 /// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
 std::vector<Arg> example(std::vector<Arg> optional = {}) {
@@ -180,12 +181,12 @@ TEST_CASE("bound is never more optimistic than typical", "[planner]") {
 TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[planner]") {
     const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
-                                          "usd_per_mtok"};
+                                          "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 16);
-        for (std::size_t c = 0; c < 13; ++c) CHECK(text_at(t, 0, c) == header[c]);
+        REQUIRE(t.cols == 17);
+        for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
         const auto rows = serving::plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o);
@@ -217,6 +218,21 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
             }
             // The load's output tokens over the GPUs: 100 requests/s x 300 tokens.
             CHECK(num_at(t, r, kTokS) == Approx(100 * 300 / num_at(t, r, kGpus)));
+            // The capacity: what the replicas sustain within both targets, never below the load's share.
+            CHECK(num_at(t, r, kCapacity) == want.capacity_tokens_per_s_per_gpu);
+            CHECK(num_at(t, r, kCapacity) >= num_at(t, r, kTokS) * (1 - 1e-12));
+            if (disaggregated == 0) {
+                // Colocated: replicas x a replica's requests/s x 300 output tokens over the GPUs.
+                const double replica = number("ROOFLINE_REPLICA_RPS",
+                                       {text("llama-3.1-70b"), text(want.gpu.c_str()), num(2000), num(300), num(500),
+                                        num(50), text(std::string(to_string(want.weights)).c_str()), text(""), num(want.tp),
+                                        text("typical"), num(0.9), num(want.layout.ep), num(want.layout.dp_attention),
+                                        num(want.layout.pp)});
+                CHECK(num_at(t, r, kCapacity) ==
+                      Approx(num_at(t, r, kReplicas) * replica * 300 / num_at(t, r, kGpus)));
+                // Whole replicas: one fewer would not carry the load.
+                CHECK((num_at(t, r, kReplicas) - 1) * replica < 100);
+            }
             const double usd = find_gpu(want.gpu)->usd_per_gpu_hour;
             if (usd > 0) {
                 CHECK(priced);  // no priced row after an unpriced one
@@ -230,6 +246,62 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
             }
         }
     }
+}
+
+TEST_CASE("PLAN: headroom keeps a share of each replica spare, min_replicas a floor on replicas", "[planner]") {
+    const auto plan_with = [](double headroom, double min_replicas, double disaggregated) {
+        return table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"),
+                                               num(disaggregated), text(""), num(0.9), text("all"), num(headroom),
+                                               num(min_replicas)}));
+    };
+    for (double disaggregated : {0.0, 1.0}) {
+        INFO("disaggregated " << disaggregated);
+        const Table full = plan_with(1, 1, disaggregated);
+        // The defaults are the released formula's answer.
+        CHECK(full == table("ROOFLINE_PLAN", example({text("h100-sxm"), text("fp8"), text(""), text("typical"),
+                                                      num(disaggregated), text(""), num(0.9), text("all")})));
+        const Table half = plan_with(0.5, 1, disaggregated);
+        const Table three = plan_with(1, 3, disaggregated);
+        REQUIRE(full.rows >= 2);
+        REQUIRE(half.rows == full.rows);
+        REQUIRE(three.rows == full.rows);
+        // Rows of the same configuration: found by GPU, tp and weights (the order may change with the GPUs).
+        const auto same = [&](const Table& t, std::size_t r) {
+            for (std::size_t q = 1; q < t.rows; ++q)
+                if (num_at(t, q, kTp) == num_at(full, r, kTp) && text_at(t, q, kWeights) == text_at(full, r, kWeights) &&
+                    num_at(t, q, kBatch) == num_at(full, r, kBatch) && num_at(t, q, kEp) == num_at(full, r, kEp) &&
+                    num_at(t, q, kDpAttention) == num_at(full, r, kDpAttention) &&
+                    num_at(t, q, kPp) == num_at(full, r, kPp) &&
+                    num_at(t, q, kPrefillTp) == num_at(full, r, kPrefillTp))
+                    return q;
+            FAIL("no row of tp " << num_at(full, r, kTp) << " in the other plan");
+            return std::size_t{0};
+        };
+        for (std::size_t r = 1; r < full.rows; ++r) {
+            INFO("tp " << num_at(full, r, kTp) << " " << text_at(full, r, kWeights));
+            // A replica's requests/s, read back from the capacity of the full plan.
+            const double per_gpu = num_at(full, r, kCapacity) * num_at(full, r, kGpus);
+            const std::size_t h = same(half, r);
+            // Half of each replica used: at least twice the load's requests/s of capacity.
+            CHECK(num_at(half, h, kCapacity) * num_at(half, h, kGpus) >= 2 * 100 * 300 * (1 - 1e-12));
+            CHECK(num_at(half, h, kReplicas) >= num_at(full, r, kReplicas));
+            CHECK(num_at(half, h, kTokS) == Approx(100 * 300 / num_at(half, h, kGpus)));
+            if (disaggregated == 0) {
+                const double replica = per_gpu / num_at(full, r, kReplicas) / 300;
+                CHECK(num_at(half, h, kReplicas) == std::ceil(100 / (0.5 * replica)));
+            }
+            const std::size_t m = same(three, r);
+            CHECK(num_at(three, m, kReplicas) == std::max(3.0, num_at(full, r, kReplicas)));
+            if (disaggregated == 1) CHECK(num_at(three, m, kPrefillReplicas) >= 3);
+        }
+    }
+    // Out of range: the error names the argument.
+    const auto args = [](double headroom, double min_replicas) {
+        return example({text("h100-sxm"), text("fp8"), text(""), text("typical"), num(0), text(""), num(0.9),
+                        text("all"), num(headroom), num(min_replicas)});
+    };
+    for (double bad : {0.0, -0.5, 1.5}) require_error("ROOFLINE_PLAN", args(bad, 1), Status::invalid_argument, "headroom");
+    for (double bad : {0.0, 1.5, -2.0}) require_error("ROOFLINE_PLAN", args(1, bad), Status::invalid_argument, "min_replicas");
 }
 
 TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's", "[planner]") {
@@ -374,7 +446,7 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
 TEST_CASE("the planner's signatures: optional arguments last, each with its default", "[planner][format]") {
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all]; "
-          "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best])");
+          "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");

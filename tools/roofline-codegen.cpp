@@ -10,6 +10,8 @@
 // Everything it prints comes from roofline_formula_at() and roofline_call(): nothing is retyped.
 #include <roofline.h>
 
+#include "roofline/formulas.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -111,11 +113,12 @@ void reference() {
             fmt::print("| `{}` | {} | {} | {} | {} |\n", a.name, a.unit, roofline_arg_default_string(&a),
                        a.description_en, a.description_zh);
         }
-        const std::string c_functions =
-            f.c_arg_count < f.arg_count
-                ? fmt::format("`{}` (all the arguments), `{}` (those before `{}`)", f.c_name_all, f.c_name,
-                              f.args[f.c_arg_count]->name)
-                : fmt::format("`{}`", f.c_name);
+        // The typed functions, the one of all the arguments first, then each released one with those it takes.
+        const std::vector<roofline::CFunction> typed = roofline::c_functions(*roofline::find_formula(f.name));
+        std::string c_functions = fmt::format("`{}`", typed.back().name);
+        if (typed.size() > 1) c_functions += " (all the arguments)";
+        for (std::size_t k = typed.size() - 1; k-- > 0;)
+            c_functions += fmt::format(", `{}` (those before `{}`)", typed[k].name, f.args[typed[k].args]->name);
         fmt::print("\nResult: {}, {}. C: {}. Example: `={}` gives {}.\n", type_name(f.result_type), f.result_unit,
                    c_functions, f.example, evaluate(f.example));
     }
@@ -308,8 +311,8 @@ void c_functions() {
             fmt::print("    return compute(\"{}\", result, [&] {{ return c_result(roofline::formula::{}({})); }});\n}}\n",
                        f.name, core_function(f), arguments(f, &ArgSpelling::core_argument, "", count, true));
         };
-        function(f.c_name, f.c_arg_count);
-        if (f.c_arg_count < f.arg_count) function(f.c_name_all, f.arg_count);
+        for (const roofline::CFunction& c : roofline::c_functions(*roofline::find_formula(f.name)))
+            function(c.name.c_str(), c.args);
     });
     fmt::print("\n}}  // extern \"C\"\n");
 }

@@ -106,12 +106,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 12
+#define ROOFLINE_VERSION_MINOR 13
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.12.0"
+#define ROOFLINE_VERSION_STRING "0.13.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -248,7 +248,8 @@ typedef struct roofline_formula_info {
     ** Before 0.6 every typed function took all arg_count arguments. */
     size_t c_arg_count;
     /** Since 0.6: the typed function that takes all arg_count arguments: c_name itself, or c_name with the suffix
-    ** "_v2" where the formula grew (e.g. "roofline_step_ms_v2"). */
+    ** "_v2" where the formula grew (e.g. "roofline_step_ms_v2"), "_v3" where it grew twice ("roofline_plan_v3",
+    ** since 0.13; "roofline_plan_v2" takes the arguments before "headroom"). */
     const char* c_name_all;
 } roofline_formula_info;
 
@@ -728,16 +729,19 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
 ** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]): the capacity plan
-** for `rps` requests per second (> 0) within both targets, as a new array of 16 columns (13 before 0.6; columns
-** are only appended): a header row ("gpu", "tp",
+** for `rps` requests per second (> 0) within both targets, as a new array of 17 columns (13 before 0.6, 16
+** before 0.13; columns are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
-** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp"), then one row per
+** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu"),
+** then one row per
 ** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
 ** replica, replicas, the
 ** prefill pool's GPUs per replica and replicas (0 and 0 unless disaggregated), GPUs in total, TTFT and TPOT of
 ** a replica at full load in ms, output tokens/s per GPU, USD per hour of all the GPUs and USD per million
 ** output tokens; the two prices are an empty text "" where the GPU has no price (such rows come last); then the
-** replica's layout (LAYOUTS above). It searches every GPU of the catalog (or those `gpu` names: one id or a list
+** replica's layout (LAYOUTS above); then (since 0.13) the output tokens/s per GPU that the plan's GPUs sustain with
+** both targets met (colocated: a replica's capacity over its GPUs; disaggregated: the smaller pool's capacity
+** over all the GPUs), at least "output_tok_s_per_gpu" (the load's share). It searches every GPU of the catalog (or those `gpu` names: one id or a list
 ** "h100-sxm, h200"; "" or "all": every one), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
 ** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in
 ** tensor or data parallelism), and in two pipeline stages, and over two and four domains for a model that does
@@ -764,6 +768,17 @@ ROOFLINE_API int roofline_plan_v2(const char* model, double rps, double prompt_t
                                   double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
                                   const char* kv_dtype, const char* profile, double disaggregated,
                                   const char* prices, double mem_util, const char* rows, roofline_array** result);
+
+/** roofline_plan_v2 with the spare capacity appended: `headroom` (above 0, at most 1; roofline_plan_v2: 1), the
+** fraction of each replica's capacity at the targets that the load may use, so that replicas = ceil(rps /
+** (headroom x a replica's requests/s)) (0.8 keeps a fifth of every replica spare for bursts); and `min_replicas`
+** (a whole number >= 1; roofline_plan_v2: 1), the replicas at least, of each pool where prefill and decode are
+** separate. ROOFLINE_ERROR_ARGUMENT naming the one out of its domain. Since 0.13. */
+ROOFLINE_API int roofline_plan_v3(const char* model, double rps, double prompt_tokens, double output_tokens,
+                                  double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
+                                  const char* kv_dtype, const char* profile, double disaggregated,
+                                  const char* prices, double mem_util, const char* rows, double headroom,
+                                  double min_replicas, roofline_array** result);
 
 /**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,

@@ -145,7 +145,7 @@ const std::variant<double, std::string>* cell(const roofline_array* a, size_t ro
 /// The formula table seen through C structs: built once, then read-only.
 struct CTable {
     std::vector<std::string> c_names;
-    std::vector<std::string> c_names_all;  ///< the typed function of all the arguments (c_name + "_v2" where it grew)
+    std::vector<std::string> c_names_all;  ///< the typed function of all the arguments (c_name + "_v2", "_v3" where it grew)
     std::vector<std::vector<roofline_arg_info>> args;
     std::vector<std::vector<const roofline_arg_info*>> arg_pointers;
     std::vector<roofline_formula_info> formulas;
@@ -161,7 +161,7 @@ struct CTable {
         arg_pointers.reserve(table.size());
         for (const roofline::FormulaSpec& f : table) {
             c_names.push_back(roofline::c_function_name(f.name));
-            c_names_all.push_back(c_names.back() + (f.c_arg_count() < f.args.size() ? "_v2" : ""));
+            c_names_all.push_back(roofline::c_functions(f).back().name);
             std::vector<roofline_arg_info>& a = args.emplace_back();
             for (const roofline::ArgSpec& s : f.args)
                 a.push_back({s.name, s.unit, static_cast<int>(s.type), s.optional ? 1 : 0,

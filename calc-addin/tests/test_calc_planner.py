@@ -21,13 +21,14 @@ check = Checks()
 
 # The column names agreed for ROOFLINE_PLAN (issue 11), in order.
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms",
-          "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp")
+          "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
+          "capacity_tok_s_per_gpu")
 
 # The issue's example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
 # TPOT 50 ms.
 EXAMPLE = ["llama-3.1-70b", 100, 2000, 300, 500, 50]
-# Narrowed: one GPU, one format, disaggregated, a price of our own.
-NARROW = EXAMPLE + ["h100-sxm", "fp8", "bf16", "typical", 1, "h100-sxm=2.49"]
+# Narrowed: one GPU, one format, disaggregated, a price of our own, a fifth of each replica spare, 2 replicas at least.
+NARROW = EXAMPLE + ["h100-sxm", "fp8", "bf16", "typical", 1, "h100-sxm=2.49", 0.9, "best", 0.8, 2]
 
 # The add-in's mapping of C ABI statuses (docs/calc-addin.md, "When a formula fails"): text shown and Calc's error code.
 SHOWN = {
@@ -132,6 +133,9 @@ def main(workdir, oxt, library):
               for r in narrow[1:]),
           "C ABI: disaggregated rows have a prefill pool, GPUs = decode + prefill, USD per hour = 2.49 x GPUs "
           "(the price override)")
+    check(all(r[4] >= 2 and r[6] >= 2 and 0.8 * r[16] >= r[10] * (1 - 1e-12) for r in narrow[1:]),
+          "C ABI: headroom 0.8 and min_replicas 2: two replicas in each pool at least, the load at most 0.8 of the "
+          "capacity")
 
     # ---- ROOFLINE_PLAN as an array formula in Calc ----
     calc = Calc(workdir, oxt)

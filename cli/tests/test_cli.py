@@ -452,14 +452,18 @@ class Plan(unittest.TestCase):
         self.assertIn("profile typical; KV cache: bf16 (default)", r.stdout)
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         self.assertEqual(len(lines), min(20, len(rows) - 1))
-        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  USD/hour  USD/Mtok"
-        rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, usd_hour, usd_mtok = lines[0]
+        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/Mtok"
+        rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_mtok = \
+            lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
         self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
                          [first["tp"], first["ep"], first["dp_attention"], first["pp"], first["batch"], first["replicas"],
                           first["gpus"]])
         self.assertEqual(float(ttft), shown(first["ttft_ms"], 1))
         self.assertEqual(float(tpot), shown(first["tpot_ms"], 1))
+        self.assertEqual(float(per_gpu), shown(first["output_tok_s_per_gpu"], 0))
+        self.assertEqual(float(capacity), shown(first["capacity_tok_s_per_gpu"], 0))
+        self.assertGreaterEqual(first["capacity_tok_s_per_gpu"], first["output_tok_s_per_gpu"])
         self.assertEqual(float(usd_hour), shown(first["usd_per_hour"], 2))
         self.assertEqual(float(usd_mtok), shown(first["usd_per_mtok"], 3))
         self.assertIn(f"and {len(rows) - 1 - 20} more configurations", r.stdout)
@@ -499,6 +503,13 @@ class Plan(unittest.TestCase):
                          [[dict(zip(rows[0], row))[k] for k in out["rows"][0]] for row in rows[1:]])
         self.assertTrue(all(o["usd_per_hour"] == 1.5 * o["gpus"] and o["prefill_tp"] >= 1 for o in out["rows"]))
         self.assertEqual(len(json.loads(run(*self.EXAMPLE, "--json", "--top", "2").stdout)["rows"]), 2)
+        # --headroom and --min-replicas reach the library.
+        out = json.loads(run(*self.EXAMPLE, "--gpu", "h100-sxm", "--headroom", "0.7", "--min-replicas", "4",
+                             "--json").stdout)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="h100-sxm", headroom=0.7, min_replicas=4)
+        self.assertEqual(out["rows"], [{k: (None if v == "" else v) for k, v in zip(rows[0], row)} for row in rows[1:]])
+        self.assertTrue(all(o["replicas"] >= 4 and 0.7 * o["capacity_tok_s_per_gpu"] >= o["output_tok_s_per_gpu"] * 0.999
+                            for o in out["rows"]))
 
     def test_table_shows_layouts_and_fp4_of_moe_models(self):
         # Issue 18: DeepSeek-R1 and gpt-oss-120b on Blackwell and MI355X, planned with expert parallelism, data-parallel
@@ -518,6 +529,7 @@ class Plan(unittest.TestCase):
                 self.assertEqual([float(x) for x in line[3:7]], [got["tp"], got["ep"], got["dp_attention"], got["pp"]])
                 # Rounded as Calc shows it: halves away from zero (100,000 tok/s over 64 GPUs: 1562.5 prints 1563).
                 self.assertEqual(int(line[12]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
+                self.assertEqual(int(line[13]), math.floor(got["capacity_tok_s_per_gpu"] + 0.5))
             seen = {(o[1], o[2]) for o in lines}
             with self.subTest(model=model):
                 # DeepSeek-R1 (671B) is served in expert parallelism on these GPUs; whether an ep > 1 layout of

@@ -107,6 +107,14 @@ std::string c_function_name(std::string_view formula_name) {
     return s;
 }
 
+std::vector<CFunction> c_functions(const FormulaSpec& f) {
+    const std::string name = c_function_name(f.name);
+    std::vector<CFunction> out{{name, f.c_arg_count()}};
+    if (f.v2_args > 0 && f.v2_args < f.args.size()) out.push_back({name + "_v2", f.v2_args});
+    if (out.back().args < f.args.size()) out.push_back({name + "_v" + std::to_string(out.size() + 1), f.args.size()});
+    return out;
+}
+
 std::string default_string(const ArgSpec& arg) {
     if (!arg.optional || arg.type == Type::rest) return {};
     if (arg.type == Type::text) return arg.default_text;

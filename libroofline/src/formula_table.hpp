@@ -247,6 +247,16 @@ inline constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
     "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
     "TPOT; all: every feasible configuration.",
     "best：每种 GPU 只列出没有被同一 GPU 的其他配置在成本与 TPOT 上同时超过的配置；all：列出全部可行配置。"), defaults::plan_rows);
+inline constexpr ArgSpec kHeadroom = optional(number("headroom", "fraction", Check::fraction,
+    "The fraction of each replica's capacity at the targets that the load may use, above 0 and at most 1: 0.8 keeps "
+    "a fifth of every replica spare for bursts (replicas = ceil(rps / (headroom x a replica's requests/s))).",
+    "负载最多可用每个副本在目标之内容量的比例，大于 0 且不超过 1：0.8 让每个副本留出五分之一应对突发（副本数 = "
+    "ceil(rps / (headroom × 每个副本的每秒请求数))）。"), defaults::plan_headroom);
+inline constexpr ArgSpec kMinReplicas = with_max(optional(number("min_replicas", "replicas", Check::count,
+    "Replicas at least, a whole number >= 1 (each pool's where prefill and decode are separate): 2 for a plan that "
+    "survives the loss of one.",
+    "副本数下限，不小于 1 的整数（Prefill 与 Decode 分开时为每个池的）：2 表示失去一个副本后仍能服务。"),
+    defaults::plan_min_replicas), kMaxGpus);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -320,7 +330,8 @@ inline constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDt
 inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
                                      kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
-                               kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows};
+                               kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
+                               kHeadroom, kMinReplicas};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -386,10 +397,10 @@ template <typename R> constexpr Type type_of() {
 template <auto F, std::size_t N>
 constexpr FormulaSpec formula(const char* name, const char* group, const char* unit, const char* en,
                               const char* zh, const std::array<ArgSpec, N>& args, const char* example,
-                              std::size_t released_args = 0) {
+                              std::size_t released_args = 0, std::size_t v2_args = 0) {
     static_assert(N == fn_traits<decltype(F)>::arity, "the table must list every argument of the function");
     return {name, group, type_of<typename fn_traits<decltype(F)>::result>(), unit, en, zh,
-            std::span<const ArgSpec>(args), &invoke<F>, example, released_args};
+            std::span<const ArgSpec>(args), &invoke<F>, example, released_args, v2_args};
 }
 
 /// A formula that gained the layout arguments (ep, dp_attention, pp: 0.6) keeps its released typed C function
@@ -558,15 +569,20 @@ inline constexpr std::array kFormulas{
         "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)", before_layout(kArgsReplicaRps)),
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
-        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp",
+        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
-        "TPOT at full load, output tokens/s per GPU, USD per hour and per million output tokens (\"\" without a "
-        "price), and the replica's layout (ep, dp_attention, pp).",
+        "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
+        "without a price), the replica's layout (ep, dp_attention, pp), and the output tokens/s per GPU that the "
+        "plan's GPUs sustain within both targets (its capacity: above the load's share where headroom, min_replicas "
+        "or whole replicas leave some spare).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
-        "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、每块 GPU 每秒输出 "
-        "token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"），以及副本的并行布局（ep、dp_attention、pp）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 1),
+        "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
+        "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
+        "以及这些 GPU 在两个目标之内每块每秒能输出的 token 数（容量：headroom、min_replicas 或整数副本留有余量时高于负载"
+        "的份额）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 3,
+        kArgsPlan.size() - 2),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
         "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
         "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",

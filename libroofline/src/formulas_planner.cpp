@@ -137,9 +137,10 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
-           std::string_view rows_wanted) {
+           std::string_view rows_wanted, double headroom, double min_replicas) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
-                                    kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted});
+                                    kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
+                                    min_replicas});
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
@@ -163,6 +164,8 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.mem_util = mem_util;
     o.disaggregated = disaggregated == 1;
     o.prices = prices_of(f, prices);
+    o.headroom = headroom;
+    o.min_replicas = min_replicas;
     const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
@@ -175,7 +178,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
                          r.output_tokens_per_s_per_gpu})
             t.number(v);
         t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_mtok));
-        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp}) t.number(v);
+        for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp, r.capacity_tokens_per_s_per_gpu}) t.number(v);
         t.end_row();
     }
     return std::move(t).done();

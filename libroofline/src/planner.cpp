@@ -117,14 +117,20 @@ void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, con
     }
 }
 
-PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps) {
+/// Replicas of `replica_rps` requests/s each for the load: at most `headroom` of their capacity used, and at least
+/// min_replicas of them.
+double replicas_for(double rps, double replica_rps, const PlanOptions& o) {
+    return std::max(o.min_replicas, std::ceil(rps / (o.headroom * replica_rps)));
+}
+
+PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps, const PlanOptions& o) {
     PlanRow row;
     row.gpu = d.gpu.id;
     row.tp = d.tp;
     row.layout = d.layout;
     row.weights = d.weights;
     row.batch = decode.batch;
-    row.replicas = std::ceil(rps / decode.rps);
+    row.replicas = replicas_for(rps, decode.rps, o);
     row.tpot_ms = decode.tpot_ms;
     return row;
 }
@@ -242,9 +248,10 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
     ReplicaState state;
     switch (search_replica(d, s.profile, s.w, s.t, s.o.mem_util, state)) {
         case Miss::none: {
-            PlanRow row = row_of(d, state, s.rps);
+            PlanRow row = row_of(d, state, s.rps, s.o);
             row.gpus = row.replicas * d.tp;
             row.ttft_ms = state.ttft_ms;
+            row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
             price(row, usd, s.rps, s.w);
             s.rows.push_back(std::move(row));
             break;
@@ -275,7 +282,7 @@ struct PrefillPool {
 /// Its TTFT target is what the KV transfer to the decode pool leaves of the request's.
 std::optional<PrefillPool> prefill_pool(Search& s, Deployment& d, const std::vector<Candidate>& candidates) {
     std::optional<PrefillPool> pool;
-    const auto gpus_of = [&](double ptp, const PrefillState& p) { return std::ceil(s.rps / p.rps) * ptp; };
+    const auto gpus_of = [&](double ptp, const PrefillState& p) { return replicas_for(s.rps, p.rps, s.o) * ptp; };
     for (const Candidate& c : candidates) {
         if (!c.layout.trivial()) continue;
         as(d, c);
@@ -298,11 +305,14 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
     if (miss == Miss::tpot) ++s.failures.tpot;
     if (miss != Miss::none) return;
     attempt(s.failures, [&] {
-        PlanRow row = row_of(d, state, s.rps);
+        PlanRow row = row_of(d, state, s.rps, s.o);
         row.prefill_tp = prefill.replica.tp;
-        row.prefill_replicas = std::ceil(s.rps / prefill.state.rps);
+        row.prefill_replicas = replicas_for(s.rps, prefill.state.rps, s.o);
         row.gpus = row.replicas * d.tp + row.prefill_replicas * row.prefill_tp;
         row.ttft_ms = prefill.state.ttft_ms + prefill.transfer_ms;
+        // The deployment sustains what its smaller pool does.
+        row.capacity_tokens_per_s_per_gpu =
+            std::min(row.replicas * state.rps, row.prefill_replicas * prefill.state.rps) * s.w.output_tokens / row.gpus;
         price(row, usd, s.rps, s.w);
         s.rows.push_back(std::move(row));
     });
@@ -373,6 +383,8 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     check(w);
     check(t);
     require_fraction("mem_util", o.mem_util);
+    require_fraction("headroom", o.headroom);
+    require_whole("min_replicas", o.min_replicas, 1);
     const Profile* profile = find_profile(o.profile);
     if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
     for (double tp : o.tps) require_whole("tp", tp, 1);

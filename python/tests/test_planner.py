@@ -7,7 +7,8 @@ import unittest
 import roofline
 
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
-          "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp")
+          "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
+          "capacity_tok_s_per_gpu")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -24,12 +25,19 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 16)
+                self.assertEqual(len(r), 17)
                 self.assertEqual(r[col["gpus"]], r[col["tp"]] * r[col["replicas"]])  # colocated: no prefill pool
                 self.assertEqual((r[col["prefill_tp"]], r[col["prefill_replicas"]]), (0, 0))
                 self.assertLessEqual(r[col["ttft_ms"]], 500)
                 self.assertLessEqual(r[col["tpot_ms"]], 50)
                 self.assertAlmostEqual(r[col["output_tok_s_per_gpu"]], 100 * 300 / r[col["gpus"]])
+                # The capacity: whole replicas of a replica's requests/s at both targets, never below the load.
+                replica = roofline.replica_rps("llama-3.1-70b", r[col["gpu"]], 2000, 300, 500, 50, r[col["weights"]],
+                                               "", r[col["tp"]], ep=r[col["ep"]], dp_attention=r[col["dp_attention"]],
+                                               pp=r[col["pp"]])
+                self.assertAlmostEqual(r[col["capacity_tok_s_per_gpu"]],
+                                       r[col["replicas"]] * replica * 300 / r[col["gpus"]])
+                self.assertGreaterEqual(r[col["capacity_tok_s_per_gpu"]], r[col["output_tok_s_per_gpu"]] * (1 - 1e-12))
                 if r[col["usd_per_hour"]] != "":
                     usd = roofline.gpu(r[col["gpu"]], "usd_per_gpu_hour")
                     self.assertAlmostEqual(r[col["usd_per_hour"]], usd * r[col["gpus"]])
@@ -48,6 +56,25 @@ class Plan(unittest.TestCase):
         self.assertEqual([r[:11] for r in cheap], [r[:11] for r in catalog])
         for r in cheap[1:]:
             self.assertAlmostEqual(r[11], r[7] * 1.00)  # USD per hour = GPUs x 1 USD
+
+    def test_headroom_and_min_replicas(self):
+        col = {name: i for i, name in enumerate(HEADER)}
+        full = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", rows="all")
+        spare = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", rows="all", headroom=0.8, min_replicas=2)
+        self.assertEqual(roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", rows="all", headroom=1,
+                                       min_replicas=1), full)
+        self.assertEqual(len(spare), len(full))
+        for r in spare[1:]:
+            with self.subTest(row=r):
+                replica = roofline.replica_rps("llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "", r[col["tp"]],
+                                               pp=r[col["pp"]])
+                self.assertEqual(r[col["replicas"]], max(2, math.ceil(100 / (0.8 * replica))))
+                self.assertGreaterEqual(r[col["capacity_tok_s_per_gpu"]] * 0.8, r[col["output_tok_s_per_gpu"]] * (1 - 1e-12))
+        for name, bad in (("headroom", 0), ("headroom", 1.2), ("min_replicas", 0), ("min_replicas", 2.5)):
+            with self.subTest(argument=name, value=bad):
+                with self.assertRaises(roofline.ArgumentError) as e:
+                    roofline.plan(*EXAMPLE, **{name: bad})
+                self.assertEqual(e.exception.argument, name)
 
     def test_bad_input(self):
         with self.assertRaises(roofline.ArgumentError) as e:

@@ -177,11 +177,41 @@ static void test_planner(void) {
     CHECK(roofline_step_ms("llama-3.1-70b", "h100-sxm", 8, 2048, "fp8", "", 4, "typical", &step) == ROOFLINE_OK && r < step);
     CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9, &plan) ==
           ROOFLINE_OK);
-    CHECK(roofline_array_cols(plan) == 16 && roofline_array_rows(plan) >= 2);
+    CHECK(roofline_array_cols(plan) == 17 && roofline_array_rows(plan) >= 2);
     CHECK(strcmp(roofline_array_text(plan, 0, 0), "gpu") == 0 && strcmp(roofline_array_text(plan, 0, 12), "usd_per_mtok") == 0);
+    CHECK(strcmp(roofline_array_text(plan, 0, 16), "capacity_tok_s_per_gpu") == 0);
     CHECK(strcmp(roofline_array_text(plan, 1, 0), "h100-sxm") == 0 && strcmp(roofline_array_text(plan, 1, 2), "fp8") == 0);
     CHECK(roofline_array_number(plan, 1, 7) == roofline_array_number(plan, 1, 1) * roofline_array_number(plan, 1, 4));
     CHECK(roofline_array_number(plan, 1, 8) <= 500 && roofline_array_number(plan, 1, 9) <= 50);
+    CHECK(roofline_array_number(plan, 1, 16) >= roofline_array_number(plan, 1, 10));
+    {
+        /* The same plan through _v2 and _v3 at their defaults; then two spare replicas' worth at least. */
+        roofline_array *v2 = NULL, *v3 = NULL, *three = NULL;
+        size_t i, j;
+        CHECK(roofline_plan_v2("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9,
+                               "best", &v2) == ROOFLINE_OK);
+        CHECK(roofline_plan_v3("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9,
+                               "best", 1, 1, &v3) == ROOFLINE_OK);
+        CHECK(v2 && v3 && roofline_array_rows(v2) == roofline_array_rows(plan) &&
+              roofline_array_rows(v3) == roofline_array_rows(plan));
+        for (i = 1; v2 && v3 && i < roofline_array_rows(plan); ++i)
+            for (j = 0; j < 17; ++j)
+                if (!roofline_array_is_text(plan, i, j))
+                    CHECK(roofline_array_number(v2, i, j) == roofline_array_number(plan, i, j) &&
+                          roofline_array_number(v3, i, j) == roofline_array_number(plan, i, j));
+        CHECK(roofline_plan_v3("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9,
+                               "best", 0.5, 3, &three) == ROOFLINE_OK);
+        CHECK(three && roofline_array_number(three, 1, 4) >= 3 &&
+              roofline_array_number(three, 1, 16) * roofline_array_number(three, 1, 7) >= 2 * 100 * 300 * (1 - 1e-12));
+        roofline_array_free(three);
+        three = NULL;
+        CHECK(roofline_plan_v3("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9,
+                               "best", 0, 1, &three) == ROOFLINE_ERROR_ARGUMENT);
+        CHECK(strcmp(roofline_errarg(), "headroom") == 0);
+        roofline_array_free(v2);
+        roofline_array_free(v3);
+        roofline_array_free(three);
+    }
     roofline_array_free(plan);
     plan = NULL;
 

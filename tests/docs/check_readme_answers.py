@@ -1,5 +1,6 @@
-"""ctest "docs: the README's four answers ...": the README's section "One question, four ways" shows what the
-built hosts print. In that section:
+"""ctest "docs: the README's four answers ...": the README's sections "One question, four ways" and "The capacity
+planner" show what the built hosts print (no figure in them goes stale: the plan's rows and its count of further
+configurations are the build's). In those sections:
 
 - every ```console block is run: each line "$ roofline ..." or "$ ./decode-step" is a command (the built CLI,
   the built examples/c/decode-step), the lines after it up to the next "$ " its exact output;
@@ -18,7 +19,9 @@ import subprocess
 import sys
 import tempfile
 
-SECTION = "## One question, four ways"
+# Each section and the kinds of answer it must show.
+SECTIONS = [("## One question, four ways", ("roofline", "./decode-step", "pycon", "c", "calc")),
+            ("## The capacity planner", ("roofline", "pycon"))]
 
 
 def fail(message):
@@ -43,24 +46,19 @@ def calc_arguments(text):
     return args
 
 
-def main():
-    readme, cli, decode_step, library, python_dir, example_c = sys.argv[1:7]
-    text = open(readme, encoding="utf-8").read()
-    start = text.find("\n" + SECTION + "\n")
+def section_of(text, name):
+    start = text.find("\n" + name + "\n")
     if start == -1:
-        fail(f"README.md has no section \"{SECTION}\"")
+        fail(f"README.md has no section \"{name}\"")
     end = text.find("\n## ", start + 1)
-    section = text[start:end if end != -1 else len(text)]
+    return text[start:end if end != -1 else len(text)]
 
-    env = dict(os.environ, ROOFLINE_LIBRARY=library, ROOFLINE_NO_USER_CATALOG="1")
-    env["PYTHONPATH"] = python_dir + os.pathsep + env.get("PYTHONPATH", "")
-    sys.path.insert(0, python_dir)
-    os.environ.update(ROOFLINE_LIBRARY=library, ROOFLINE_NO_USER_CATALOG="1")
-    import roofline  # noqa: E402 (the built library, by ROOFLINE_LIBRARY)
 
-    seen = {"roofline": 0, "./decode-step": 0, "pycon": 0, "c": 0, "calc": 0}
+def check_section(name, section, wanted, cli, decode_step, example_c, env, readme, roofline):
+    """Runs the section's blocks and Calc values; fails unless each kind of answer in `wanted` is there."""
+    seen = {k: 0 for k in ("roofline", "./decode-step", "pycon", "c", "calc")}
     with tempfile.TemporaryDirectory() as home:
-        env.update(HOME=home, XDG_CONFIG_HOME=home)  # no user folder of this machine
+        env = dict(env, HOME=home, XDG_CONFIG_HOME=home)  # no user folder of this machine
         for language, body in blocks(section):
             if language == "console":
                 for command, output in re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", body, flags=re.M):
@@ -92,10 +90,24 @@ def main():
             fail(f"={formula}({arguments}) is {value}, shown as {calc_shows(value, decimals)}, "
                  f"but README.md says `{shown}`")
         seen["calc"] += 1
-    missing = [k for k, n in seen.items() if n == 0]
+    missing = [k for k in wanted if seen[k] == 0]
     if missing:
-        fail(f"the section \"{SECTION}\" has no answer of: {', '.join(missing)}")
-    print("the README's four answers are what the built hosts give:", seen)
+        fail(f"the section \"{name}\" has no answer of: {', '.join(missing)}")
+    return seen
+
+
+def main():
+    readme, cli, decode_step, library, python_dir, example_c = sys.argv[1:7]
+    text = open(readme, encoding="utf-8").read()
+    env = dict(os.environ, ROOFLINE_LIBRARY=library, ROOFLINE_NO_USER_CATALOG="1")
+    env["PYTHONPATH"] = python_dir + os.pathsep + env.get("PYTHONPATH", "")
+    sys.path.insert(0, python_dir)
+    os.environ.update(ROOFLINE_LIBRARY=library, ROOFLINE_NO_USER_CATALOG="1")
+    import roofline  # noqa: E402 (the built library, by ROOFLINE_LIBRARY)
+
+    for name, wanted in SECTIONS:
+        seen = check_section(name, section_of(text, name), wanted, cli, decode_step, example_c, env, readme, roofline)
+        print(f"the README's \"{name}\" is what the built hosts give:", seen)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,10 @@ inline constexpr const char* plan_weight_dtype = "all";
 inline constexpr const char* plan_prices = "catalog";
 inline constexpr double plan_disaggregated = 0;
 inline constexpr const char* plan_rows = "best";
+/// ROOFLINE_PLAN (since 0.13): a plan may load its replicas to their whole capacity at the targets (headroom 1), and
+/// needs one replica at least (min_replicas 1): what plans were before both arguments.
+inline constexpr double plan_headroom = 1;
+inline constexpr double plan_min_replicas = 1;
 
 /// The fraction of each GPU's memory that weights and KV cache may use: every `mem_util` default (the formula
 /// table's and serving.hpp's), as vLLM's gpu_memory_utilization default.

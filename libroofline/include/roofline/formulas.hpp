@@ -69,11 +69,24 @@ struct FormulaSpec {
     const char* example;         ///< a call with the article's numbers, e.g. "ROOFLINE_DECODE_MS(8; 64; 4096; 3.35)"
     /// Arguments that the formula's typed C function takes, the first ones (0: all of them). A formula that
     /// gained arguments after its typed function was released keeps that function with the arguments it had
-    /// (roofline.h's growth rules) and gets a second one, its name + "_v2", that takes all of them.
+    /// (roofline.h's growth rules) and gets a second one, its name + "_v2", that takes all of them (c_functions()).
     std::size_t released_args = 0;
+    /// Where the formula grew again after its _v2 function was released: the arguments _v2 takes (the first ones);
+    /// then a _v3 takes all of them. 0: _v2 (where there is one) takes all.
+    std::size_t v2_args = 0;
     /// The arguments of the typed C function named c_function_name().
     std::size_t c_arg_count() const noexcept { return released_args ? released_args : args.size(); }
 };
+
+/// A typed C function of a formula: its name and how many of the formula's arguments it takes, the first ones.
+struct CFunction {
+    std::string name;
+    std::size_t args;
+};
+/// The typed C functions of a formula, the first released first: c_function_name() with c_arg_count() arguments,
+/// then, where the formula grew, its name + "_v2" (v2_args of them, or all), and + "_v3" with all of them where it
+/// grew twice (roofline.h, HOW THE ABI GROWS). The last takes every argument (roofline_formula_info.c_name_all).
+std::vector<CFunction> c_functions(const FormulaSpec& f);
 
 /// The formula table, in docs/formulas.md order.
 std::span<const FormulaSpec> formulas() noexcept;
@@ -230,7 +243,8 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
-           std::string_view rows = defaults::plan_rows);
+           std::string_view rows = defaults::plan_rows, double headroom = defaults::plan_headroom,
+           double min_replicas = defaults::plan_min_replicas);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,

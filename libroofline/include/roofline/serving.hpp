@@ -134,6 +134,11 @@ struct PlanOptions {
     /// Every feasible configuration; when false, for each GPU only those that no other configuration of the same
     /// GPU beats on both cost (GPUs where there is no price) and TPOT.
     bool all_rows = false;
+    /// The fraction of a replica's capacity at the targets that the load may use (above 0, at most 1): replicas =
+    /// ceil(rps / (headroom x a replica's requests/s)), each pool's where they are separate. 0.8 leaves a fifth spare.
+    double headroom = defaults::plan_headroom;
+    /// Replicas at least (a whole number >= 1), each pool's where they are separate: for redundancy.
+    double min_replicas = defaults::plan_min_replicas;
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
@@ -150,6 +155,10 @@ struct PlanRow {
     double ttft_ms = 0;                 ///< at a replica's full load
     double tpot_ms = 0;                 ///< at a replica's full load
     double output_tokens_per_s_per_gpu = 0;  ///< the load's output tokens/s over all the GPUs
+    /// Output tokens/s per GPU that the plan's GPUs sustain with both targets met: the replicas' capacity (colocated,
+    /// a replica's requests/s x output tokens / its GPUs; disaggregated, the smaller of the two pools' capacities)
+    /// over all the GPUs. At least output_tokens_per_s_per_gpu; equal where the load fills every replica.
+    double capacity_tokens_per_s_per_gpu = 0;
     std::optional<double> usd_per_hour;      ///< all GPUs; empty when the GPU has no price
     std::optional<double> usd_per_mtok;      ///< per million output tokens at the load
 };
