@@ -23,6 +23,10 @@ Arg text(const std::string& s) { return {s}; }
 Arg num(double v) { return {v}; }
 
 double number(const char* formula, std::vector<Arg> args) { return std::get<double>(call(formula, args).value); }
+std::string config_of(const std::string& model) {
+    const std::vector<Arg> args{text(model)};
+    return std::get<std::string>(call("ROOFLINE_MODEL_CONFIG", args).value);
+}
 
 Error error_of(const char* formula, std::vector<Arg> args) {
     try {
@@ -199,4 +203,43 @@ TEST_CASE("8 threads with different config texts agree with one") {
         });
     for (auto& th : threads) th.join();
     for (int t = 0; t < 8; ++t) CHECK(mismatches[t] == 0);
+}
+
+TEST_CASE("ROOFLINE_MODEL_CONFIG: every catalog model's config text computes as the model itself") {
+    for (const std::string& id : model_ids()) {
+        if (config_text::is_config(id)) continue;  // an id another test added to show that it is never read as JSON
+        INFO(id);
+        const std::string cfg = config_of(id);
+        REQUIRE(config_text::is_config(cfg));
+        CHECK(cfg.find('\n') == std::string::npos);  // compact: one line, for a cell
+        // Every number of the catalog, and a decode step in the checkpoint's own formats and in bf16.
+        for (const std::string& field : model_field_names()) {
+            if (field == "params_b_reported" || field == "active_params_b_reported") continue;  // not in a config
+            INFO(field);
+            CHECK(number("ROOFLINE_MODEL", {text(cfg), text(field)}) == number("ROOFLINE_MODEL", {text(id), text(field)}));
+        }
+        for (const char* weights : {"native", "bf16"}) {
+            INFO(weights);
+            const std::vector<Arg> tail{num(16), num(4096), text(weights), text(""), num(1)};
+            std::vector<Arg> by_id{text(id), text("b200")}, by_text{text(cfg), text("b200")};
+            by_id.insert(by_id.end(), tail.begin(), tail.end());
+            by_text.insert(by_text.end(), tail.begin(), tail.end());
+            CHECK(number("ROOFLINE_STEP_MS", by_text) == number("ROOFLINE_STEP_MS", by_id));
+        }
+        // The text of a config text is itself.
+        CHECK(config_of(cfg) == cfg);
+    }
+    // A checkpoint whose formats come from its hf_quant_config.json keeps them (NVFP4 experts).
+    const std::string nvfp4 = config_of("deepseek-v3.1-nvfp4");
+    CHECK_THAT(nvfp4, Contains("\"quant_method\":\"modelopt\"") && Contains("\"quant_algo\":\"NVFP4\""));
+    // An imported model: the text it was imported from, as compact JSON.
+    add_model_from_hf_config("config-text-export", config(12));
+    const std::string exported = config_of("config-text-export");
+    CHECK(number("ROOFLINE_MODEL", {text(exported), text("layers")}) == 12);
+    CHECK(number("ROOFLINE_STEP_MS", {text(exported), text("h100-sxm"), num(8), num(1024)}) ==
+          number("ROOFLINE_STEP_MS", {text("config-text-export"), text("h100-sxm"), num(8), num(1024)}));
+    // An unknown id: the argument named, the catalog's suggestion.
+    const Error e = error_of("ROOFLINE_MODEL_CONFIG", {text("llama3-8b")});
+    CHECK(e.status() == Status::unknown_id);
+    CHECK(e.argument() == "model");
 }

@@ -540,6 +540,18 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 */
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 
+/**
+** ROOFLINE_MODEL_CONFIG(model): the config text of `model` (a catalog id, one of the user folder or imported by a
+** host, or a config text itself) as *result: its Hugging Face config.json as compact JSON, with the checkpoint's
+** hf_quant_config.json, where one came with the model, as its "quantization_config" (quant_method "modelopt").
+** Given as the `model` of any formula, the text computes as the model itself, on a machine that has it or not:
+** a workbook keeps it in a cell so that a colleague without the first user's folder computes the same. The
+** model's id, name and reported sizes are not in it (a config text's id is "config:" and its hash). *result is
+** valid until this thread's next call into the library (like roofline_errmsg()). ROOFLINE_ERROR_UNKNOWN_ID
+** for an unknown id. Since 0.13.
+*/
+ROOFLINE_API int roofline_model_config(const char* model, const char** result);
+
 /*
 ** LAYOUTS (since 0.6). The model-aware functions that take `tp` have a _v2 beside them that also takes the layout
 ** of the replica's tp GPUs, three whole numbers >= 1 appended after the released arguments (the formulas take them

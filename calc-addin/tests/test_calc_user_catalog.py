@@ -1,6 +1,7 @@
 """A user's own catalog reaches Calc: the add-in loads ~/.config/libroofline/catalog/*.json and
 ~/.config/libroofline/models/<id>.json (Hugging Face config.json files) once, when the office creates
-it; formulas then take those ids, and compute what the C ABI computes for them.
+it; formulas then take those ids, and compute what the C ABI computes for them. And a workbook shared with a
+colleague who has no such folder: the model's ROOFLINE_MODEL_CONFIG text kept in a cell computes as the model there.
 
 usage: test_calc_user_catalog.py WORKDIR OXT LIBROOFLINE
 """
@@ -36,11 +37,29 @@ def main(workdir, oxt, library):
          roofline.step_ms("our-3b", "lab-gpu", 16, 2048, "fp8", "", 2, "typical")),
         ('=ROOFLINE_STEP_MS("llama-3-8b"; "h100-sxm"; 64; 4096)', roofline.step_ms("llama-3-8b", "h100-sxm", 64, 4096)),
         ('=ROOFLINE_STEP_MS("not-ours"; "lab-gpu"; 1; 0)', None),
+        ('=ROOFLINE_MODEL_CONFIG("our-3b")', roofline.call("ROOFLINE_MODEL_CONFIG", "our-3b")),
+        ('=ROOFLINE_STEP_MS(ROOFLINE_MODEL_CONFIG("our-3b"); "h100-sxm"; 16; 2048)',
+         roofline.step_ms("our-3b", "h100-sxm", 16, 2048)),
     ]
     shown = calc.compute([c[0] for c in cases])
     check = Checks()
     for (formula, want), got in zip(cases, shown):
         check(shows(got, want, 1e-9), f"{formula} -> {got!r} (C ABI: {want})")
+
+    # The colleague: another profile and home, no user folder. The id is unknown there; the config text kept in a
+    # cell (what ROOFLINE_MODEL_CONFIG showed on the first machine) computes as the model.
+    text = shown[len(cases) - 2]
+    colleague = Calc(Path(workdir) / "colleague", oxt)
+    check(not (colleague.dir / ".config" / "libroofline").exists(), "the colleague has no user folder")
+    grid = colleague.compute_grid([[text, '=ROOFLINE_STEP_MS(A1; "h100-sxm"; 16; 2048)',
+                                    '=ROOFLINE_STEP_MS("our-3b"; "h100-sxm"; 16; 2048)',
+                                    '=ROOFLINE_WHY("ROOFLINE_STEP_MS"; "our-3b"; "h100-sxm"; 16; 2048)']])[0]
+    want = roofline.step_ms("our-3b", "h100-sxm", 16, 2048)
+    check(shows(grid[1], want, 1e-9), f"colleague: ROOFLINE_STEP_MS(the config text in A1; ...) -> {grid[1]!r} "
+          f"(the first machine, by id: {want})")
+    check(grid[2] == "#VALUE!", f"colleague: ROOFLINE_STEP_MS(\"our-3b\"; ...) -> {grid[2]!r}: the id is unknown there")
+    check(isinstance(grid[3], str) and "not in this machine's catalog or user folder" in grid[3],
+          f"colleague: ROOFLINE_WHY says why: {grid[3]!r}")
     return check.exit_code()
 
 

@@ -317,6 +317,7 @@ inline constexpr std::array kArgsWhy{kFormulaName, kArguments};
 inline constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 inline constexpr std::array kArgsGpu{kGpu, kGpuField};
 inline constexpr std::array kArgsModel{kModel, kModelField};
+inline constexpr std::array kArgsModelConfig{kModel};
 inline constexpr std::array kArgsStep{kModel, kGpu, kBatch, kCtx, kWeightDtype, kKvDtype, kTp, kProfile, kEp, kDpAttention, kPp};
 inline constexpr std::array kArgsTtft{kModel, kGpu, kPromptTokens, kPrompts, kWeightDtype, kTp, kProfile, kEp, kDpAttention, kPp};
 inline constexpr std::array kArgsFit{kModel, kGpu, with_check(kCtx, Check::positive), kWeightDtype, kKvDtype, kTp, kMemUtil,
@@ -510,6 +511,13 @@ inline constexpr std::array kFormulas{
         "A number of the model catalog, e.g. params_b, kv_heads or kv_kib_per_token (at 2 bytes per value).",
         "模型目录中的一个数，如 params_b、kv_heads 或 kv_kib_per_token（按每个值 2 字节）。",
         kArgsModel, "ROOFLINE_MODEL(\"llama-3-8b\"; \"kv_kib_per_token\")"),
+    formula<&formula::model_config>("ROOFLINE_MODEL_CONFIG", kCatalog, "text",
+        "A model's config text (a Hugging Face config.json as compact JSON, its checkpoint's formats included): "
+        "kept in a cell and given as the model argument, it computes as the model on any machine, also where the "
+        "model is not in the catalog or user folder (a workbook shared with a colleague). Since 0.13.",
+        "模型的配置文本（紧凑 JSON 形式的 Hugging Face config.json，含检查点的权重格式）：存入单元格后作为 model 参数，"
+        "在任何机器上都按该模型计算，即使那台机器的目录或用户文件夹里没有这个模型（如与同事共享的工作簿）。自 0.13 起。",
+        kArgsModelConfig, "ROOFLINE_MODEL_CONFIG(\"gpt-j-6b\")"),
     formula<&formula::step_ms>("ROOFLINE_STEP_MS", kCatalog, "ms",
         "One decode step of batch sequences of ctx tokens of context, operator by operator, on tp GPUs in "
         "tensor parallel, ms.",

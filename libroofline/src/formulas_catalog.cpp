@@ -275,6 +275,14 @@ double model(std::string_view model, std::string_view field) {
     return finite(f, *v);
 }
 
+std::string model_config(std::string_view model) {
+    const auto& f = spec_of<&formula::model_config>();
+    const std::shared_ptr<const ModelSpec> m = model_entry_of(f, model, "model");
+    if (!m->config)  // every model of the catalog, a folder or a host is read from a config text
+        throw Error::of_call(Status::internal, f.name, "model", fmt::format("'{}' keeps no config text", m->id));
+    return *m->config;
+}
+
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});

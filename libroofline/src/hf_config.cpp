@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -368,7 +369,16 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
             type = (*model)["model_type"].get<std::string>();
     }
     try {
-        return read_model(whole, *model, type, id, argument, quant);
+        ModelSpec m = read_model(whole, *model, type, id, argument, quant);
+        // The text that reads as this model again: the hf_quant_config.json's quantization as the config's own
+        // quantization_config, which read_quantization() reads the same way (quant_method "modelopt").
+        if (!quant.is_null()) {
+            json q = quant["quantization"];
+            q["quant_method"] = "modelopt";
+            whole["quantization_config"] = std::move(q);
+        }
+        m.config = std::make_shared<const std::string>(whole.dump());
+        return m;
     } catch (const json::exception& e) {  // a field of another type than the reader expects
         throw Error::of_argument(Status::invalid_argument, "", argument,
                                  fmt::format("config.json has a field of an unexpected type: {}", e.what()));

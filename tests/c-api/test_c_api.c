@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support/typed_calls.h"
@@ -113,6 +114,24 @@ static void test_text_and_array_results(void) {
         more[1].text = "lots";
         CHECK(roofline_call("ROOFLINE_BOUND", more, 4, &r) == ROOFLINE_ERROR_ARGUMENT);
         CHECK(strcmp(roofline_errarg(), "bytes") == 0);
+    }
+    {
+        /* A model's config text: given as the model, it computes as the model's id does. */
+        const char* config = NULL;
+        char* kept = NULL;
+        double by_id = 0, by_text = 0;
+        CHECK(roofline_model_config("llama-3-8b", &config) == ROOFLINE_OK && config && config[0] == '{');
+        kept = config ? malloc(strlen(config) + 1) : NULL; /* valid until this thread's next call: kept */
+        if (kept) {
+            strcpy(kept, config);
+            CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 64, 4096, "", "", 1, "typical", &by_id) == ROOFLINE_OK);
+            CHECK(roofline_step_ms(kept, "h100-sxm", 64, 4096, "", "", 1, "typical", &by_text) == ROOFLINE_OK);
+            CHECK(by_id > 0 && by_text == by_id);
+            free(kept);
+        }
+        CHECK(roofline_model_config("llama3-8b", &config) == ROOFLINE_ERROR_UNKNOWN_ID);
+        CHECK(strcmp(roofline_errarg(), "model") == 0);
+        CHECK(roofline_model_config(NULL, &config) == ROOFLINE_ERROR_NULL);
     }
 }
 

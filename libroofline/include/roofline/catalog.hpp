@@ -156,6 +156,11 @@ struct ModelSpec {
     /// The formats of the published checkpoint (weight format "native"): its linear layers (attention,
     /// dense MLPs, shared experts), its routed experts, and its embedding and lm_head.
     DType native_linear = DType::bf16, native_experts = DType::bf16, native_embedding = DType::bf16;
+    /// The config text the model was read from, whole in itself (ROOFLINE_MODEL_CONFIG): config.json as compact
+    /// JSON, with the checkpoint's hf_quant_config.json, where one came with it, as its quantization_config
+    /// (quant_method "modelopt"), so that model_from_hf_config(*config) reads this model again. Shared by the
+    /// copies (a copy costs a reference count); null only for a ModelSpec made by hand.
+    std::shared_ptr<const std::string> config;
 
     bool moe() const noexcept { return experts > 0; }
     bool mla() const noexcept { return kv_lora_rank > 0; }

@@ -206,6 +206,10 @@ Table gpus();
 Table models();
 double gpu(std::string_view gpu, std::string_view field);
 double model(std::string_view model, std::string_view field);
+/// ROOFLINE_MODEL_CONFIG: the config text of a model (catalog, user folder, imported, or a config text itself) that
+/// reads as the same model wherever it is given as `model`, e.g. kept in a cell of a workbook shared with someone
+/// whose catalog lacks it: compact JSON, the checkpoint's hf_quant_config.json folded in (ModelSpec::config).
+std::string model_config(std::string_view model);
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
                double dp_attention = defaults::dp_attention, double pp = defaults::pp);
