@@ -713,7 +713,7 @@ def planner_inputs():
         ("Output tokens", 300, "tokens per request", "#,##0"),
         ("Time to first token, target", 500, "ms (a mean, not a percentile)", "#,##0.#"),
         ("Time per output token, target", 50, "ms after the first token (a mean)", "#,##0.#"),
-        ("GPU (optional)", None, "empty: every GPU of the catalog", None),
+        ("GPU (optional)", None, "empty: the catalog's datacenter GPUs; all: every GPU", None),
         ("Weight format (optional)", None, "empty: bf16, fp8, int8 and int4", None),
         ("KV cache format", "bf16", "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or fp8_block", None),
         ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
@@ -731,7 +731,7 @@ def planner(book, sheet):
             for i, (label, *_) in enumerate(inputs)]
     plan_call = f"ROOFLINE_PLAN({';'.join(refs)})"
     book.title(sheet, "A1", "Capacity planner: which GPUs, how many, at what cost, for a load and latency targets")
-    book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every GPU of the catalog, replicas of 1 to 72 "
+    book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every datacenter GPU of the catalog, replicas of 1 to 72 "
                            "GPUs in tensor, expert and pipeline parallelism, the weight formats (FP4 where the GPU "
                            "computes it), and lists for each GPU the configurations")
     book.note(sheet, "A3", "that serve the load within both targets and that no other beats on both cost and TPOT, "
@@ -739,7 +739,8 @@ def planner(book, sheet):
     book.put(sheet, "A4", "Inputs", bold=True, size=12)
     book.inputs(sheet, 5, [(label, value, help_text, fmt) for label, value, help_text, fmt in inputs])
     drop_down(book, sheet, "B5", "Catalog_Models", "A model of the catalog (ROOFLINE_MODELS()).")
-    drop_down(book, sheet, "B11", "Catalog_GPUs", "Empty: every GPU of the catalog.")
+    drop_down(book, sheet, "B11", "Catalog_GPUs", "Empty: the datacenter GPUs of the catalog (all: every one, GeForce cards "
+                                                 "and DGX Spark too).")
     drop_down(book, sheet, "B12", FORMATS, "Empty: bf16, fp8, int8 and int4 where the GPU supports them. One "
                                            "format for every weight: not native.")
     drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")

@@ -258,3 +258,27 @@ TEST_CASE("the committed measurements are the shared reference's", "[profiles]")
     }
     CHECK(slurp(ROOFLINE_MEASUREMENTS) == shared);
 }
+
+TEST_CASE("every GPU says where it is sold to run: GeForce cards consumer, by their license, each with its source",
+          "[catalog]") {
+    const json gpus = catalog("gpus.json");
+    int consumer = 0;
+    for (const json& g : gpus.at("gpus")) {
+        const std::string id = g.at("id"), name = g.at("name"), segment = g.value("segment", "datacenter");
+        INFO(id);
+        CHECK((segment == "datacenter" || segment == "workstation" || segment == "consumer"));
+        CHECK((name.find("GeForce") != std::string::npos) == (segment == "consumer"));
+        consumer += segment == "consumer";
+        if (segment != "datacenter") {
+            REQUIRE(g.at("sources").contains("segment"));
+            CHECK(g["sources"]["segment"].get<std::string>().find("http") != std::string::npos);
+        }
+    }
+    CHECK(consumer == 4);
+    // A catalog of one's own: a segment that is none of the three is refused, naming the field.
+    size_t added = 0;
+    const char* bad = R"({"gpus": [{"id": "lab-card", "name": "x", "tflops": {"bf16": 100}, "hbm_tbs": 1, "hbm_gb": 24,
+                         "segment": "gaming"}]})";
+    CHECK(roofline_catalog_add_json(bad, &added) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errmsg()).find("'segment'") != std::string::npos);
+}

@@ -4,6 +4,8 @@
 // values, the plan array has its documented header and order, and bad input names its argument.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <cmath>
 #include <string>
 #include <variant>
@@ -304,6 +306,35 @@ TEST_CASE("PLAN: headroom keeps a share of each replica spare, min_replicas a fl
     for (double bad : {0.0, 1.5, -2.0}) require_error("ROOFLINE_PLAN", args(1, bad), Status::invalid_argument, "min_replicas");
 }
 
+TEST_CASE("PLAN: datacenter GPUs by default; GeForce cards and DGX Spark when named or with gpu=all", "[planner]") {
+    const auto gpus_of = [](const char* gpu) {
+        std::set<std::string> seen;
+        const Table t = table("ROOFLINE_PLAN", example({text(gpu)}));
+        for (std::size_t r = 1; r < t.rows; ++r) seen.insert(text_at(t, r, kGpu));
+        return seen;
+    };
+    const std::set<std::string> by_default = gpus_of(""), datacenter = gpus_of(" Datacenter "), all = gpus_of("all");
+    CHECK(datacenter == by_default);
+    REQUIRE_FALSE(by_default.empty());
+    for (const std::string& id : all) {
+        INFO(id);
+        const GpuSpec g = *find_gpu(id);
+        CHECK(by_default.count(id) == (g.segment == "datacenter" ? 1u : 0u));
+    }
+    // The GeForce cards are planned (llama-3.1-70b fits them in fp4 over a few), only when asked for.
+    CHECK(all.count("rtx-5090") == 1);
+    CHECK(by_default.count("rtx-5090") == 0);
+    CHECK(gpus_of("rtx-5090, h100-sxm") == std::set<std::string>{"rtx-5090", "h100-sxm"});
+    // The default is the one of serving::plan: an empty list is the datacenter GPUs, every_gpu all of them.
+    serving::PlanOptions o;
+    for (const serving::PlanRow& r : serving::plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o))
+        CHECK(find_gpu(r.gpu)->datacenter());
+    o.every_gpu = true;
+    std::set<std::string> every;
+    for (const serving::PlanRow& r : serving::plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o)) every.insert(r.gpu);
+    CHECK(every == all);
+}
+
 TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's", "[planner]") {
     const Table catalog = table("ROOFLINE_PLAN", example({text("H100-SXM"), text("fp8")}));
     const double usd = find_gpu("h100-sxm")->usd_per_gpu_hour;
@@ -445,7 +476,7 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
 
 TEST_CASE("the planner's signatures: optional arguments last, each with its default", "[planner][format]") {
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
-          "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all]; "
+          "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=all]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "

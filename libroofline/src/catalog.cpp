@@ -112,6 +112,13 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
         invalid_input(argument, fmt::format("GPU '{}' needs scaleup_gpus to be a whole number >= 1", s.id));
     s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
     s.power_w = non_negative(g, "power_w", 0, s.id, argument);
+    if (g.contains("segment")) {
+        const json& seg = g["segment"];
+        if (!seg.is_string() || (seg != "datacenter" && seg != "workstation" && seg != "consumer"))
+            invalid_input(argument, fmt::format("GPU '{}' field 'segment' must be \"datacenter\", \"workstation\" or "
+                                                "\"consumer\"", s.id));
+        s.segment = seg.get<std::string>();
+    }
     if (g.contains("sources")) s.source = g["sources"].dump();
     if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
         invalid_input(argument, fmt::format("GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", s.id));

@@ -235,9 +235,11 @@ inline constexpr ArgSpec kPlanProfile = optional_text(text("profile", "profile",
     "（见 docs/formulas.md 的“配置文本”）。"), defaults::plan_profile);
 inline constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "The GPUs of the catalog to plan on, one or a list: \"h100-sxm\" or \"h100-sxm, h200, b200\" (',' ';' or a new "
-    "line between them); empty or all: every GPU of the catalog.",
+    "line between them); empty or datacenter: its datacenter GPUs (not the GeForce cards, whose license rules out "
+    "datacenter deployment, nor DGX Spark); all: every GPU of the catalog.",
     "在目录中的这些 GPU 上规划，一种或一个列表：\"h100-sxm\" 或 \"h100-sxm, h200, b200\"（以 ',' ';' 或换行分隔）；"
-    "留空或 all：目录中的全部 GPU。"), defaults::plan_gpus);
+    "留空或 datacenter：目录中的数据中心 GPU（不含许可证不允许数据中心部署的 GeForce 显卡，也不含 DGX Spark）；"
+    "all：目录中的全部 GPU。"), defaults::plan_gpus);
 inline constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
     "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it (int8 where "
     "it has not), int4, and nvfp4 and mxfp4 where the GPU computes them.",

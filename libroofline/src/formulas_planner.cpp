@@ -145,7 +145,9 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
     serving::PlanOptions o;
-    if (!every(gpu)) o.gpus = gpu_list_of(f, gpu);
+    const std::string_view gpus = trimmed(gpu);
+    o.every_gpu = iequals(gpus, "all");
+    if (!gpus.empty() && !o.every_gpu && !iequals(gpus, "datacenter")) o.gpus = gpu_list_of(f, gpu);
     const std::string_view rows_choice = or_default(f, "rows", rows_wanted);
     if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
         unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});

@@ -206,12 +206,14 @@ const Deployment& as(Deployment& d, const Candidate& c) {
     return d;
 }
 
-/// The GPUs to plan on, each once: the options' (checked ids) or the whole catalog's.
+/// The GPUs to plan on, each once: the options' (checked ids), or the catalog's datacenter GPUs (every one with
+/// every_gpu).
 std::vector<GpuSpec> gpus_to_plan(const PlanOptions& o) {
     std::vector<GpuSpec> gpus;
     for (const std::string& id : o.gpus.empty() ? gpu_ids() : o.gpus) {
         const auto g = find_gpu(id);
         if (!g) unknown("gpu", unknown_catalog_id("GPU", id, gpu_ids()));
+        if (o.gpus.empty() && !o.every_gpu && !g->datacenter()) continue;
         if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& x) { return x.id == g->id; })) gpus.push_back(*g);
     }
     return gpus;

@@ -35,6 +35,11 @@ struct GpuSpec {
     double scaleup_gpus = 8;
     double scaleout_tbs = 0;      ///< network bandwidth per GPU per direction beyond the domain, TB/s (0: none)
     double power_w = 0;           ///< board power per GPU (TDP/TBP), W (0: not published)
+    /// Where the GPU is sold to run: "datacenter", "workstation" (a desk's: DGX Spark) or "consumer" (GeForce, whose
+    /// driver license rules out datacenter deployment). The planner plans on datacenter GPUs unless asked for others;
+    /// a catalog entry that does not say is a datacenter GPU.
+    std::string segment = "datacenter";
+    bool datacenter() const noexcept { return segment == "datacenter"; }
     std::string source;
 
     /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it

@@ -47,9 +47,11 @@ inline constexpr const char* profile = "bound";
 /// the estimate, fitted on serving engines' measurements.
 inline constexpr const char* plan_profile = "typical";
 
-/// ROOFLINE_PLAN: every GPU of the catalog ("all"), every weight format the GPU computes ("all"), the catalog's example
-/// prices ("catalog"), prefill and decode on the same GPUs (0), and for each GPU the rows no other beats ("best").
-inline constexpr const char* plan_gpus = "all";
+/// ROOFLINE_PLAN: the datacenter GPUs of the catalog ("datacenter"; before 0.13 "all", every GPU: issue #32, GeForce
+/// cards are not licensed for datacenter deployment and came first in plans), every weight format the GPU computes
+/// ("all"), the catalog's example prices ("catalog"), prefill and decode on the same GPUs (0), and for each GPU the
+/// rows no other beats ("best").
+inline constexpr const char* plan_gpus = "datacenter";
 inline constexpr const char* plan_weight_dtype = "all";
 inline constexpr const char* plan_prices = "catalog";
 inline constexpr double plan_disaggregated = 0;

@@ -119,7 +119,9 @@ double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Prof
 
 /// What the planner searches and how.
 struct PlanOptions {
-    std::vector<std::string> gpus;       ///< GPUs of the catalog to plan on; all of them when empty
+    std::vector<std::string> gpus;       ///< GPUs of the catalog to plan on; when empty, its datacenter GPUs (all
+                                         ///< of them with every_gpu)
+    bool every_gpu = false;              ///< with gpus empty: consumer and workstation GPUs too
     std::optional<DType> weights;        ///< one weight format; when empty: bf16, fp8 (where the GPU has fp8
                                          ///< matrix units), int8 and int4 (weight-only), and nvfp4 and mxfp4
                                          ///< where the GPU computes them at its FP4 peak
