@@ -20,6 +20,7 @@ void setup_ttft(CLI::App& app);
 void setup_fit(CLI::App& app);
 void setup_catalog(CLI::App& app);
 void setup_plan(CLI::App& app);
+void setup_curve(CLI::App& app);
 void setup_calibrate(CLI::App& app);
 
 }  // namespace cli

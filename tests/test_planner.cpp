@@ -486,3 +486,84 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
           "[kv_dtype=bf16]; [tp=1]; [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1])");
     CHECK(std::string(find_formula("ROOFLINE_PLAN")->group) == "Planner");
 }
+
+TEST_CASE("CURVE: one row per batch at full load, as ROOFLINE_E2E_MS computes it; the front over layouts", "[planner]") {
+    const auto curve = [](std::vector<Arg> args) { return table("ROOFLINE_CURVE", std::move(args)); };
+    enum { kTpot, kPerUser, kPerGpu, kBatchC, kTtftC, kRps, kTpC, kEpC, kDpC, kPpC };
+    const std::vector<Arg> base{text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300), text("fp8")};
+    // One layout: tp 4. Batches 1, 2, 3, 4, 6, 8, ... to the largest, each a replica at full load.
+    std::vector<Arg> one = base;
+    for (Arg a : {text(""), num(4)}) one.push_back(a);
+    const Table t = curve(one);
+    REQUIRE(t.cols == 10);
+    CHECK(text_at(t, 0, kTpot) == "tpot_ms");
+    CHECK(text_at(t, 0, kPerGpu) == "capacity_tok_s_per_gpu");
+    REQUIRE(t.rows > 8);
+    const double firsts[] = {1, 2, 3, 4, 6, 8, 12, 16};
+    for (std::size_t i = 0; i < 8; ++i) CHECK(num_at(t, i + 1, kBatchC) == firsts[i]);
+    for (std::size_t r = 1; r < t.rows; ++r) {
+        INFO("batch " << num_at(t, r, kBatchC));
+        const double tpot = num_at(t, r, kTpot), ttft = num_at(t, r, kTtftC), batch = num_at(t, r, kBatchC);
+        CHECK(num_at(t, r, kPerUser) == Approx(1000 / tpot));
+        CHECK(num_at(t, r, kPerGpu) == Approx(num_at(t, r, kRps) * 300 / 4));
+        CHECK(num_at(t, r, kTpC) == 4);
+        // The replica at that batch is the one ROOFLINE_E2E_MS computes: TTFT + 299 x TPOT.
+        CHECK(number("ROOFLINE_E2E_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300), num(batch),
+                                         text("fp8"), text(""), num(4)}) == Approx(ttft + 299 * tpot).epsilon(1e-12));
+        if (r > 1) CHECK(tpot >= num_at(t, r - 1, kTpot));
+    }
+    // The last batch is the largest the replica runs: one more does not fit or is not run.
+    const double last = num_at(t, t.rows - 1, kBatchC);
+    CHECK_THROWS(number("ROOFLINE_E2E_MS", {text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300),
+                                            num(last + 1), text("fp8"), text(""), num(4)}));
+
+    // tp 0 (the default): the front over every size and layout, fastest first, each slower row sustaining more.
+    const Table front = curve(base);
+    REQUIRE(front.rows > 3);
+    for (std::size_t r = 2; r < front.rows; ++r) {
+        CHECK(num_at(front, r, kTpot) >= num_at(front, r - 1, kTpot));
+        CHECK(num_at(front, r, kPerGpu) > num_at(front, r - 1, kPerGpu));
+    }
+    // No point of a single layout lies beyond it: a front row at least as fast that sustains at least as much.
+    for (double tp : {1.0, 2.0, 4.0, 8.0}) {
+        std::vector<Arg> args = base;
+        for (Arg a : {text(""), num(tp)}) args.push_back(a);
+        Table c;
+        try {
+            c = curve(args);
+        } catch (const Error&) {
+            continue;  // tp 1: the weights do not fit
+        }
+        for (std::size_t r = 1; r < c.rows; ++r) {
+            INFO("tp " << tp << " batch " << num_at(c, r, kBatchC));
+            bool covered = false;
+            for (std::size_t q = 1; q < front.rows && !covered; ++q)
+                covered = num_at(front, q, kTpot) <= num_at(c, r, kTpot) * (1 + 1e-12) &&
+                          num_at(front, q, kPerGpu) >= num_at(c, r, kPerGpu) * (1 - 1e-12);
+            CHECK(covered);
+        }
+    }
+    // A TTFT cap leaves out the slower points.
+    std::vector<Arg> capped = base;
+    for (Arg a : {text(""), num(0), text("typical"), num(1), num(1), num(1), num(100)}) capped.push_back(a);
+    const Table fast = curve(capped);
+    for (std::size_t r = 1; r < fast.rows; ++r) CHECK(num_at(fast, r, kTtftC) <= 100);
+    // A model of native MXFP4 weights on a GPU without FP4 units (dequantized): gpt-oss-120b on one H100.
+    const Table oss = curve({text("gpt-oss-120b"), text("h100-sxm"), num(1000), num(1000), text(""), text(""), num(1)});
+    CHECK(oss.rows > 2);
+
+    // Bad input names its argument.
+    const Status bad = Status::invalid_argument;
+    std::vector<Arg> ep_without_tp = base;
+    for (Arg a : {text(""), num(0), text("typical"), num(2)}) ep_without_tp.push_back(a);
+    require_error("ROOFLINE_CURVE", ep_without_tp, bad, "ep");
+    std::vector<Arg> half = base;
+    for (Arg a : {text(""), num(1.5)}) half.push_back(a);
+    require_error("ROOFLINE_CURVE", half, bad, "tp");
+    require_error("ROOFLINE_CURVE", {text("llama-3.1-405b"), text("h100-sxm"), num(2000), num(300), text("bf16"),
+                                     text(""), num(1)},
+                  Status::no_solution, "model");
+    std::vector<Arg> quick = base;
+    for (Arg a : {text(""), num(0), text("typical"), num(1), num(1), num(1), num(1)}) quick.push_back(a);
+    require_error("ROOFLINE_CURVE", quick, Status::no_solution, "ttft_ms");
+}

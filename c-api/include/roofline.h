@@ -793,6 +793,24 @@ ROOFLINE_API int roofline_plan_v3(const char* model, double rps, double prompt_t
                                   double min_replicas, roofline_array** result);
 
 /**
+** ROOFLINE_CURVE(model; gpu; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=0];
+** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [ttft_ms=0]; [mem_util=0.9]): throughput against
+** interactivity, as a new array in *result (free it with roofline_array_free()): ten columns, a header row
+** ("tpot_ms", "tok_s_per_user", "capacity_tok_s_per_gpu", "batch", "ttft_ms", "rps", "tp", "ep", "dp_attention",
+** "pp"), then one row per decode batch of a replica at full load (1, 2, 3, 4, 6, 8, 12 ... up to the largest it
+** runs in memory and under the profile's engine caps), fastest first: the mean TPOT (ms), 1000 / TPOT (output
+** tokens/s one user sees), the output tokens/s per GPU the replica sustains (requests/s x output_tokens / tp), the
+** batch, the mean TTFT at that load (ms), the replica's requests/s and its layout. `tp` 0 tries every replica size
+** and layout roofline_plan() tries (ep, dp_attention and pp must then be 1) and keeps the front: a row stays when no
+** faster row sustains as much per GPU. `ttft_ms` > 0 leaves out the rows above it. ROOFLINE_ERROR_NO_SOLUTION
+** naming "model" where no replica holds the weights, "ttft_ms" where no row meets it. Since 0.13.
+*/
+ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
+                                const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                double ep, double dp_attention, double pp, double ttft_ms, double mem_util,
+                                roofline_array** result);
+
+/**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,
 ** USD: usd_per_gpu_hour (>= 0) x gpus (a whole number >= 1) / (output_tokens_per_s (> 0) x 3600) x 1e6.
 ** Example: roofline_cost_per_mtok(2, 8, 1000, &usd) gives 4.444 (8 GPUs at 2 USD an hour making 1000

@@ -1,6 +1,7 @@
 """The capacity planner's formulas in a real headless Calc.
 
-ROOFLINE_PLAN as an array formula: its dimensions (a header row of the 16 agreed column names (13 before 0.6: columns are only appended), then one
+ROOFLINE_PLAN as an array formula: its dimensions (a header row of the 17 agreed column names (16 before 0.13, 13 before 0.6:
+columns are only appended), then one
 row per configuration: the cells one row below and one column right of it show #N/A, as Calc shows for
 any array smaller than its range), every cell equal to the C ABI's for the same call (typed, and from cell
 references), and the arithmetic its columns must keep (worked by hand below). The planner's other
@@ -185,7 +186,7 @@ def main(workdir, oxt, library):
         header = tuple(sheet.getCellRangeByName(f"A1:{col(len(HEADER) - 1)}1").DataArray[0])
         check(header == HEADER, f"Calc: the array's first row is the header: {header}")
         size = (sheet.getCellRangeByName(f"A{probe}").getValue(), sheet.getCellRangeByName(f"B{probe}").getValue())
-        check(size == (n + 1, 16), f"Calc: ROWS and COLUMNS of ROOFLINE_PLAN(...) are {size}: {n + 1} x 16")
+        check(size == (n + 1, len(HEADER)), f"Calc: ROWS and COLUMNS of ROOFLINE_PLAN(...) are {size}: {n + 1} x {len(HEADER)}")
         cheapest = sheet.getCellRangeByName(f"C{probe}").getValue()
         check(close(cheapest, expected[1][12], 1e-12),
               f"Calc: INDEX(ROOFLINE_PLAN(...); 2; 13), the cheapest USD per million output tokens: {cheapest}")
@@ -247,6 +248,27 @@ def main(workdir, oxt, library):
             check({"b200", "mi355x"} <= fp4 and any(r[0] == "mi355x" and r[2] == "mxfp4" for r in body),
                   f"{model}: FP4 rows on b200 and on mi355x (MXFP4 there): {sorted(fp4)}")
             top += rows + 2
+        doc.close(True)
+
+        # ROOFLINE_CURVE (0.13): the throughput-against-interactivity front as an array formula, every cell the C ABI's.
+        doc, sheet = new_sheet(ctx)
+        for what, args in (("the front over every layout", ["llama-3.1-70b", "h100-sxm", 2000, 300, "fp8"]),
+                           ("one layout (tp 4)", ["llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4])):
+            want = roofline.call("ROOFLINE_CURVE", *args)
+            width = len(want[0])
+            sheet.getCellRangeByName(f"A1:{col(width - 1)}{len(want)}").setArrayFormula(
+                "=" + call_text("ROOFLINE_CURVE", args))
+            doc.calculateAll()
+            data = sheet.getCellRangeByName(f"A1:{col(width - 1)}{len(want)}").DataArray
+            differ = [(r, c) for r in range(len(want)) for c in range(width) if not same(data[r][c], want[r][c])]
+            check(len(want) > 3 and not differ,
+                  f"Calc: =ROOFLINE_CURVE(...), {what}: all {len(want)} x {width} cells equal the C ABI's"
+                  + (f"; first difference at {differ[0]}" if differ else ""))
+            tpot = [r[0] for r in want[1:]]
+            per_gpu = [r[2] for r in want[1:]]
+            check(tpot == sorted(tpot) and (what.startswith("one") or per_gpu == sorted(per_gpu)),
+                  f"C ABI: the curve, {what}: fastest first; on the front each slower row sustains more per GPU")
+            sheet.getCellRangeByName(f"A1:{col(width - 1)}{len(want)}").clearContents(1 | 2 | 4 | 16)
         doc.close(True)
     return check.exit_code()
 

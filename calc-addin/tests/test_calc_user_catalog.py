@@ -58,7 +58,7 @@ def main(workdir, oxt, library):
     check(shows(grid[1], want, 1e-9), f"colleague: ROOFLINE_STEP_MS(the config text in A1; ...) -> {grid[1]!r} "
           f"(the first machine, by id: {want})")
     check(grid[2] == "#VALUE!", f"colleague: ROOFLINE_STEP_MS(\"our-3b\"; ...) -> {grid[2]!r}: the id is unknown there")
-    check(isinstance(grid[3], str) and "not in this machine's catalog or user folder" in grid[3],
+    check(isinstance(grid[3], str) and "'our-3b' in this machine's catalog or user folder" in grid[3],
           f"colleague: ROOFLINE_WHY says why: {grid[3]!r}")
     return check.exit_code()
 

@@ -439,6 +439,44 @@ class Formula(unittest.TestCase):
         self.assertEqual({a["name"]: a["default"] for a in listed["ROOFLINE_STEP_MS"]["args"]}["kv_dtype"], "bf16")
 
 
+class Curve(unittest.TestCase):
+    """roofline curve: ROOFLINE_CURVE's rows as a table and as JSON, computed by the library."""
+    ARGV = ("curve", "--model", "deepseek-r1", "--gpu", "b200", "--prompt", "1000", "--output", "1000")
+
+    def test_table_and_json_are_the_librarys_rows(self):
+        rows = roofline.curve("deepseek-r1", "b200", 1000, 1000)
+        head = rows[0]
+        r = run(*self.ARGV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the front over every replica size and layout", r.stdout)
+        lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\.\d\s", line)]
+        self.assertEqual(len(lines), len(rows) - 1)
+        for line, row in zip(lines, rows[1:]):
+            got = dict(zip(head, row))
+            self.assertEqual(float(line[0]), shown(got["tpot_ms"], 1))
+            self.assertEqual(float(line[1]), shown(got["tok_s_per_user"], 1))
+            self.assertEqual(float(line[2]), shown(got["capacity_tok_s_per_gpu"], 0))
+            self.assertEqual([float(x) for x in line[5:9]], [got["tp"], got["ep"], got["dp_attention"], got["pp"]])
+        out = json.loads(run(*self.ARGV, "--json").stdout)
+        self.assertTrue(out["front"])
+        self.assertEqual(out["points"], [dict(zip(head, row)) for row in rows[1:]])
+        # One layout: its options reach the library.
+        out = json.loads(run(*self.ARGV, "--tp", "8", "--ep", "8", "--dp-attention", "8", "--json").stdout)
+        self.assertFalse(out["front"])
+        self.assertEqual(out["points"], [dict(zip(head, row)) for row in
+                                         roofline.curve("deepseek-r1", "b200", 1000, 1000, tp=8, ep=8, dp_attention=8)[1:]])
+        self.assertTrue(all(p["ep"] == 8 and p["dp_attention"] == 8 for p in out["points"]))
+
+    def test_bad_input_names_the_option(self):
+        r = run(*self.ARGV, "--ep", "2")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--ep", r.stderr)
+        r = run("curve", "--model", "llama-3.1-405b", "--gpu", "h100-sxm", "--prompt", "1000", "--output", "1000",
+                "--weight-dtype", "bf16", "--tp", "1")
+        self.assertEqual(r.returncode, 4, r.stdout)
+        self.assertIn("--model", r.stderr)
+
+
 class Plan(unittest.TestCase):
     """roofline plan: the ranked table of ROOFLINE_PLAN, computed by the library (issue 11's example)."""
     EXAMPLE = ("plan", "--model", "llama-3.1-70b", "--rps", "100", "--prompt", "2000", "--output", "300",

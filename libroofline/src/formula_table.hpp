@@ -259,6 +259,14 @@ inline constexpr ArgSpec kMinReplicas = with_max(optional(number("min_replicas",
     "survives the loss of one.",
     "副本数下限，不小于 1 的整数（Prefill 与 Decode 分开时为每个池的）：2 表示失去一个副本后仍能服务。"),
     defaults::plan_min_replicas), kMaxGpus);
+inline constexpr ArgSpec kCurveTp = with_max(optional(number("tp", "GPUs", Check::non_negative,
+    "GPUs of a replica (its layout in ep, dp_attention, pp as in ROOFLINE_STEP_MS); 0: every replica size and layout "
+    "ROOFLINE_PLAN tries, the best at each point (the front).",
+    "每个副本的 GPU 数（并行布局由 ep、dp_attention、pp 给出，同 ROOFLINE_STEP_MS）；0：尝试 ROOFLINE_PLAN 会尝试的每种"
+    "副本大小与布局，在每一点取最好的（前沿）。"), 0), kMaxGpus);
+inline constexpr ArgSpec kCurveTtftMs = optional(number("ttft_ms", "ms", Check::non_negative,
+    "Leaves out the points whose time to first token is above it, ms (a mean); 0: none left out.",
+    "去掉首 token 时间超过它的点，毫秒（均值）；0：不去掉。"), 0);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -335,6 +343,8 @@ inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutput
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
                                kHeadroom, kMinReplicas};
+inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
+                                kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -593,6 +603,18 @@ inline constexpr std::array kFormulas{
         "的份额）。",
         kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 3,
         kArgsPlan.size() - 2),
+    formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,
+        "tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp",
+        "Throughput against interactivity: a header row, then one row per decode batch of a replica at full load "
+        "(1, 2, 3, 4, 6, 8, 12 ... up to the largest it runs), fastest first: TPOT, output tokens/s one user sees "
+        "(1000 / TPOT), output tokens/s per GPU the replica sustains, the batch, TTFT, the replica's requests/s and its "
+        "layout. With tp 0 (the default) every replica size and layout ROOFLINE_PLAN tries, reduced to the front: a "
+        "row stays when no faster one sustains as much per GPU. Since 0.13.",
+        "吞吐与交互性的关系曲线：一行表头，然后副本满载时每个 Decode 批大小一行（1、2、3、4、6、8、12……直到它能运行的最大"
+        "批），最快的在前：每 token 时间、一个用户看到的每秒输出 token 数（1000 / TPOT）、副本每块 GPU 能维持的每秒输出 "
+        "token 数、批大小、首 token 时间、副本每秒请求数及其并行布局。tp 为 0（默认）时尝试 ROOFLINE_PLAN 会尝试的每种副本"
+        "大小与布局，只留前沿：没有更快的行能让每块 GPU 维持同样多时才保留。自 0.13 起。",
+        kArgsCurve, "ROOFLINE_CURVE(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; \"fp8\")"),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
         "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
         "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",

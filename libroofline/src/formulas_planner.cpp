@@ -134,6 +134,41 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
     }));
 }
 
+Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
+            std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
+            double dp_attention, double pp, double ttft_ms, double mem_util) {
+    const auto& f = checked<&curve>({model, gpu, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile, ep,
+                                     dp_attention, pp, ttft_ms, mem_util});
+    if (tp != 0 && !(tp >= 1 && tp == std::floor(tp)))
+        out_of_domain(f, arg_named(f, "tp"), tp, "0 (every replica size and layout: the front) or a whole number >= 1");
+    if (tp == 0)
+        for (const auto& [name, v] : {std::pair{"ep", ep}, {"dp_attention", dp_attention}, {"pp", pp}})
+            if (v != 1)
+                throw Error::of_argument(Status::invalid_argument, f.name, name,
+                                         fmt::format("must be 1 with tp 0, where every layout is tried (got {}): give "
+                                                     "tp for one layout",
+                                                     v));
+    const Layout layout = tp == 0 ? Layout{} : Layout{ep, dp_attention, pp};
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp == 0 ? 1 : tp, layout);
+    const Profile& p = profile_of(f, profile);
+    serving::CurveOptions o;
+    o.tp = tp;
+    o.layout = layout;
+    if (ttft_ms > 0) o.ttft_ms = ttft_ms;
+    o.mem_util = mem_util;
+    const std::vector<serving::CurvePoint> points =
+        serving_model(f, [&] { return serving::curve(d, p, workload(prompt_tokens, output_tokens), o); });
+    Rows t(f);
+    t.reserve(points.size());
+    for (const serving::CurvePoint& c : points) {
+        for (double v : {c.state.tpot_ms, c.tokens_per_s_per_user, c.capacity_tokens_per_s_per_gpu, c.state.batch,
+                         c.state.ttft_ms, c.state.rps, c.tp, c.layout.ep, c.layout.dp_attention, c.layout.pp})
+            t.number(v);
+        t.end_row();
+    }
+    return std::move(t).done();
+}
+
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,

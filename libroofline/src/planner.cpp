@@ -401,6 +401,93 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     return std::move(s.rows);
 }
 
+namespace {
+
+/// The batches a curve samples: 1, 2, 3, 4, 6, 8, 12 ... below `most`, then `most`.
+std::vector<double> curve_batches(double most) {
+    std::vector<double> out;
+    for (double b = 1; b < most; b *= 2) {
+        out.push_back(b);
+        if (b >= 2 && 1.5 * b < most) out.push_back(1.5 * b);
+    }
+    out.push_back(most);
+    return out;
+}
+
+/// The points of one replica size and layout (none where the weights do not fit).
+void curve_of(const Deployment& d, const Profile& p, const Workload& w, const CurveOptions& o, std::vector<CurvePoint>& out,
+              bool& fits) {
+    double most = 0;
+    try {
+        most = max_batch(d, p, w, o.mem_util);
+    } catch (const Error& e) {
+        if (e.status() != Status::no_solution) throw;
+        return;
+    }
+    if (!(most >= 1)) return;
+    fits = true;
+    for (double b : curve_batches(most)) {
+        ReplicaState s;
+        try {
+            s = replica_state(d, p, w, b, o.mem_util);
+        } catch (const Error& e) {
+            if (e.status() != Status::no_solution) throw;
+            continue;  // a batch whose prefill queue never empties
+        }
+        if (o.ttft_ms && s.ttft_ms > *o.ttft_ms) continue;
+        out.push_back({d.tp, d.layout, s, 1e3 / s.tpot_ms, s.rps * w.output_tokens / d.tp});
+    }
+}
+
+}  // namespace
+
+std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workload& w, const CurveOptions& o) {
+    check(w);
+    require_fraction("mem_util", o.mem_util);
+    if (o.ttft_ms) require_positive("ttft_ms", *o.ttft_ms);
+    std::vector<CurvePoint> points;
+    bool fits = false;
+    Deployment r = d;
+    if (o.tp > 0) {
+        require_whole("tp", o.tp, 1);
+        r.tp = o.tp;
+        r.layout = o.layout;
+        curve_of(r, p, w, o, points, fits);
+    } else {
+        PlanOptions po;
+        po.kv = d.kv;
+        po.mem_util = o.mem_util;
+        for (double tp : replica_sizes(d.model, d.gpu, d.weights, po)) {
+            if (!tp_possible(d.gpu, tp)) continue;
+            for (const Layout& layout : layouts_for(d.model, d.gpu, tp)) {
+                r.tp = tp;
+                r.layout = layout;
+                if (weight_bytes_per_gpu(r) >= o.mem_util * units::bytes_from_gb(d.gpu.hbm_gb)) continue;
+                curve_of(r, p, w, o, points, fits);
+            }
+        }
+    }
+    if (!fits)
+        fail(Status::no_solution, "model",
+             fmt::format("the weights of '{}' do not fit in {} of the memory of {} '{}'{}", d.model.id, o.mem_util,
+                         o.tp > 0 ? fmt::format("{} x", o.tp) : std::string("any replica of"), d.gpu.id,
+                         o.tp > 0 ? "" : " the planner tries"));
+    if (points.empty())
+        fail(Status::no_solution, "ttft_ms",
+             fmt::format("no batch of any replica meets ttft_ms = {}", o.ttft_ms ? *o.ttft_ms : 0.0));
+    // Fastest first; of equal speed, the one that sustains more.
+    std::stable_sort(points.begin(), points.end(), [](const CurvePoint& a, const CurvePoint& b) {
+        if (a.state.tpot_ms != b.state.tpot_ms) return a.state.tpot_ms < b.state.tpot_ms;
+        return a.capacity_tokens_per_s_per_gpu > b.capacity_tokens_per_s_per_gpu;
+    });
+    if (o.tp > 0) return points;
+    std::vector<CurvePoint> front;
+    for (const CurvePoint& c : points)
+        if (front.empty() || c.capacity_tokens_per_s_per_gpu > front.back().capacity_tokens_per_s_per_gpu)
+            front.push_back(c);
+    return front;
+}
+
 std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& o) {
     const auto model = find_model(model_id);

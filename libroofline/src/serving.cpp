@@ -641,6 +641,12 @@ double memory_batch(const Deployment& d, const Profile& p, const Workload& w, do
     return whole_sequences(budget, per_sequence);
 }
 
+double max_batch(const Deployment& d, const Profile& p, const Workload& w, double mem_util) {
+    const double fit = memory_batch(d, p, w, mem_util);
+    const Limits l = limits(d, p);
+    return std::min({fit, l.seqs, engine_batch(l, w)});
+}
+
 ReplicaState replica_state(const Deployment& d, const Profile& p, const Workload& w, double batch, double mem_util) {
     check(w);
     require_whole("batch", batch, 1);

@@ -99,6 +99,27 @@ class Plan(unittest.TestCase):
         self.assertEqual(e.exception.argument, "disaggregated")
 
 
+class Curve(unittest.TestCase):
+    def test_rows_are_replicas_at_full_load(self):
+        rows = roofline.curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", tp=4)
+        self.assertEqual(rows[0], ("tpot_ms", "tok_s_per_user", "capacity_tok_s_per_gpu", "batch", "ttft_ms", "rps", "tp",
+                                   "ep", "dp_attention", "pp"))
+        self.assertEqual([r[3] for r in rows[1:7]], [1, 2, 3, 4, 6, 8])
+        for tpot, per_user, per_gpu, batch, ttft, rps, tp, ep, dp, pp in rows[1:]:
+            with self.subTest(batch=batch):
+                self.assertAlmostEqual(per_user, 1000 / tpot)
+                self.assertAlmostEqual(per_gpu, rps * 300 / 4)
+                e2e = roofline.e2e_ms("llama-3.1-70b", "h100-sxm", 2000, 300, batch, "fp8", "", 4)
+                self.assertAlmostEqual(e2e, ttft + 299 * tpot, delta=1e-9 * e2e)
+        front = roofline.curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8")
+        per_gpu = [r[2] for r in front[1:]]
+        self.assertEqual(per_gpu, sorted(per_gpu))
+        self.assertGreaterEqual(max(per_gpu), max(r[2] for r in rows[1:]))
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", ep=2)
+        self.assertEqual(e.exception.argument, "ep")
+
+
 class Latency(unittest.TestCase):
     def test_e2e_is_ttft_plus_the_decode_steps(self):
         # bound: the prefill alone, then 299 iterations, each at least the decode step at the prompt's context.

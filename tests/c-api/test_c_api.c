@@ -233,6 +233,28 @@ static void test_planner(void) {
     }
     roofline_array_free(plan);
     plan = NULL;
+    {
+        /* The curve of one layout: rows after the header, fastest first; the front over layouts sustains more. */
+        roofline_array *one = NULL, *front = NULL;
+        size_t i;
+        CHECK(roofline_curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4, "typical", 1, 1, 1, 0, 0.9, &one) ==
+              ROOFLINE_OK);
+        CHECK(roofline_array_cols(one) == 10 && roofline_array_rows(one) > 8);
+        CHECK(strcmp(roofline_array_text(one, 0, 2), "capacity_tok_s_per_gpu") == 0);
+        CHECK(roofline_array_number(one, 1, 3) == 1 && roofline_array_number(one, 2, 3) == 2);
+        for (i = 2; i < roofline_array_rows(one); ++i)
+            CHECK(roofline_array_number(one, i, 0) >= roofline_array_number(one, i - 1, 0));
+        CHECK(roofline_curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 0, "typical", 1, 1, 1, 0, 0.9, &front) ==
+              ROOFLINE_OK);
+        CHECK(roofline_array_number(front, roofline_array_rows(front) - 1, 2) >=
+              roofline_array_number(one, roofline_array_rows(one) - 1, 2));
+        roofline_array_free(one);
+        roofline_array_free(front);
+        front = NULL;
+        CHECK(roofline_curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 0, "typical", 2, 1, 1, 0, 0.9, &front) ==
+                  ROOFLINE_ERROR_ARGUMENT &&
+              front == NULL && strcmp(roofline_errarg(), "ep") == 0);
+    }
 
     /* Bad input: status, argument, message. */
     CHECK(roofline_plan("llama-3.1-70b", -1, 2000, 300, 500, 50, "", "", "", "typical", 0, "", 0.9, &plan) ==

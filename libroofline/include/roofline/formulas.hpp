@@ -244,6 +244,11 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
                    std::string_view profile, double mem_util, double ep = defaults::ep,
                    double dp_attention = defaults::dp_attention, double pp = defaults::pp);
+/// ROOFLINE_CURVE: the throughput-against-interactivity curve (serving::curve): a header row, then one row per decode
+/// batch, fastest first; with tp 0 every replica size and layout the planner tries, reduced to the front.
+Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
+            std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
+            double dp_attention, double pp, double ttft_ms, double mem_util);
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,

@@ -75,6 +75,10 @@ double iteration_ms(const Deployment& d, const Profile& profile, const Workload&
 /// other. Throws no_solution ("model") when the weights alone do not fit.
 double memory_batch(const Deployment& d, const Profile& profile, const Workload& w, double mem_util);
 
+/// The largest decode batch a replica runs for this workload: what fits in memory (memory_batch) and what the
+/// profile's engine runs (its running-sequence cap and its token budget per iteration).
+double max_batch(const Deployment& d, const Profile& profile, const Workload& w, double mem_util = defaults::mem_util);
+
 /// The replica at a decode batch (a whole number >= 1 that fits in memory), colocated prefill and decode.
 ReplicaState replica_state(const Deployment& d, const Profile& profile, const Workload& w, double batch,
                            double mem_util = defaults::mem_util);
@@ -174,6 +178,31 @@ struct PlanRow {
 /// and what would come nearest (the argument: the target that rules most configurations out, or "model").
 std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& options = {});
+/// One point of the throughput-against-interactivity curve: a replica of tp GPUs in a layout at a decode batch.
+struct CurvePoint {
+    double tp = 0;
+    Layout layout;
+    ReplicaState state;                          ///< batch, TTFT, TPOT and requests/s at that batch
+    double tokens_per_s_per_user = 0;            ///< 1000 / tpot_ms: what one user sees
+    double capacity_tokens_per_s_per_gpu = 0;    ///< state.rps x output_tokens / tp: what a GPU sustains
+};
+
+/// What curve() draws: the deployment's formats, and either one replica size and layout or all of them.
+struct CurveOptions {
+    double tp = 0;                 ///< GPUs per replica; 0: every size and layout the planner tries (the front)
+    Layout layout;                 ///< with tp > 0
+    std::optional<double> ttft_ms; ///< leaves out the points whose TTFT is above it
+    double mem_util = defaults::mem_util;
+};
+
+/// The throughput-against-interactivity curve of a model on a GPU (`d` gives both, the formats and, with o.tp > 0,
+/// ignoring d.tp, the replica): one point per decode batch, 1, 2, 3, 4, 6, 8, 12 ... (powers of two and 1.5 times
+/// them) up to the largest the replica runs (max_batch), that one included, at steady full load; by TPOT, fastest
+/// first. With o.tp = 0 the points of every replica size and layout the planner tries, reduced to the front: a
+/// point is kept when no faster one (higher tokens/s per user) sustains as much per GPU. Throws no_solution
+/// naming "model" when no replica holds the weights, "ttft_ms" when no point meets it.
+std::vector<CurvePoint> curve(const Deployment& d, const Profile& profile, const Workload& w, const CurveOptions& o);
+
 /// The same for a model of the catalog: throws invalid_argument naming "model" for an unknown id.
 std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& options = {});
