@@ -699,7 +699,12 @@ PLAN_TOP = 25     # the row of ROOFLINE_PLAN's own header row; its configuration
 PLAN_ROWS = 150   # configurations listed (the array formula's height less its header row)
 PLAN_PRINTED = 40  # configurations printed (the PDF's page)
 PLAN_COLS = 16    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
-                  # output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp
+                  # output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp (the 17th,
+                  # capacity_tok_s_per_gpu, is left out: the curve beside shows what a GPU sustains)
+CURVE_COL = 20    # column U: the ROOFLINE_CURVE array of the cheapest row's GPU and format, its header row at PLAN_TOP
+CURVE_ROWS = 60   # points listed (the array formula's height less its header row)
+CURVE_COLS = 10   # tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp
+CURVE_COLOR = 0x1F77B4
 FRONT_COLOR = 0x2CA02C
 ALL_COLOR = 0x7F7F7F
 
@@ -811,6 +816,54 @@ def planner(book, sheet):
     book.name("Planner_Table", "Planner", f"A{top}:R{last}")
     book.widths(sheet, [5.6, 2.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.8, 1.9, 1.9, 2.0, 2.0, 2.2, 1.8, 2.0, 1.8, 1.9, 2.2])
     add_cost_chart(book, sheet, first, last)
+    planner_curve(book, sheet, first)
+
+
+def planner_curve(book, sheet, first):
+    """ROOFLINE_CURVE for the cheapest configuration's GPU and weight format (the front over every layout), and its
+    chart beside the cost chart: output tokens/s per GPU against tokens/s per user, with the TPOT target."""
+    top, c0 = PLAN_TOP, CURVE_COL
+    c_last = c0 + CURVE_COLS - 1
+    left, right = _col(c0), _col(c_last)
+    last = top + CURVE_ROWS
+    call = f'ROOFLINE_CURVE($B$5;$A${first};$B$7;$B$8;$C${first};$B$13&"";0;$B$14&"")'
+    count = f"${_col(c0 + 1)}${top - 2}"
+    book.title(sheet, f"{left}{top - 3}", "Throughput against interactivity: the cheapest row's GPU and weights, every "
+               "layout (ROOFLINE_CURVE, an array formula)", size=12)
+    book.put(sheet, f"{left}{top - 2}", "Points")
+    book.put(sheet, count.replace("$", ""), f"=IFERROR(ROWS({call})-1;0)", fmt="#,##0", bold=True, align="LEFT")
+    book.header(sheet, f"{left}{top - 1}:{right}{top - 1}",
+                ["TPOT (ms)", "Output tok/s per user", "Output tok/s per GPU", "Batch per replica", "TTFT (ms)",
+                 "Requests/s per replica", "GPUs per replica (tp)", "Experts over (ep)", "Attention groups",
+                 "Pipeline stages"])
+    area = f"{left}{top}:{right}{last}"
+    sheet.getCellRangeByName(area).setArrayFormula(
+        f'=IFERROR(IF((ROW({area})-ROW(${left}${top})<={count})*(COLUMN({area})>0);{call};"");"")')
+    names = sheet.getCellRangeByName(f"{left}{top}:{right}{top}")
+    book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
+    names.ShrinkToFit = True
+    for i, fmt in enumerate(["0.0", "#,##0.0", "#,##0", "#,##0", "#,##0", "0.00", "0", "0", "0", "0"]):
+        book.style(sheet.getCellRangeByName(f"{_col(c0 + i)}{top + 1}:{_col(c0 + i)}{last}"), fmt=fmt, align="CENTER")
+    # The TPOT target as a vertical line: two points at 1000 / target tokens/s per user.
+    mark = _col(c_last + 2)
+    book.put(sheet, f"{mark}{top - 1}", "TPOT target", italic=True, color=NOTE_COLOR)
+    for r, y in ((top + 1, 0), (top + 2, f"=MAX({_col(c0 + 2)}{top + 1}:{_col(c0 + 2)}{last})")):
+        book.put(sheet, f"{mark}{r}", "=1000/$B$10", fmt="#,##0.0")
+        book.put(sheet, f"{_col(c_last + 3)}{r}", y, fmt="#,##0")
+    book.note(sheet, f"{left}{last + 1}", "Each row: a replica at full load at one decode batch (means). A row stays "
+                                          "where no faster one sustains as much per GPU: the front over replica sizes "
+                                          "and layouts.")
+    book.name("Planner_Curve", "Planner", f"{left}{top}:{right}{last}")
+    # What the chart draws: the curve's two columns, and below its last point that point again (an empty cell would
+    # draw as a point at 0, 0 in an XY chart), so that the line ends where the curve does.
+    chart_x, chart_y = _col(c_last + 5), _col(c_last + 6)
+    book.put(sheet, f"{chart_x}{top - 1}", "Chart: tok/s per user", italic=True, color=NOTE_COLOR)
+    book.put(sheet, f"{chart_y}{top - 1}", "Chart: tok/s per GPU", italic=True, color=NOTE_COLOR)
+    for src, dst in ((_col(c0 + 1), chart_x), (_col(c0 + 2), chart_y)):
+        for r in range(top + 1, last + 1):
+            book.put(sheet, f"{dst}{r}", f"=IF(ISNUMBER({src}{r});{src}{r};IF({count}>0;INDEX(${src}${top + 1}:${src}${last};"
+                                         f"{count});0))", fmt="#,##0.0", color=NOTE_COLOR)
+    add_curve_chart(book, sheet, top + 1, last, mark, chart_x, chart_y)
 
 
 # The Calibrate sheet: the measured rows' range (a header row above it), and the rows the example fills.
@@ -897,7 +950,7 @@ def add_cost_chart(book, sheet, first, last):
     from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
     ctx, smgr = book.ctx, book.ctx.ServiceManager
     at = sheet.getCellRangeByName("I4").Position
-    rect = Rectangle(at.X, at.Y, 14300, 7700)
+    rect = Rectangle(at.X, at.Y, 9800, 7700)
     sheet.Charts.addNewByName("CostChart", rect, (sheet.getCellRangeByName(f"M{first}:M{last}").RangeAddress,),
                               False, False)
     chart = sheet.Charts.getByName("CostChart").EmbeddedObject
@@ -951,6 +1004,65 @@ def add_cost_chart(book, sheet, first, last):
     diagram.MissingValueTreatment = 2  # com.sun.star.chart.MissingValueTreatment.CONTINUE
     chart.unlockControllers()
     _name_chart_shape(sheet, "CostChart")
+
+
+def add_curve_chart(book, sheet, first, last, mark, x, y):
+    """XY line: output tokens/s per GPU (y) against tokens/s per user (x) over the curve's rows, and the TPOT target
+    as a vertical line; beside the cost chart."""
+    uno = book.uno
+    from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
+    ctx, smgr = book.ctx, book.ctx.ServiceManager
+    at = sheet.getCellRangeByName("N4").Position
+    rect = Rectangle(at.X, at.Y, 9800, 7700)
+    sheet.Charts.addNewByName("CurveChart", rect, (sheet.getCellRangeByName(f"{y}{first}:{y}{last}").RangeAddress,),
+                              False, False)
+    chart = sheet.Charts.getByName("CurveChart").EmbeddedObject
+    chart.lockControllers()
+    chart.Diagram = chart.createInstance("com.sun.star.chart.XYDiagram")
+    chart_type = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0]
+    sequence, labeled = chart_data(smgr, ctx, chart.getDataProvider())
+
+    def series(xs, ys, label, color, symbol_size, dashed):
+        s = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
+        s.setData((labeled(sequence(xs, "values-x")), labeled(sequence(ys, "values-y"), sequence(label, "label"))))
+        symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
+        symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "STANDARD" if symbol_size else "NONE")
+        symbol.StandardSymbol = 0
+        symbol.Size = Size(symbol_size, symbol_size)
+        symbol.FillColor = symbol.BorderColor = color
+        s.Symbol = symbol
+        s.Color = color
+        s.LineStyle = uno.Enum("com.sun.star.drawing.LineStyle", "SOLID")
+        s.LineWidth = 50
+        return s
+
+    top = PLAN_TOP
+    chart_type.setDataSeries((
+        series(f"$Planner.${x}${first}:${x}${last}", f"$Planner.${y}${first}:${y}${last}",
+               f"$Planner.${_col(CURVE_COL + 2)}${top - 1}", CURVE_COLOR, 180, False),
+        series(f"$Planner.${mark}${top + 1}:${mark}${top + 2}", f"$Planner.${_col(CURVE_COL + CURVE_COLS + 2)}${top + 1}:"
+               f"${_col(CURVE_COL + CURVE_COLS + 2)}${top + 2}", f"$Planner.${mark}${top - 1}", POINT_COLOR, 0, True),
+    ))
+    chart.HasMainTitle = True
+    chart.Title.String = "Output tok/s per GPU against tok/s per user"
+    chart.Title.CharHeight = 11
+    chart.HasLegend = True
+    chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
+    diagram = chart.Diagram
+    diagram.HasXAxisTitle = True
+    diagram.XAxisTitle.String = "Output tokens/s per user (1000 / TPOT)"
+    diagram.HasYAxisTitle = True
+    diagram.YAxisTitle.String = "Output tokens/s per GPU"
+    for axis in (diagram.XAxis, diagram.YAxis):
+        axis.LinkNumberFormatToSource = False
+        axis.NumberFormat = chart.NumberFormats.queryKey("General", book.locale, False)
+    diagram.Wall.FillStyle = uno.Enum("com.sun.star.drawing.FillStyle", "SOLID")
+    diagram.Wall.FillColor = 0xFFFFFF
+    diagram.HasXAxisGrid = True
+    diagram.HasYAxisGrid = True
+    diagram.MissingValueTreatment = 0  # com.sun.star.chart.MissingValueTreatment.LEAVE_GAP
+    chart.unlockControllers()
+    _name_chart_shape(sheet, "CurveChart")
 
 
 def _name_chart_shape(sheet, name):

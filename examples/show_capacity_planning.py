@@ -273,7 +273,8 @@ def check_planner(doc):
     count = sheet.getCellRangeByName("B20").getValue()
     print(f"\nThe Planner against ROOFLINE_PLAN through the C ABI (Python package, {len(expected) - 1} "
           f"configurations for {args[:6]})")
-    if tuple(table[0]) != tuple(expected[0]):
+    # The sheet shows the plan's first 16 columns (its 17th, the capacity, is the curve's business beside it).
+    if tuple(table[0]) != tuple(expected[0][:len(table[0])]):
         problems.append(f"Planner: the header row is {table[0]}, ROOFLINE_PLAN's {expected[0]}")
     if count != len(expected) - 1 or len(shown) - 1 != min(height, len(expected) - 1):
         problems.append(f"Planner: {count:g} configurations counted, {len(shown) - 1} shown; the C ABI has "
@@ -326,6 +327,19 @@ def check_planner(doc):
     array = sheet.getCellRangeByName(f"A{PLAN_TOP}:M{PLAN_TOP + height}").getArrayFormula()
     if "ROOFLINE_PLAN" not in array.upper():
         problems.append("the Planner's table is not the ROOFLINE_PLAN array formula")
+    # The curve beside (0.13): the cheapest row's GPU and weights over every layout, every cell the C ABI's.
+    curve = ROOFLINE.call("ROOFLINE_CURVE", args[0], row["gpu"], args[2], args[3], row["weights"], args[8], 0, args[9])
+    cells = doc.NamedRanges.getByName("Planner_Curve").ReferredCells
+    data = [r for r in cells.DataArray if r[0] != ""]
+    differ = [(i, j) for i in range(min(len(data), len(curve))) for j in range(len(curve[0]))
+              if not (data[i][j] == curve[i][j] if isinstance(curve[i][j], str) else _close(data[i][j], curve[i][j]))]
+    print(f"  Curve: {len(curve) - 1} points of {row['gpu']} in {row['weights']} (ROOFLINE_CURVE), every cell the C "
+          f"ABI's: {'yes' if len(data) == len(curve) and not differ else 'NO'}")
+    if len(data) != len(curve) or differ:
+        problems.append(f"Planner: the curve has {len(data) - 1} points, the C ABI {len(curve) - 1}; differences at {differ[:3]}")
+    titles = [charts.getByName(n).EmbeddedObject.Title.String for n in charts.ElementNames]
+    if not any(t.startswith("Output tok/s per GPU against tok/s per user") for t in titles):
+        problems.append(f"the Planner's curve chart is missing (charts: {titles})")
     return problems
 
 

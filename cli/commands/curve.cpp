@@ -49,7 +49,7 @@ void run_curve(const CurveOptions& options) {
                count_of(values.at("output_tokens"), "token"));
     fmt::print("profile {}; weights {}; {}; {}\n", values.text_at("profile"),
                values.text_at("weight_dtype").empty() ? "native" : values.text_at("weight_dtype"), kv_cache.phrase(),
-               front ? "the front over every replica size and layout" : fmt::format("{} GPUs per replica", values.at("tp")));
+               front ? "the front over every replica size and layout" : count_of(values.at("tp"), "GPU") + " per replica");
     fmt::print("\n  {:>8} {:>11} {:>10} {:>6} {:>8} {:>3} {:>3} {:>3} {:>3}\n", "TPOT ms", "tok/s/user", "tok/s/GPU", "batch",
                "TTFT ms", "tp", "ep", "dp", "pp");
     for (std::size_t r = 1; r <= points; ++r)
