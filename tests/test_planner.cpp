@@ -335,6 +335,31 @@ TEST_CASE("PLAN: datacenter GPUs by default; GeForce cards and DGX Spark when na
     CHECK(every == all);
 }
 
+TEST_CASE("PLAN in the checkpoint's own formats: native, MXFP4 weights computed in 16 bits on Hopper", "[planner]") {
+    // gpt-oss-120b ships MXFP4 experts and BF16 attention; an H100 has no FP4 units, and one of them holds it.
+    const Table t = table("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(2), num(1000), num(1000), num(2000), num(50),
+                                            text("h100-sxm"), text(" Native "), text(""), text("typical"), num(0), text(""),
+                                            num(0.9), text("all")});
+    REQUIRE(t.rows >= 2);
+    bool one_gpu = false;
+    for (std::size_t r = 1; r < t.rows; ++r) {
+        INFO("row " << r);
+        CHECK(text_at(t, r, kWeights) == "mxfp4");  // the experts' format: most of the bytes
+        one_gpu = one_gpu || num_at(t, r, kGpus) == 1;
+        // Each row is the replica ROOFLINE_REPLICA_RPS computes in "native".
+        const double replica = number("ROOFLINE_REPLICA_RPS",
+                                      {text("gpt-oss-120b"), text("h100-sxm"), num(1000), num(1000), num(2000), num(50),
+                                       text("native"), text(""), num(num_at(t, r, kTp)), text("typical"), num(0.9),
+                                       num(num_at(t, r, kEp)), num(num_at(t, r, kDpAttention)), num(num_at(t, r, kPp))});
+        CHECK(num_at(t, r, kCapacity) == Approx(num_at(t, r, kReplicas) * replica * 1000 / num_at(t, r, kGpus)));
+    }
+    CHECK(one_gpu);
+    // One format for every weight on the same GPU: int4 stands for 4-bit weights there, and is not the checkpoint.
+    const Table uniform = table("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(2), num(1000), num(1000), num(2000),
+                                                  num(50), text("h100-sxm"), text("")});
+    for (std::size_t r = 1; r < uniform.rows; ++r) CHECK(text_at(uniform, r, kWeights) != "mxfp4");
+}
+
 TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's", "[planner]") {
     const Table catalog = table("ROOFLINE_PLAN", example({text("H100-SXM"), text("fp8")}));
     const double usd = find_gpu("h100-sxm")->usd_per_gpu_hour;
@@ -391,12 +416,9 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
     // Load
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(-1), num(2000), num(300), num(500), num(50)}, bad, "rps");
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(0), num(2000), num(300), num(500), num(50)}, bad, "rps");
-    // The planner plans one format for every weight: "native" (the other formulas' default) is said so.
+    // A weight format that is none: the argument named.
     require_error("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(10), num(2000), num(300), num(500), num(50), text("h100-sxm"),
-                                    text("native")}, bad, "weight_dtype");
-    CHECK_THAT(std::string(error_of("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(10), num(2000), num(300), num(500),
-                                                      num(50), text(""), text("Native")}).what()),
-               Catch::Matchers::Contains("does not plan a checkpoint's mix of formats yet"));
+                                    text("fp5")}, unknown, "weight_dtype");
     // A TPOT target below the fastest possible step: no answer, naming tpot_ms.
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(500), num(0.001)}, none,
                   "tpot_ms");

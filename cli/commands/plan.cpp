@@ -57,24 +57,30 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     fmt::print("profile {}; {}; {}; {}\n", values.text_at("profile"), kv_cache.phrase(),
                disaggregated ? "separate prefill and decode pools" : "prefill and decode on the same GPUs",
                prices_phrase(values));
+    if (values.text_at("weight_dtype") == "native" || values.text_at("weight_dtype") == "NATIVE")
+        fmt::print("weights: the checkpoint's own formats, per module (the weights column: the format of most of the bytes)\n");
     if (values.at("headroom") != 1 || values.at("min_replicas") != 1)
         fmt::print("at most {:g}% of each replica's capacity used; {:g} replica{} at least{}\n", 100 * values.at("headroom"),
                    values.at("min_replicas"), values.at("min_replicas") == 1 ? "" : "s",
                    disaggregated ? " in each pool" : "");
     std::size_t gpu_width = 3;
-    for (std::size_t r = 1; r <= shown; ++r) gpu_width = std::max(gpu_width, plan.text(r, "gpu").size());
+    std::size_t weights_width = 7;
+    for (std::size_t r = 1; r <= shown; ++r) {
+        gpu_width = std::max(gpu_width, plan.text(r, "gpu").size());
+        weights_width = std::max(weights_width, plan.text(r, "weights").size());
+    }
     // Disaggregated: the prefill pool as replicas x GPUs per replica.
     const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
-    fmt::print("\n  {:>3}  {:<{}}  {:<7} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>9}\n", "#",
-               "gpu", gpu_width, "weights", "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
+    fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>9}\n", "#",
+               "gpu", gpu_width, "weights", weights_width, "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
                "TPOT ms", "tok/s/GPU", "cap/GPU", "USD/hour", "USD/Mtok");
     for (std::size_t r = 1; r <= shown; ++r) {
         const std::string prefill =
             disaggregated
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
-        fmt::print("  {:>3}  {:<{}}  {:<7} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
-                   r, plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), plan.number(r, "tp"), plan.number(r, "ep"),
+        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
+                   r, plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), weights_width, plan.number(r, "tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), plan.number(r, "batch"),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),

@@ -241,10 +241,13 @@ inline constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "留空或 datacenter：目录中的数据中心 GPU（不含许可证不允许数据中心部署的 GeForce 显卡，也不含 DGX Spark）；"
     "all：目录中的全部 GPU。"), defaults::plan_gpus);
 inline constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
-    "One format of the weights (as in ROOFLINE_STEP_MS); empty or all: bf16, fp8 where the GPU has it (int8 where "
-    "it has not), int4, and nvfp4 and mxfp4 where the GPU computes them.",
-    "只用这一种权重格式（同 ROOFLINE_STEP_MS）；留空或 all：bf16、GPU 支持时的 fp8（不支持时为 int8）、int4，以及 GPU "
-    "能直接计算时的 nvfp4 与 mxfp4。"), defaults::plan_weight_dtype);
+    "One format of the weights (as in ROOFLINE_STEP_MS), or native: the checkpoint's own formats, per module, on "
+    "every GPU (FP4 weights computed in 16 bits where the GPU has no FP4 units; the weights column then shows the "
+    "format of most of the bytes); empty or all: bf16, fp8 where the GPU has it (int8 where it has not), int4, and "
+    "nvfp4 and mxfp4 where the GPU computes them.",
+    "只用这一种权重格式（同 ROOFLINE_STEP_MS），或 native：检查点自身的格式，按模块区分，在每种 GPU 上（没有 FP4 单元的 GPU "
+    "以 16 位计算 FP4 权重；weights 列显示占字节最多的格式）；留空或 all：bf16、GPU 支持时的 fp8（不支持时为 int8）、"
+    "int4，以及 GPU 能直接计算时的 nvfp4 与 mxfp4。"), defaults::plan_weight_dtype);
 inline constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
     "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
     "TPOT; all: every feasible configuration.",

@@ -187,15 +187,10 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
         unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});
     o.all_rows = iequals(rows_choice, "all");
-    if (!every(weight_dtype)) {
-        // The planner compares configurations of one format for every weight; the checkpoint's own mix is
-        // not one of its rows yet (issue 17): said so, rather than "no dtype 'native'".
-        if (ascii::iequals(weight_dtype, "native"))
-            throw Error::of_argument(Status::invalid_argument, f.name, "weight_dtype",
-                                     "must be one format for every weight (bf16, fp8, int8, int4, ...) or all (got "
-                                     "'native'): the planner does not plan a checkpoint's mix of formats yet");
-        o.weights = dtype_of(f, "weight_dtype", weight_dtype);
-    }
+    // native (0.13): the checkpoint's own formats, per module, on every GPU (MXFP4 or NVFP4 weights computed in 16
+    // bits where the GPU has no FP4 units, as a step in "native" is).
+    if (ascii::iequals(trimmed(weight_dtype), "native")) o.native = true;
+    else if (!every(weight_dtype)) o.weights = dtype_of(f, "weight_dtype", weight_dtype);
     o.kv = dtype_of(f, "kv_dtype", kv_dtype);
     o.profile = profile_of(f, profile).name;
     o.mem_util = mem_util;

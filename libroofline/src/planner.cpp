@@ -128,7 +128,7 @@ PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps, cons
     row.gpu = d.gpu.id;
     row.tp = d.tp;
     row.layout = d.layout;
-    row.weights = d.weights;
+    row.weights = d.model.moe() ? d.experts : d.weights;
     row.batch = decode.batch;
     row.replicas = replicas_for(rps, decode.rps, o);
     row.tpot_ms = decode.tpot_ms;
@@ -324,8 +324,12 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
 void search_gpu(Search& s, const GpuSpec& gpu) {
     const std::optional<double> usd = price_of(gpu, s.o);
     Deployment d{s.model, gpu, DType::bf16, s.o.kv, 1};
-    for (DType weights : formats_for(gpu, s.o)) {
+    for (DType weights : s.o.native ? std::vector<DType>{s.model.native_linear} : formats_for(gpu, s.o)) {
         d.weights = d.experts = d.embedding = weights;
+        if (s.o.native) {  // the checkpoint's mix, as DeploymentRef::native
+            d.experts = s.model.native_experts;
+            d.embedding = s.model.native_embedding;
+        }
         const std::vector<Candidate> candidates = candidates_of(s, d);
         if (!s.o.disaggregated) {
             for (const Candidate& c : candidates) colocated_candidate(s, as(d, c), usd);

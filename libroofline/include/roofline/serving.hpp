@@ -126,6 +126,7 @@ struct PlanOptions {
     std::vector<std::string> gpus;       ///< GPUs of the catalog to plan on; when empty, its datacenter GPUs (all
                                          ///< of them with every_gpu)
     bool every_gpu = false;              ///< with gpus empty: consumer and workstation GPUs too
+    bool native = false;                 ///< the checkpoint's own formats, per module (weights is then ignored)
     std::optional<DType> weights;        ///< one weight format; when empty: bf16, fp8 (where the GPU has fp8
                                          ///< matrix units), int8 and int4 (weight-only), and nvfp4 and mxfp4
                                          ///< where the GPU computes them at its FP4 peak
@@ -152,6 +153,8 @@ struct PlanRow {
     std::string gpu;
     double tp = 0;                      ///< GPUs per (decode) replica
     Layout layout;                      ///< how a (decode) replica's GPUs share the model
+    /// The weights' format: for the checkpoint's own mix (PlanOptions::native), the format of most of its bytes (the
+    /// routed experts' of an MoE model, else the linear layers').
     DType weights = DType::bf16;
     double batch = 0;                   ///< decode batch per replica at full load
     double replicas = 0;                ///< (decode) replicas
