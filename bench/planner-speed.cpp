@@ -35,4 +35,14 @@ static void BM_replica_rps(benchmark::State& state) {
 }
 BENCHMARK(BM_replica_rps)->Unit(benchmark::kMicrosecond);
 
+// ROOFLINE_CURVE's front: every replica size and layout of one GPU, a replica at each sampled batch.
+static void BM_curve_front(benchmark::State& state, const char* model, const char* gpu) {
+    const roofline::Deployment d{*roofline::find_model(model), *roofline::find_gpu(gpu), roofline::DType::fp8,
+                                 roofline::DType::bf16, 1};
+    const roofline::Profile& p = *roofline::find_profile("typical");
+    for (auto _ : state) benchmark::DoNotOptimize(curve(d, p, {2000, 300}, CurveOptions{}));
+}
+BENCHMARK_CAPTURE(BM_curve_front, llama_3_1_70b_h100, "llama-3.1-70b", "h100-sxm")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_curve_front, deepseek_r1_gb200, "deepseek-r1", "gb200")->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();
