@@ -83,6 +83,22 @@ KvCache kv_cache_of(const Values& values) {
 
 KvCache prefill_kv_cache() { return {default_kv_dtype(), true, "written by the prefill"}; }
 
+nlohmann::json json_rows(const Result& array, std::size_t count) {
+    nlohmann::json rows = nlohmann::json::array();
+    const auto& header = array.rows.at(0);
+    for (std::size_t r = 1; r <= count; ++r) {
+        nlohmann::json row = nlohmann::json::object();
+        for (std::size_t c = 0; c < header.size(); ++c) {
+            const Cell& cell = array.rows.at(r).at(c);
+            const auto* text = std::get_if<std::string>(&cell);
+            row[std::get<std::string>(header[c])] =
+                text ? (text->empty() ? nlohmann::json(nullptr) : nlohmann::json(*text)) : nlohmann::json(std::get<double>(cell));
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 std::string model_label(const std::string& model) {
     const std::size_t first = model.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || model[first] != '{') return model;

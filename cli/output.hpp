@@ -36,6 +36,10 @@ struct Line {
 void print_lines(const std::vector<Line>& lines, bool json, const std::string& title,
                  const nlohmann::json& also = nlohmann::json::object());
 
+/// Rows 1 .. `count` of an array with a header row, as JSON objects keyed by the header's names; a number cell a
+/// number, a text cell its text, or null for an empty text (a plan's missing price).
+nlohmann::json json_rows(const Result& array, std::size_t count);
+
 /// The number `compute` returns, or nullopt where the library finds no answer (exit code kNoSolution).
 std::optional<double> number_or_none(const std::function<Result()>& compute);
 

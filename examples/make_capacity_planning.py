@@ -854,16 +854,7 @@ def planner_curve(book, sheet, first):
                                           "where no faster one sustains as much per GPU: the front over replica sizes "
                                           "and layouts.")
     book.name("Planner_Curve", "Planner", f"{left}{top}:{right}{last}")
-    # What the chart draws: the curve's two columns, and below its last point that point again (an empty cell would
-    # draw as a point at 0, 0 in an XY chart), so that the line ends where the curve does.
-    chart_x, chart_y = _col(c_last + 5), _col(c_last + 6)
-    book.put(sheet, f"{chart_x}{top - 1}", "Chart: tok/s per user", italic=True, color=NOTE_COLOR)
-    book.put(sheet, f"{chart_y}{top - 1}", "Chart: tok/s per GPU", italic=True, color=NOTE_COLOR)
-    for src, dst in ((_col(c0 + 1), chart_x), (_col(c0 + 2), chart_y)):
-        for r in range(top + 1, last + 1):
-            book.put(sheet, f"{dst}{r}", f"=IF(ISNUMBER({src}{r});{src}{r};IF({count}>0;INDEX(${src}${top + 1}:${src}${last};"
-                                         f"{count});0))", fmt="#,##0.0", color=NOTE_COLOR)
-    add_curve_chart(book, sheet, top + 1, last, mark, chart_x, chart_y)
+    add_curve_chart(book, sheet, top + 1, last, mark)
 
 
 # The Calibrate sheet: the measured rows' range (a header row above it), and the rows the example fills.
@@ -944,29 +935,29 @@ def calibrate(book, sheet):
                         1.8, 1.8])
 
 
-def add_cost_chart(book, sheet, first, last):
-    """XY scatter: USD per million output tokens (y) against TPOT (x), every configuration and the front."""
+def xy_chart(book, sheet, name, at, title, x_title, y_title, series, log_y=False, missing=0):
+    """An XY chart of `series` ((x range, y range, label cell, color, symbol, symbol size, line): symbol a
+    StandardSymbol or None for none) placed at cell `at`, 9.8 x 7.7 cm, its legend below. `missing`: how empty
+    cells draw (com.sun.star.chart.MissingValueTreatment: 0 a gap, 2 the line continues over them)."""
     uno = book.uno
     from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
     ctx, smgr = book.ctx, book.ctx.ServiceManager
-    at = sheet.getCellRangeByName("I4").Position
-    rect = Rectangle(at.X, at.Y, 9800, 7700)
-    sheet.Charts.addNewByName("CostChart", rect, (sheet.getCellRangeByName(f"M{first}:M{last}").RangeAddress,),
-                              False, False)
-    chart = sheet.Charts.getByName("CostChart").EmbeddedObject
+    pos = sheet.getCellRangeByName(at).Position
+    first_y = series[0][1].split(".", 1)[1].replace("$", "")
+    sheet.Charts.addNewByName(name, Rectangle(pos.X, pos.Y, 9800, 7700),
+                              (sheet.getCellRangeByName(first_y).RangeAddress,), False, False)
+    chart = sheet.Charts.getByName(name).EmbeddedObject
     chart.lockControllers()
     chart.Diagram = chart.createInstance("com.sun.star.chart.XYDiagram")
     chart_type = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0]
-    provider = chart.getDataProvider()
+    sequence, labeled = chart_data(smgr, ctx, chart.getDataProvider())
 
-    sequence, labeled = chart_data(smgr, ctx, provider)
-
-    def series(x, y, label, color, line, size):
+    def one(x, y, label, color, standard_symbol, size, line):
         s = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
         s.setData((labeled(sequence(x, "values-x")), labeled(sequence(y, "values-y"), sequence(label, "label"))))
         symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
-        symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "STANDARD")
-        symbol.StandardSymbol = 1 if line else 8  # diamonds on the front, circles elsewhere
+        symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "NONE" if standard_symbol is None else "STANDARD")
+        symbol.StandardSymbol = standard_symbol or 0
         symbol.Size = Size(size, size)
         symbol.FillColor = symbol.BorderColor = color
         s.Symbol = symbol
@@ -975,23 +966,18 @@ def add_cost_chart(book, sheet, first, last):
         s.LineWidth = 50
         return s
 
-    chart_type.setDataSeries((
-        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$M${first}:$M${last}", f"$Planner.$M${PLAN_TOP - 1}",
-               ALL_COLOR, False, 200),
-        series(f"$Planner.$J${first}:$J${last}", f"$Planner.$R${first}:$R${last}", f"$Planner.$Q${PLAN_TOP - 1}",
-               FRONT_COLOR, True, 260),
-    ))
+    chart_type.setDataSeries(tuple(one(*spec) for spec in series))
     chart.HasMainTitle = True
-    chart.Title.String = "USD per million output tokens against TPOT"
+    chart.Title.String = title
     chart.Title.CharHeight = 11
     chart.HasLegend = True
     chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
     diagram = chart.Diagram
     diagram.HasXAxisTitle = True
-    diagram.XAxisTitle.String = "TPOT at full load (ms per output token)"
+    diagram.XAxisTitle.String = x_title
     diagram.HasYAxisTitle = True
-    diagram.YAxisTitle.String = "USD per million output tokens"
-    diagram.YAxis.Logarithmic = True
+    diagram.YAxisTitle.String = y_title
+    diagram.YAxis.Logarithmic = log_y
     for axis in (diagram.XAxis, diagram.YAxis):
         axis.LinkNumberFormatToSource = False
         axis.NumberFormat = chart.NumberFormats.queryKey("General", book.locale, False)
@@ -999,70 +985,35 @@ def add_cost_chart(book, sheet, first, last):
     diagram.Wall.FillColor = 0xFFFFFF
     diagram.HasXAxisGrid = True
     diagram.HasYAxisGrid = True
-    # The front's line runs through its points in the table's order (cheapest first, so slowest first),
-    # over the empty cells of the configurations off the front.
-    diagram.MissingValueTreatment = 2  # com.sun.star.chart.MissingValueTreatment.CONTINUE
+    diagram.MissingValueTreatment = missing
     chart.unlockControllers()
-    _name_chart_shape(sheet, "CostChart")
+    _name_chart_shape(sheet, name)
 
 
-def add_curve_chart(book, sheet, first, last, mark, x, y):
-    """XY line: output tokens/s per GPU (y) against tokens/s per user (x) over the curve's rows, and the TPOT target
-    as a vertical line; beside the cost chart."""
-    uno = book.uno
-    from com.sun.star.awt import Rectangle, Size  # noqa: PLC0415
-    ctx, smgr = book.ctx, book.ctx.ServiceManager
-    at = sheet.getCellRangeByName("N4").Position
-    rect = Rectangle(at.X, at.Y, 9800, 7700)
-    sheet.Charts.addNewByName("CurveChart", rect, (sheet.getCellRangeByName(f"{y}{first}:{y}{last}").RangeAddress,),
-                              False, False)
-    chart = sheet.Charts.getByName("CurveChart").EmbeddedObject
-    chart.lockControllers()
-    chart.Diagram = chart.createInstance("com.sun.star.chart.XYDiagram")
-    chart_type = chart.getFirstDiagram().getCoordinateSystems()[0].getChartTypes()[0]
-    sequence, labeled = chart_data(smgr, ctx, chart.getDataProvider())
+def add_cost_chart(book, sheet, first, last):
+    """XY scatter: USD per million output tokens (y) against TPOT (x), every configuration and the front (diamonds
+    on a line, circles elsewhere). The front's line runs through its points in the table's order (cheapest first, so
+    slowest first), over the empty cells of the configurations off the front."""
+    xy_chart(book, sheet, "CostChart", "I4", "USD per million output tokens against TPOT",
+             "TPOT at full load (ms per output token)", "USD per million output tokens",
+             [(f"$Planner.$J${first}:$J${last}", f"$Planner.$M${first}:$M${last}", f"$Planner.$M${PLAN_TOP - 1}",
+               ALL_COLOR, 8, 200, False),
+              (f"$Planner.$J${first}:$J${last}", f"$Planner.$R${first}:$R${last}", f"$Planner.$Q${PLAN_TOP - 1}",
+               FRONT_COLOR, 1, 260, True)],
+             log_y=True, missing=2)
 
-    def series(xs, ys, label, color, symbol_size, dashed):
-        s = smgr.createInstanceWithContext("com.sun.star.chart2.DataSeries", ctx)
-        s.setData((labeled(sequence(xs, "values-x")), labeled(sequence(ys, "values-y"), sequence(label, "label"))))
-        symbol = uno.createUnoStruct("com.sun.star.chart2.Symbol")
-        symbol.Style = uno.Enum("com.sun.star.chart2.SymbolStyle", "STANDARD" if symbol_size else "NONE")
-        symbol.StandardSymbol = 0
-        symbol.Size = Size(symbol_size, symbol_size)
-        symbol.FillColor = symbol.BorderColor = color
-        s.Symbol = symbol
-        s.Color = color
-        s.LineStyle = uno.Enum("com.sun.star.drawing.LineStyle", "SOLID")
-        s.LineWidth = 50
-        return s
 
-    top = PLAN_TOP
-    chart_type.setDataSeries((
-        series(f"$Planner.${x}${first}:${x}${last}", f"$Planner.${y}${first}:${y}${last}",
-               f"$Planner.${_col(CURVE_COL + 2)}${top - 1}", CURVE_COLOR, 180, False),
-        series(f"$Planner.${mark}${top + 1}:${mark}${top + 2}", f"$Planner.${_col(CURVE_COL + CURVE_COLS + 2)}${top + 1}:"
-               f"${_col(CURVE_COL + CURVE_COLS + 2)}${top + 2}", f"$Planner.${mark}${top - 1}", POINT_COLOR, 0, True),
-    ))
-    chart.HasMainTitle = True
-    chart.Title.String = "Output tok/s per GPU against tok/s per user"
-    chart.Title.CharHeight = 11
-    chart.HasLegend = True
-    chart.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", "BOTTOM")
-    diagram = chart.Diagram
-    diagram.HasXAxisTitle = True
-    diagram.XAxisTitle.String = "Output tokens/s per user (1000 / TPOT)"
-    diagram.HasYAxisTitle = True
-    diagram.YAxisTitle.String = "Output tokens/s per GPU"
-    for axis in (diagram.XAxis, diagram.YAxis):
-        axis.LinkNumberFormatToSource = False
-        axis.NumberFormat = chart.NumberFormats.queryKey("General", book.locale, False)
-    diagram.Wall.FillStyle = uno.Enum("com.sun.star.drawing.FillStyle", "SOLID")
-    diagram.Wall.FillColor = 0xFFFFFF
-    diagram.HasXAxisGrid = True
-    diagram.HasYAxisGrid = True
-    diagram.MissingValueTreatment = 0  # com.sun.star.chart.MissingValueTreatment.LEAVE_GAP
-    chart.unlockControllers()
-    _name_chart_shape(sheet, "CurveChart")
+def add_curve_chart(book, sheet, first, last, mark):
+    """XY line: output tokens/s per GPU (y) against tokens/s per user (x) over the curve's rows (its empty rows
+    below are gaps), and the TPOT target as a vertical line (column `mark` and the next); beside the cost chart."""
+    x, y, target_y, top = _col(CURVE_COL + 1), _col(CURVE_COL + 2), _col(CURVE_COL + CURVE_COLS + 2), PLAN_TOP
+    xy_chart(book, sheet, "CurveChart", "N4", "Output tok/s per GPU against tok/s per user",
+             "Output tokens/s per user (1000 / TPOT)", "Output tokens/s per GPU",
+             [(f"$Planner.${x}${first}:${x}${last}", f"$Planner.${y}${first}:${y}${last}", f"$Planner.${y}${top - 1}",
+               CURVE_COLOR, 0, 180, True),
+              (f"$Planner.${mark}${top + 1}:${mark}${top + 2}", f"$Planner.${target_y}${top + 1}:${target_y}${top + 2}",
+               f"$Planner.${mark}${top - 1}", POINT_COLOR, None, 0, True)],
+             missing=0)
 
 
 def _name_chart_shape(sheet, name):

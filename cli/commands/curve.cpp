@@ -27,13 +27,7 @@ void run_curve(const CurveOptions& options) {
     const auto number = [&](std::size_t row, const char* name) { return std::get<double>(result.rows.at(row).at(result.column(name))); };
     const std::size_t points = result.rows.size() - 1;
     if (options.json) {
-        nlohmann::json rows = nlohmann::json::array();
-        const auto& header = result.rows.at(0);
-        for (std::size_t r = 1; r <= points; ++r) {
-            nlohmann::json row = nlohmann::json::object();
-            for (std::size_t c = 0; c < header.size(); ++c) row[std::get<std::string>(header[c])] = std::get<double>(result.rows[r][c]);
-            rows.push_back(row);
-        }
+        const nlohmann::json rows = json_rows(result, points);
         nlohmann::json object = kv_cache.json();
         object["model"] = model_label(values.text_at("model"));
         object["gpu"] = values.text_at("gpu");

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,12 +24,6 @@ struct PlanOptions {
     bool disaggregated = false;
     std::size_t top = 20;
 };
-
-/// A cell of the plan array as JSON: a number, a text, or null for the empty text of a missing price.
-nlohmann::json json_of(const Cell& cell) {
-    if (const auto* text = std::get_if<std::string>(&cell)) return text->empty() ? nlohmann::json(nullptr) : nlohmann::json(*text);
-    return std::get<double>(cell);
-}
 
 /// A price cell as the table prints it.
 std::string price(const Cell& cell, const char* format, int digits) {
@@ -57,7 +52,9 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     fmt::print("profile {}; {}; {}; {}\n", values.text_at("profile"), kv_cache.phrase(),
                disaggregated ? "separate prefill and decode pools" : "prefill and decode on the same GPUs",
                prices_phrase(values));
-    if (values.text_at("weight_dtype") == "native" || values.text_at("weight_dtype") == "NATIVE")
+    const std::string& weights = values.text_at("weight_dtype");
+    if (std::equal(weights.begin(), weights.end(), "native", "native" + 6,
+                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }))
         fmt::print("weights: the checkpoint's own formats, per module (the weights column: the format of most of the bytes)\n");
     if (values.at("headroom") != 1 || values.at("min_replicas") != 1)
         fmt::print("at most {:g}% of each replica's capacity used; {:g} replica{} at least{}\n", 100 * values.at("headroom"),
@@ -106,13 +103,7 @@ void run_plan(PlanOptions& options, bool top_given) {
     const std::size_t all = plan.configurations();
     const std::size_t shown = options.top == 0 || (options.json && !top_given) ? all : std::min(options.top, all);
     if (options.json) {
-        nlohmann::json rows = nlohmann::json::array();
-        const auto& header = result.rows.at(0);
-        for (std::size_t r = 1; r <= shown; ++r) {
-            nlohmann::json row = nlohmann::json::object();
-            for (std::size_t c = 0; c < header.size(); ++c) row[std::get<std::string>(header[c])] = json_of(result.rows[r][c]);
-            rows.push_back(row);
-        }
+        const nlohmann::json rows = json_rows(result, shown);
         nlohmann::json object = kv_cache.json();
         object["model"] = model_label(values.text_at("model"));
         object["profile"] = values.text_at("profile");

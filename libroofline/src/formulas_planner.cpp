@@ -141,15 +141,9 @@ Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, 
                                      dp_attention, pp, ttft_ms, mem_util});
     if (tp != 0 && !(tp >= 1 && tp == std::floor(tp)))
         out_of_domain(f, arg_named(f, "tp"), tp, "0 (every replica size and layout: the front) or a whole number >= 1");
-    if (tp == 0)
-        for (const auto& [name, v] : {std::pair{"ep", ep}, {"dp_attention", dp_attention}, {"pp", pp}})
-            if (v != 1)
-                throw Error::of_argument(Status::invalid_argument, f.name, name,
-                                         fmt::format("must be 1 with tp 0, where every layout is tried (got {}): give "
-                                                     "tp for one layout",
-                                                     v));
-    const Layout layout = tp == 0 ? Layout{} : Layout{ep, dp_attention, pp};
-    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp == 0 ? 1 : tp, layout);
+    // tp 0: the formats on one GPU; serving::curve tries the layouts (and refuses a layout given with tp 0).
+    const Layout layout{ep, dp_attention, pp};
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp == 0 ? 1 : tp, tp == 0 ? Layout{} : layout);
     const Profile& p = profile_of(f, profile);
     serving::CurveOptions o;
     o.tp = tp;

@@ -452,6 +452,11 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
     std::vector<CurvePoint> points;
     bool fits = false;
     Deployment r = d;
+    if (o.tp == 0)
+        for (const auto& [name, v] : {std::pair{"ep", o.layout.ep}, {"dp_attention", o.layout.dp_attention}, {"pp", o.layout.pp}})
+            if (v != 1)
+                fail(Status::invalid_argument, name,
+                     fmt::format("must be 1 with tp 0, where every layout is tried (got {}): give tp for one layout", v));
     if (o.tp > 0) {
         require_whole("tp", o.tp, 1);
         r.tp = o.tp;

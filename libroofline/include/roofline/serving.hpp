@@ -193,7 +193,7 @@ struct CurvePoint {
 /// What curve() draws: the deployment's formats, and either one replica size and layout or all of them.
 struct CurveOptions {
     double tp = 0;                 ///< GPUs per replica; 0: every size and layout the planner tries (the front)
-    Layout layout;                 ///< with tp > 0
+    Layout layout;                 ///< with tp > 0; all 1 with tp 0 (else invalid_argument naming ep, dp_attention or pp)
     std::optional<double> ttft_ms; ///< leaves out the points whose TTFT is above it
     double mem_util = defaults::mem_util;
 };
