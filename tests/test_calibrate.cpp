@@ -58,7 +58,7 @@ std::vector<CalibrationCase> lab_rows() {
 
 }  // namespace
 
-TEST_CASE("with_parameters sets each named parameter, the rest stays; an unknown key is refused", "[calibrate]") {
+TEST_CASE("with_parameters sets each named parameter, the rest stays, an unknown key is refused", "[calibrate]") {
     const Profile base = *find_profile("typical");
     const Profile p = with_parameters(base, {{"bw", 0.5}, {"layer_us", 3}});
     CHECK(p.bandwidth_efficiency == 0.5);

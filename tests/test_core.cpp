@@ -302,8 +302,9 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
           "scaleout_tbs, power_w); did you mean 'hbm_gb'?");
     const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
     CHECK(dtype.argument() == "weight_dtype");
-    CHECK(dtype.reason() == "no dtype 'q4km' (native, fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, q4_k_m, nvfp4, mxfp4, "
-                            "fp8_block); did you mean 'q4_k_m'?");
+    // The model's published checkpoints are choices too (0.14): here only its own, meta-llama/Meta-Llama-3-8B.
+    CHECK(dtype.reason() == "no dtype or checkpoint 'q4km' (native, meta-llama/Meta-Llama-3-8B, fp32, bf16, fp16, fp8, "
+                            "int8, int4, q8_0, q4_0, q4_k_m, nvfp4, mxfp4, fp8_block); did you mean 'q4_k_m'?");
     CHECK(error_of("ROOFLINE_TTFT_MS", {text("llama-3-8b"), text("h100-sxm"), {100.0}, {1.0}, text("bf16"), {1.0},
                                         text("tipical")})
               .reason() == "no profile 'tipical' (bound, typical, vllm, sglang, tensorrt-llm, llama.cpp); did you mean 'typical'?");

@@ -63,7 +63,7 @@ double num_at(const Table& t, std::size_t row, std::size_t col) { return std::ge
 const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
 
 enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
-             kCapacity };
+             kCapacity, kCheckpoint };
 
 /// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
 std::vector<Arg> example(std::vector<Arg> optional = {}) {
@@ -183,11 +183,12 @@ TEST_CASE("bound is never more optimistic than typical", "[planner]") {
 TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[planner]") {
     const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
-                                          "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu"};
+                                          "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
+                                          "checkpoint"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 17);
+        REQUIRE(t.cols == 18);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -202,6 +203,9 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
             CHECK(text_at(t, r, kGpu) == want.gpu);
             CHECK(num_at(t, r, kTp) == want.tp);
             CHECK(text_at(t, r, kWeights) == to_string(want.weights));
+            // By default (weight_dtype "published") every row is a published checkpoint of the model.
+            CHECK(text_at(t, r, kCheckpoint) == want.checkpoint);
+            CHECK_FALSE(want.checkpoint.empty());
             CHECK(num_at(t, r, kBatch) == want.batch);
             CHECK(num_at(t, r, kReplicas) == want.replicas);
             CHECK(num_at(t, r, kTtft) == want.ttft_ms);
@@ -227,7 +231,7 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
                 // Colocated: replicas x a replica's requests/s x 300 output tokens over the GPUs.
                 const double replica = number("ROOFLINE_REPLICA_RPS",
                                        {text("llama-3.1-70b"), text(want.gpu.c_str()), num(2000), num(300), num(500),
-                                        num(50), text(std::string(to_string(want.weights)).c_str()), text(""), num(want.tp),
+                                        num(50), text(want.checkpoint.c_str()), text(""), num(want.tp),
                                         text("typical"), num(0.9), num(want.layout.ep), num(want.layout.dp_attention),
                                         num(want.layout.pp)});
                 CHECK(num_at(t, r, kCapacity) ==
@@ -306,7 +310,7 @@ TEST_CASE("PLAN: headroom keeps a share of each replica spare, min_replicas a fl
     for (double bad : {0.0, 1.5, -2.0}) require_error("ROOFLINE_PLAN", args(1, bad), Status::invalid_argument, "min_replicas");
 }
 
-TEST_CASE("PLAN: datacenter GPUs by default; GeForce cards and DGX Spark when named or with gpu=all", "[planner]") {
+TEST_CASE("PLAN: datacenter GPUs by default, GeForce cards and DGX Spark when named or with gpu=all", "[planner]") {
     const auto gpus_of = [](const char* gpu) {
         std::set<std::string> seen;
         const Table t = table("ROOFLINE_PLAN", example({text(gpu)}));
@@ -354,10 +358,27 @@ TEST_CASE("PLAN in the checkpoint's own formats: native, MXFP4 weights computed 
         CHECK(num_at(t, r, kCapacity) == Approx(num_at(t, r, kReplicas) * replica * 1000 / num_at(t, r, kGpus)));
     }
     CHECK(one_gpu);
-    // One format for every weight on the same GPU: int4 stands for 4-bit weights there, and is not the checkpoint.
+    // By default (published) the same rows, the checkpoint named. With "all", formats in every module beside them:
+    // int4 stands for 4-bit weights on a GPU without FP4 units, and no checkpoint is published in it.
+    const Table published = table("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(2), num(1000), num(1000), num(2000),
+                                                    num(50), text("h100-sxm"), text(""), text(""), text("typical"),
+                                                    num(0), text(""), num(0.9), text("all")});
+    CHECK(published.cells == t.cells);
+    for (std::size_t r = 1; r < t.rows; ++r) CHECK(text_at(t, r, kCheckpoint) == "openai/gpt-oss-120b");
     const Table uniform = table("ROOFLINE_PLAN", {text("gpt-oss-120b"), num(2), num(1000), num(1000), num(2000),
-                                                  num(50), text("h100-sxm"), text("")});
-    for (std::size_t r = 1; r < uniform.rows; ++r) CHECK(text_at(uniform, r, kWeights) != "mxfp4");
+                                                  num(50), text("h100-sxm"), text("all"), text(""), text("typical"),
+                                                  num(0), text(""), num(0.9), text("all")});
+    REQUIRE(uniform.rows > t.rows);
+    bool int4 = false;
+    for (std::size_t r = 1; r < uniform.rows; ++r) {
+        INFO("row " << r << ": " << text_at(uniform, r, kWeights));
+        CHECK((text_at(uniform, r, kWeights) == "mxfp4") == (text_at(uniform, r, kCheckpoint) == "openai/gpt-oss-120b"));
+        if (text_at(uniform, r, kWeights) == "int4") {
+            int4 = true;
+            CHECK(text_at(uniform, r, kCheckpoint).empty());
+        }
+    }
+    CHECK(int4);
 }
 
 TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's", "[planner]") {
@@ -498,7 +519,7 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
 
 TEST_CASE("the planner's signatures: optional arguments last, each with its default", "[planner][format]") {
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
-          "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=all]; "
+          "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
@@ -509,7 +530,7 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(std::string(find_formula("ROOFLINE_PLAN")->group) == "Planner");
 }
 
-TEST_CASE("CURVE: one row per batch at full load, as ROOFLINE_E2E_MS computes it; the front over layouts", "[planner]") {
+TEST_CASE("CURVE: one row per batch at full load, as ROOFLINE_E2E_MS computes it, the front over layouts", "[planner]") {
     const auto curve = [](std::vector<Arg> args) { return table("ROOFLINE_CURVE", std::move(args)); };
     enum { kTpot, kPerUser, kPerGpu, kBatchC, kTtftC, kRps, kTpC, kEpC, kDpC, kPpC };
     const std::vector<Arg> base{text("llama-3.1-70b"), text("h100-sxm"), num(2000), num(300), text("fp8")};

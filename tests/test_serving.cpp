@@ -326,6 +326,13 @@ TEST_CASE("PLAN: every row meets the targets, carries the load, and the rows are
                 CHECK(r.output_tokens_per_s_per_gpu == Approx(rps * 300 / r.gpus));
                 Deployment d = deploy("llama-3.1-70b", r.gpu.c_str(), r.weights, r.tp);
                 d.layout = r.layout;
+                // A row of a published checkpoint computes in that checkpoint's formats, module by module.
+                for (const Checkpoint& c : d.model.published())
+                    if (c.id == r.checkpoint) {
+                        d.weights = c.linear;
+                        d.experts = c.experts;
+                        d.embedding = c.embedding;
+                    }
                 const Profile& p = *find_profile(profile);
                 if (!disaggregated) {
                     const ReplicaState s = replica_rps(d, p, w, t);
@@ -335,7 +342,10 @@ TEST_CASE("PLAN: every row meets the targets, carries the load, and the rows are
                 } else {
                     CHECK(r.prefill_tp > 0);
                     CHECK(r.replicas * decode_rps(d, p, w, t.tpot_ms).rps >= rps);
-                    const Deployment pd = deploy("llama-3.1-70b", r.gpu.c_str(), r.weights, r.prefill_tp);
+                    Deployment pd = deploy("llama-3.1-70b", r.gpu.c_str(), r.weights, r.prefill_tp);
+                    pd.weights = d.weights;
+                    pd.experts = d.experts;
+                    pd.embedding = d.embedding;
                     CHECK(r.prefill_replicas * prefill_rps(pd, p, w, t.ttft_ms).rps >= rps);
                 }
                 const double price = find_gpu(r.gpu)->usd_per_gpu_hour;

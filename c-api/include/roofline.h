@@ -106,12 +106,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 13
+#define ROOFLINE_VERSION_MINOR 14
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.13.0"
+#define ROOFLINE_VERSION_STRING "0.14.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -739,12 +739,13 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
                                          double pp, double* result);
 
 /**
-** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=all]; [weight_dtype=all];
-** [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]): the capacity plan
-** for `rps` requests per second (> 0) within both targets, as a new array of 17 columns (13 before 0.6, 16
-** before 0.13; columns are only appended): a header row ("gpu", "tp",
+** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter];
+** [weight_dtype=published]; [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]):
+** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 18 columns (13
+** before 0.6, 16 before 0.13, 17 before 0.14; columns are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
-** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu"),
+** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
+** "checkpoint"),
 ** then one row per
 ** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
 ** replica, replicas, the
@@ -753,12 +754,16 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
 ** output tokens; the two prices are an empty text "" where the GPU has no price (such rows come last); then the
 ** replica's layout (LAYOUTS above); then (since 0.13) the output tokens/s per GPU that the plan's GPUs sustain with
 ** both targets met (colocated: a replica's capacity over its GPUs; disaggregated: the smaller pool's capacity
-** over all the GPUs), at least "output_tok_s_per_gpu" (the load's share). It searches every GPU of the catalog (or those `gpu` names: one id or a list
-** "h100-sxm, h200"; "" or "all": every one), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
+** over all the GPUs), at least "output_tok_s_per_gpu" (the load's share); then (since 0.14) the Hugging Face id of
+** the published checkpoint in the row's formats, "" where none is. It searches the datacenter GPUs of the catalog
+** ("" or "datacenter"; before 0.13 every GPU), every GPU ("all") or those `gpu` names (one id or a list
+** "h100-sxm, h200"), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
 ** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in
 ** tensor or data parallelism), and in two pipeline stages, and over two and four domains for a model that does
-** not fit in one; the weight formats bf16, fp8 (where the GPU has it), int8, int4, nvfp4 and mxfp4 (where the GPU
-** computes them) (or `weight_dtype` alone; "" or "all": those). Since 0.6 it lists, for each GPU, only the
+** not fit in one; in the formats `weight_dtype` says: "" or "published" (since 0.14; before, what "all" tried
+** then), the model's published checkpoints, each on every GPU; "all", those and bf16, fp8 (where the GPU has it),
+** int8, int4, nvfp4 and mxfp4 (where the GPU computes them) in every module; "native", the model's own formats;
+** or one format in every module. Since 0.6 it lists, for each GPU, only the
 ** configurations that no other configuration of that GPU beats on both cost and TPOT (roofline_plan_v2's
 ** `rows` "all" lists every one). `disaggregated`: 0 (prefill and decode share each replica) or 1 (separate prefill and
 ** decode pools of the same GPU and format, each sized for its own target). `prices`: USD per GPU-hour that

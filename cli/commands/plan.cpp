@@ -60,11 +60,15 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
         fmt::print("at most {:g}% of each replica's capacity used; {:g} replica{} at least{}\n", 100 * values.at("headroom"),
                    values.at("min_replicas"), values.at("min_replicas") == 1 ? "" : "s",
                    disaggregated ? " in each pool" : "");
+    // A format no published checkpoint has (weight_dtype "all" or one format) is marked '*'.
+    auto weights_of = [&](std::size_t r) { return plan.text(r, "weights") + (plan.text(r, "checkpoint").empty() ? "*" : ""); };
     std::size_t gpu_width = 3;
     std::size_t weights_width = 7;
+    bool unpublished = false;
     for (std::size_t r = 1; r <= shown; ++r) {
         gpu_width = std::max(gpu_width, plan.text(r, "gpu").size());
-        weights_width = std::max(weights_width, plan.text(r, "weights").size());
+        weights_width = std::max(weights_width, weights_of(r).size());
+        unpublished = unpublished || plan.text(r, "checkpoint").empty();
     }
     // Disaggregated: the prefill pool as replicas x GPUs per replica.
     const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
@@ -77,7 +81,7 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
         fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
-                   r, plan.text(r, "gpu"), gpu_width, plan.text(r, "weights"), weights_width, plan.number(r, "tp"), plan.number(r, "ep"),
+                   r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), plan.number(r, "batch"),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
@@ -88,6 +92,8 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                "  tp: GPUs of a replica, ep: of them holding a share of the experts, dp: attention groups (data-parallel\n"
                "  attention), pp: pipeline stages (docs/serving-model.md, Layouts){}\n",
                disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica" : "");
+    if (unpublished)
+        fmt::print("  *: no checkpoint of the model is published in these formats (the JSON's \"checkpoint\" names those that are)\n");
     if (shown < plan.configurations())
         fmt::print("\n  ... and {} more configuration{} (--top 0 shows all)\n", plan.configurations() - shown,
                    plan.configurations() - shown == 1 ? "" : "s");

@@ -2,6 +2,7 @@
 #include "roofline/catalog.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -127,6 +128,42 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     return s;
 }
 
+/// The format named by a checkpoint's field: a dtype name (dtype.hpp).
+DType checkpoint_format(const json& c, const char* key, const std::string& model, const std::string& argument) {
+    const auto it = c.find(key);
+    const std::optional<DType> d =
+        it != c.end() && it->is_string() ? parse_dtype(it->get<std::string>()) : std::optional<DType>();
+    if (!d)
+        invalid_input(argument, fmt::format("model '{}': every checkpoint needs \"{}\", a format ({})", model, key,
+                                            fmt::join(dtype_names(), ", ")));
+    return *d;
+}
+
+/// models.json "checkpoints": [{"id", "linear", "experts", "embedding", "source"}], the published checkpoints in
+/// other formats than the config's own.
+std::shared_ptr<const std::vector<Checkpoint>> checkpoints_of(const json& m, const std::string& model,
+                                                                const std::string& argument) {
+    const auto it = m.find("checkpoints");
+    if (it == m.end() || it->is_null()) return nullptr;
+    if (!it->is_array()) invalid_input(argument, fmt::format("model '{}': \"checkpoints\" must be a list", model));
+    auto out = std::make_shared<std::vector<Checkpoint>>();
+    for (const json& c : *it) {
+        auto text = [&](const char* key) {
+            if (!c.is_object() || !c.contains(key) || !c[key].is_string() || c[key].get<std::string>().empty())
+                invalid_input(argument, fmt::format("model '{}': every checkpoint needs a text \"{}\"", model, key));
+            return c[key].get<std::string>();
+        };
+        Checkpoint k;
+        k.id = text("id");
+        k.source = text("source");
+        k.linear = checkpoint_format(c, "linear", model, argument);
+        k.experts = checkpoint_format(c, "experts", model, argument);
+        k.embedding = checkpoint_format(c, "embedding", model, argument);
+        out->push_back(std::move(k));
+    }
+    return out;
+}
+
 ModelSpec model_from_entry(const json& m, const std::string& argument) {
     if (!m.is_object() || !m.contains("id") || !m["id"].is_string() || !m.contains("config"))
         invalid_input(argument, "every model needs an \"id\" and a \"config\"");
@@ -138,6 +175,8 @@ ModelSpec model_from_entry(const json& m, const std::string& argument) {
     s.source = m.value("source", "");
     s.params_b_reported = number(m, "params_b_reported").value_or(0);
     s.active_params_b_reported = number(m, "active_params_b_reported").value_or(0);
+    s.hf_repo = m.value("hf_repo", "");
+    s.quantized = checkpoints_of(m, id, argument);
     return s;
 }
 
@@ -239,6 +278,12 @@ double GpuSpec::peak_tflops(DType compute) const noexcept {
         default: p = fp16; break;
     }
     return p > 0 ? p : fp16;
+}
+
+std::vector<Checkpoint> ModelSpec::published() const {
+    std::vector<Checkpoint> out{{hf_repo.empty() ? id : hf_repo, native_linear, native_experts, native_embedding, source}};
+    if (quantized) out.insert(out.end(), quantized->begin(), quantized->end());
+    return out;
 }
 
 double ModelSpec::kv_values_per_token_layer() const noexcept {

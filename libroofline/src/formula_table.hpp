@@ -241,13 +241,17 @@ inline constexpr ArgSpec kPlanGpu = optional_text(text("gpu", "catalog ids",
     "留空或 datacenter：目录中的数据中心 GPU（不含许可证不允许数据中心部署的 GeForce 显卡，也不含 DGX Spark）；"
     "all：目录中的全部 GPU。"), defaults::plan_gpus);
 inline constexpr ArgSpec kPlanWeightDtype = optional_text(text("weight_dtype", "dtype",
-    "One format of the weights (as in ROOFLINE_STEP_MS), or native: the checkpoint's own formats, per module, on "
-    "every GPU (FP4 weights computed in 16 bits where the GPU has no FP4 units; the weights column then shows the "
-    "format of most of the bytes); empty or all: bf16, fp8 where the GPU has it (int8 where it has not), int4, and "
-    "nvfp4 and mxfp4 where the GPU computes them.",
-    "只用这一种权重格式（同 ROOFLINE_STEP_MS），或 native：检查点自身的格式，按模块区分，在每种 GPU 上（没有 FP4 单元的 GPU "
-    "以 16 位计算 FP4 权重；weights 列显示占字节最多的格式）；留空或 all：bf16、GPU 支持时的 fp8（不支持时为 int8）、"
-    "int4，以及 GPU 能直接计算时的 nvfp4 与 mxfp4。"), defaults::plan_weight_dtype);
+    "The weights' formats: empty or published: the model's published checkpoints (its own formats, per module, and "
+    "the quantized checkpoints its catalog entry lists), each on every GPU (FP8 and FP4 weights computed in 16 bits "
+    "where the GPU has no such units; the weights column shows the format of most of the bytes); all: those, and "
+    "bf16, fp8 where the GPU has it (int8 where it has not), int4, and nvfp4 and mxfp4 where the GPU computes them, in "
+    "every module (their rows' checkpoint is empty where none is published); native: its own formats alone; or one "
+    "format (as in ROOFLINE_STEP_MS) in every module.",
+    "权重格式：留空或 published：模型已发布的检查点（其自身按模块区分的格式，以及目录条目列出的量化检查点），每个都在每种 "
+    "GPU 上（没有相应单元的 GPU 以 16 位计算 FP8 与 FP4 权重；weights 列显示占字节最多的格式）；all：这些，再加上每个模块"
+    "都用 bf16、GPU 支持时的 fp8（不支持时为 int8）、int4，以及 GPU 能直接计算时的 nvfp4 与 mxfp4（没有已发布检查点时"
+    "该行的 checkpoint 为空）；native：只用其自身的格式；或每个模块都用这一种格式（同 ROOFLINE_STEP_MS）。"),
+    defaults::plan_weight_dtype);
 inline constexpr ArgSpec kPlanRows = optional_text(text("rows", "best or all",
     "best: for each GPU only the configurations that no other configuration of that GPU beats on both cost and "
     "TPOT; all: every feasible configuration.",
@@ -592,18 +596,19 @@ inline constexpr std::array kFormulas{
         "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)", before_layout(kArgsReplicaRps)),
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
-        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu",
+        "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
         "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
         "without a price), the replica's layout (ep, dp_attention, pp), and the output tokens/s per GPU that the "
         "plan's GPUs sustain within both targets (its capacity: above the load's share where headroom, min_replicas "
-        "or whole replicas leave some spare).",
+        "or whole replicas leave some spare), then the published checkpoint in the row's formats (its Hugging Face id; "
+        "\"\" where none is published).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
         "以及这些 GPU 在两个目标之内每块每秒能输出的 token 数（容量：headroom、min_replicas 或整数副本留有余量时高于负载"
-        "的份额）。",
+        "的份额），最后是该行格式对应的已发布检查点（其 Hugging Face id；没有已发布检查点时为 \"\"）。",
         kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 3,
         kArgsPlan.size() - 2),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,

@@ -186,8 +186,23 @@ Deployed resolve_deployment(const FormulaSpec& f, std::string_view model, std::s
     auto g = gpu_entry_of(f, gpu);
     // An empty format is the argument's default (or_default): kv_dtype 16 bits, whatever the weights' format.
     // "native": the checkpoint's own formats, per module (the default).
-    const bool native = ascii::iequals(or_default(f, "weight_dtype", weight_dtype), "native");
-    const DType weights = native ? m->native_linear : dtype_of(f, "weight_dtype", weight_dtype);
+    // A published checkpoint's id (a ROOFLINE_PLAN row's "checkpoint", 0.14): its formats.
+    const std::string_view format = ascii::trimmed(or_default(f, "weight_dtype", weight_dtype));
+    const bool native = ascii::iequals(format, "native");
+    const std::optional<DType> one = native ? std::nullopt : parse_dtype(format);
+    std::optional<Checkpoint> checkpoint;
+    if (!native && !one) {
+        const std::vector<Checkpoint> published = m->published();
+        for (const Checkpoint& c : published)
+            if (ascii::iequals(c.id, format)) checkpoint = c;
+        if (!checkpoint) {
+            std::vector<std::string> known{"native"};
+            for (const Checkpoint& c : published) known.push_back(c.id);
+            for (const std::string& d : dtype_names()) known.push_back(d);
+            unknown_choice(f, "weight_dtype", "dtype or checkpoint", or_default(f, "weight_dtype", weight_dtype), known);
+        }
+    }
+    const DType weights = native ? m->native_linear : checkpoint ? checkpoint->linear : *one;
     const DType kv = dtype_of(f, "kv_dtype", kv_dtype);
     check_layout(f, *m, tp, layout);
     if (tp > 1 && !(g->interconnect_tbs > 0))
@@ -197,6 +212,10 @@ Deployed resolve_deployment(const FormulaSpec& f, std::string_view model, std::s
                       fmt::format("at most {}, the scale-up domain of '{}': the catalog has no network bandwidth for it",
                                   g->scaleup_gpus, g->id));
     DeploymentRef ref = native ? DeploymentRef::native(*m, *g, kv, tp) : DeploymentRef{*m, *g, weights, kv, tp};
+    if (checkpoint) {
+        ref.experts = checkpoint->experts;
+        ref.embedding = checkpoint->embedding;
+    }
     ref.layout = layout;
     return {std::move(m), std::move(g), ref};
 }

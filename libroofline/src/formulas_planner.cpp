@@ -43,8 +43,6 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
 
 serving::Workload workload(double prompt_tokens, double output_tokens) { return {prompt_tokens, output_tokens}; }
 
-/// An optional text that asks for every choice: empty or "all".
-bool every(std::string_view choice) { return choice.empty() || iequals(choice, "all"); }
 
 
 /// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
@@ -181,10 +179,17 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
         unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});
     o.all_rows = iequals(rows_choice, "all");
-    // native (0.13): the checkpoint's own formats, per module, on every GPU (MXFP4 or NVFP4 weights computed in 16
-    // bits where the GPU has no FP4 units, as a step in "native" is).
-    if (ascii::iequals(trimmed(weight_dtype), "native")) o.native = true;
-    else if (!every(weight_dtype)) o.weights = dtype_of(f, "weight_dtype", weight_dtype);
+    // published (the default since 0.14), all, native (0.13) or one format (docs/formulas.md, ROOFLINE_PLAN).
+    const std::string_view formats = trimmed(or_default(f, "weight_dtype", weight_dtype));
+    if (iequals(formats, "published")) o.formats = serving::PlanOptions::Formats::published;
+    else if (iequals(formats, "all")) o.formats = serving::PlanOptions::Formats::all;
+    else if (iequals(formats, "native")) o.formats = serving::PlanOptions::Formats::native;
+    else if (const auto w = parse_dtype(formats)) o.weights = *w;
+    else {
+        std::vector<std::string> known = dtype_names();
+        known.insert(known.begin(), {"published", "all", "native"});
+        unknown_choice(f, "weight_dtype", "dtype", or_default(f, "weight_dtype", weight_dtype), known);
+    }
     o.kv = dtype_of(f, "kv_dtype", kv_dtype);
     o.profile = profile_of(f, profile).name;
     o.mem_util = mem_util;
@@ -205,6 +210,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
             t.number(v);
         t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_mtok));
         for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp, r.capacity_tokens_per_s_per_gpu}) t.number(v);
+        t.text(r.checkpoint);
         t.end_row();
     }
     return std::move(t).done();

@@ -26,17 +26,58 @@ using namespace detail;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<DType> formats_for(const GpuSpec& gpu, const PlanOptions& o) {
-    if (o.weights) return {*o.weights};
+/// The formats of Formats::all beside the published checkpoints', each in every module.
+std::vector<DType> uniform_formats(const GpuSpec& gpu) {
     std::vector<DType> out{DType::bf16};
     // INT8 weights compute in 16 bits (dequantized): where the GPU has FP8 units, FP8 weights take the same memory
     // and are never slower, so INT8 is tried only on GPUs without them.
     if (gpu.fp8 > 0) out.push_back(DType::fp8);
     else out.push_back(DType::int8);
     out.push_back(DType::int4);
-    // FP4 checkpoints where the matrix units compute them (elsewhere they would dequantize: int4 stands for that).
+    // FP4 in every module where the matrix units compute it (elsewhere it would dequantize: int4 stands for that).
     if (gpu.fp4 > 0 && gpu.fp4_nvfp4) out.push_back(DType::nvfp4);
     if (gpu.fp4 > 0 && gpu.fp4_mxfp4) out.push_back(DType::mxfp4);
+    return out;
+}
+
+/// One set of formats the planner tries, and the published checkpoint that has them (empty: none).
+struct Mix {
+    DType linear, experts, embedding;
+    std::string checkpoint;
+};
+
+/// Whether a checkpoint's formats are these (a dense model has no experts).
+bool has_formats(const ModelSpec& m, const Checkpoint& c, DType linear, DType experts, DType embedding) {
+    return c.linear == linear && (!m.moe() || c.experts == experts) && c.embedding == embedding;
+}
+
+/// The formats tried on a GPU, as PlanOptions::Formats says; `published` is the model's (ModelSpec::published()).
+std::vector<Mix> mixes_for(const ModelSpec& m, const GpuSpec& gpu, const PlanOptions& o,
+                           const std::vector<Checkpoint>& published) {
+    if (o.weights) {
+        const DType w = *o.weights;
+        for (const Checkpoint& c : published)
+            if (has_formats(m, c, w, w, w)) return {{w, w, w, c.id}};
+        return {{w, w, w, {}}};
+    }
+    std::vector<Mix> out;
+    const std::size_t n = o.formats == PlanOptions::Formats::native ? 1 : published.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Checkpoint& c = published[i];
+        // Two checkpoints in the same formats compute alike: the first listed stands for both.
+        if (std::none_of(published.begin(), published.begin() + i, [&](const Checkpoint& e) {
+                return has_formats(m, e, c.linear, c.experts, c.embedding);
+            }))
+            out.push_back({c.linear, c.experts, c.embedding, c.id});
+    }
+    if (o.formats != PlanOptions::Formats::all) return out;
+    for (DType w : uniform_formats(gpu)) {
+        // A published checkpoint in this format (its embedding in 16 bits, as checkpoints keep it) stands for it.
+        const bool published_as = std::any_of(published.begin(), published.end(), [&](const Checkpoint& c) {
+            return c.linear == w && (!m.moe() || c.experts == w);
+        });
+        if (!published_as) out.push_back({w, w, w, {}});
+    }
     return out;
 }
 
@@ -196,6 +237,8 @@ struct Search {
     const Profile& profile;
     std::vector<PlanRow> rows;
     Failures failures;
+    std::vector<Checkpoint> published;  ///< the model's (ModelSpec::published)
+    std::string checkpoint;  ///< of the formats being tried (Mix::checkpoint)
 };
 
 /// The deployment `d` set to the candidate's size and layout: one deployment per GPU (the model and the GPU copied
@@ -251,6 +294,7 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
     switch (search_replica(d, s.profile, s.w, s.t, s.o.mem_util, state)) {
         case Miss::none: {
             PlanRow row = row_of(d, state, s.rps, s.o);
+            row.checkpoint = s.checkpoint;
             row.gpus = row.replicas * d.tp;
             row.ttft_ms = state.ttft_ms;
             row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
@@ -308,6 +352,7 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
     if (miss != Miss::none) return;
     attempt(s.failures, [&] {
         PlanRow row = row_of(d, state, s.rps, s.o);
+        row.checkpoint = s.checkpoint;
         row.prefill_tp = prefill.replica.tp;
         row.prefill_replicas = replicas_for(s.rps, prefill.state.rps, s.o);
         row.gpus = row.replicas * d.tp + row.prefill_replicas * row.prefill_tp;
@@ -324,12 +369,11 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
 void search_gpu(Search& s, const GpuSpec& gpu) {
     const std::optional<double> usd = price_of(gpu, s.o);
     Deployment d{s.model, gpu, DType::bf16, s.o.kv, 1};
-    for (DType weights : s.o.native ? std::vector<DType>{s.model.native_linear} : formats_for(gpu, s.o)) {
-        d.weights = d.experts = d.embedding = weights;
-        if (s.o.native) {  // the checkpoint's mix, as DeploymentRef::native
-            d.experts = s.model.native_experts;
-            d.embedding = s.model.native_embedding;
-        }
+    for (const Mix& mix : mixes_for(s.model, gpu, s.o, s.published)) {
+        d.weights = mix.linear;
+        d.experts = mix.experts;
+        d.embedding = mix.embedding;
+        s.checkpoint = mix.checkpoint;
         const std::vector<Candidate> candidates = candidates_of(s, d);
         if (!s.o.disaggregated) {
             for (const Candidate& c : candidates) colocated_candidate(s, as(d, c), usd);
@@ -397,7 +441,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     const std::vector<GpuSpec> gpus = gpus_to_plan(o);
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
 
-    Search s{model, rps, w, t, o, *profile, {}, {}};
+    Search s{model, rps, w, t, o, *profile, {}, {}, model.published(), {}};
     for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
     if (s.rows.empty()) no_configuration(s);
     if (!o.all_rows) s.rows = pareto(std::move(s.rows));

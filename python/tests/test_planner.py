@@ -8,7 +8,7 @@ import roofline
 
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
           "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
-          "capacity_tok_s_per_gpu")
+          "capacity_tok_s_per_gpu", "checkpoint")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -25,14 +25,16 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 17)
+                self.assertEqual(len(r), 18)
+                # By default (weight_dtype "published") each row is a published checkpoint, named.
+                self.assertNotEqual(r[col["checkpoint"]], "")
                 self.assertEqual(r[col["gpus"]], r[col["tp"]] * r[col["replicas"]])  # colocated: no prefill pool
                 self.assertEqual((r[col["prefill_tp"]], r[col["prefill_replicas"]]), (0, 0))
                 self.assertLessEqual(r[col["ttft_ms"]], 500)
                 self.assertLessEqual(r[col["tpot_ms"]], 50)
                 self.assertAlmostEqual(r[col["output_tok_s_per_gpu"]], 100 * 300 / r[col["gpus"]])
                 # The capacity: whole replicas of a replica's requests/s at both targets, never below the load.
-                replica = roofline.replica_rps("llama-3.1-70b", r[col["gpu"]], 2000, 300, 500, 50, r[col["weights"]],
+                replica = roofline.replica_rps("llama-3.1-70b", r[col["gpu"]], 2000, 300, 500, 50, r[col["checkpoint"]],
                                                "", r[col["tp"]], ep=r[col["ep"]], dp_attention=r[col["dp_attention"]],
                                                pp=r[col["pp"]])
                 self.assertAlmostEqual(r[col["capacity_tok_s_per_gpu"]],

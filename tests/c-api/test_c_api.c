@@ -196,9 +196,11 @@ static void test_planner(void) {
     CHECK(roofline_step_ms("llama-3.1-70b", "h100-sxm", 8, 2048, "fp8", "", 4, "typical", &step) == ROOFLINE_OK && r < step);
     CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9, &plan) ==
           ROOFLINE_OK);
-    CHECK(roofline_array_cols(plan) == 17 && roofline_array_rows(plan) >= 2);
+    CHECK(roofline_array_cols(plan) == 18 && roofline_array_rows(plan) >= 2);
     CHECK(strcmp(roofline_array_text(plan, 0, 0), "gpu") == 0 && strcmp(roofline_array_text(plan, 0, 12), "usd_per_mtok") == 0);
     CHECK(strcmp(roofline_array_text(plan, 0, 16), "capacity_tok_s_per_gpu") == 0);
+    /* fp8 in every module: Llama 3.1 70B's published FP8 checkpoint keeps its embedding in 16 bits, so none is this. */
+    CHECK(strcmp(roofline_array_text(plan, 0, 17), "checkpoint") == 0 && strcmp(roofline_array_text(plan, 1, 17), "") == 0);
     CHECK(strcmp(roofline_array_text(plan, 1, 0), "h100-sxm") == 0 && strcmp(roofline_array_text(plan, 1, 2), "fp8") == 0);
     CHECK(roofline_array_number(plan, 1, 7) == roofline_array_number(plan, 1, 1) * roofline_array_number(plan, 1, 4));
     CHECK(roofline_array_number(plan, 1, 8) <= 500 && roofline_array_number(plan, 1, 9) <= 50);

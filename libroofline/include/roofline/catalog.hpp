@@ -113,6 +113,14 @@ struct IndexerSpec {
     double key_bytes() const noexcept { return head_dim > 0 ? head_dim * key_value_bytes + key_scale_bytes : 0; }
 };
 
+/// A published checkpoint of a model: its Hugging Face id and the format of each group of weights.
+struct Checkpoint {
+    std::string id;  ///< e.g. "nvidia/DeepSeek-R1-FP4"
+    /// Its linear layers (attention, dense MLPs, shared experts), its routed experts, its embedding and lm_head.
+    DType linear = DType::bf16, experts = DType::bf16, embedding = DType::bf16;
+    std::string source;  ///< where the formats are read (the checkpoint's config or model card)
+};
+
 /// A transformer's architecture, as the roofline needs it.
 struct ModelSpec {
     std::string id, name, source;
@@ -166,6 +174,14 @@ struct ModelSpec {
     /// (quant_method "modelopt"), so that model_from_hf_config(*config) reads this model again. Shared by the
     /// copies (a copy costs a reference count); null only for a ModelSpec made by hand.
     std::shared_ptr<const std::string> config;
+    /// The Hugging Face id of the checkpoint the config is from (the catalog's hf_repo; empty for a user's model).
+    std::string hf_repo;
+    /// The other checkpoints of the model published in other formats (models.json "checkpoints"), each with its
+    /// source; shared by the copies; null where none is listed.
+    std::shared_ptr<const std::vector<Checkpoint>> quantized;
+    /// The published checkpoints: the config's own first (formats native_*; its id hf_repo, else the model's id),
+    /// then the quantized ones.
+    std::vector<Checkpoint> published() const;
 
     bool moe() const noexcept { return experts > 0; }
     bool mla() const noexcept { return kv_lora_rank > 0; }

@@ -48,11 +48,12 @@ inline constexpr const char* profile = "bound";
 inline constexpr const char* plan_profile = "typical";
 
 /// ROOFLINE_PLAN: the datacenter GPUs of the catalog ("datacenter"; before 0.13 "all", every GPU: issue #32, GeForce
-/// cards are not licensed for datacenter deployment and came first in plans), every weight format the GPU computes
-/// ("all"), the catalog's example prices ("catalog"), prefill and decode on the same GPUs (0), and for each GPU the
+/// cards are not licensed for datacenter deployment and came first in plans), the model's published checkpoints
+/// ("published"; before 0.14 every format the GPU computes in every module, now "all" with them: issue #32, plans
+/// picked formats nobody ships, e.g. int4 DeepSeek-R1 on H200), the catalog's example prices ("catalog"), prefill and decode on the same GPUs (0), and for each GPU the
 /// rows no other beats ("best").
 inline constexpr const char* plan_gpus = "datacenter";
-inline constexpr const char* plan_weight_dtype = "all";
+inline constexpr const char* plan_weight_dtype = "published";
 inline constexpr const char* plan_prices = "catalog";
 inline constexpr double plan_disaggregated = 0;
 inline constexpr const char* plan_rows = "best";

@@ -126,10 +126,21 @@ struct PlanOptions {
     std::vector<std::string> gpus;       ///< GPUs of the catalog to plan on; when empty, its datacenter GPUs (all
                                          ///< of them with every_gpu)
     bool every_gpu = false;              ///< with gpus empty: consumer and workstation GPUs too
-    bool native = false;                 ///< the checkpoint's own formats, per module (weights is then ignored)
-    std::optional<DType> weights;        ///< one weight format; when empty: bf16, fp8 (where the GPU has fp8
-                                         ///< matrix units), int8 and int4 (weight-only), and nvfp4 and mxfp4
-                                         ///< where the GPU computes them at its FP4 peak
+    /// The weights' formats tried on each GPU (with `weights` empty).
+    enum class Formats {
+        /// The model's published checkpoints (ModelSpec::published(): the config's own formats, per module, and
+        /// the quantized checkpoints the catalog lists), each on every GPU: FP8 or FP4 weights computed in 16 bits
+        /// where the GPU has no such matrix units.
+        published,
+        /// Those, and each of bf16, fp8 (where the GPU has fp8 matrix units; int8 where not), int4 (weight-only),
+        /// nvfp4 and mxfp4 (where the GPU computes them at its FP4 peak) in every module, unless a published
+        /// checkpoint has that format in its linear layers and experts; such rows have no checkpoint.
+        all,
+        /// The config's own formats alone.
+        native,
+    };
+    Formats formats = Formats::published;
+    std::optional<DType> weights;        ///< one weight format in every module (formats is then ignored)
     DType kv = DType::bf16;              ///< KV cache format
     std::string profile = defaults::plan_profile;  ///< a profile name (operators.hpp)
     double mem_util = defaults::mem_util;               ///< fraction of each GPU's memory for weights and KV cache
@@ -153,9 +164,12 @@ struct PlanRow {
     std::string gpu;
     double tp = 0;                      ///< GPUs per (decode) replica
     Layout layout;                      ///< how a (decode) replica's GPUs share the model
-    /// The weights' format: for the checkpoint's own mix (PlanOptions::native), the format of most of its bytes (the
-    /// routed experts' of an MoE model, else the linear layers').
+    /// The weights' format: for a checkpoint's mix of formats, the format of most of its bytes (the routed experts'
+    /// of an MoE model, else the linear layers').
     DType weights = DType::bf16;
+    /// The published checkpoint in the row's formats (Checkpoint::id); empty where none is (PlanOptions::Formats::all
+    /// or one format).
+    std::string checkpoint;
     double batch = 0;                   ///< decode batch per replica at full load
     double replicas = 0;                ///< (decode) replicas
     double prefill_tp = 0;              ///< disaggregated: GPUs per prefill replica
