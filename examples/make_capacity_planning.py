@@ -529,11 +529,12 @@ def add_chart(book, sheet):
 # ---------------------------------------------------------------------------------------------------
 # Drop-down lists (cell validation) for the yellow inputs.
 
-# One format for every weight (or for the KV cache): every format the formulas take but "native". The
-# ROOFLINE_PLAN's weight_dtype refuses "native" (it plans one format for every weight), the KV cache has
-# no checkpoint format; the model-aware step formulas take "native" for the weights too (WEIGHT_FORMATS).
+# One format for every weight (or for the KV cache): every format the formulas take but "native". The KV cache
+# has no checkpoint format; the model-aware step formulas take "native" for the weights too (WEIGHT_FORMATS), and
+# ROOFLINE_PLAN "published" (its default since 0.14), "all" and "native" (PLAN_FORMATS).
 FORMATS = '"bf16";"fp16";"fp8";"int8";"int4";"nvfp4";"mxfp4";"fp8_block"'
 WEIGHT_FORMATS = '"native";' + FORMATS
+PLAN_FORMATS = '"published";"all";"native";' + FORMATS
 PROFILES = '"typical";"bound";"llama.cpp"'
 
 
@@ -719,7 +720,7 @@ def planner_inputs():
         ("Time to first token, target", 500, "ms (a mean, not a percentile)", "#,##0.#"),
         ("Time per output token, target", 50, "ms after the first token (a mean)", "#,##0.#"),
         ("GPU (optional)", None, "empty: the catalog's datacenter GPUs; all: every GPU", None),
-        ("Weight format (optional)", None, "empty: bf16, fp8, int8 and int4", None),
+        ("Weight format (optional)", None, "empty: the model's published checkpoints; all: every format", None),
         ("KV cache format", "bf16", "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or fp8_block", None),
         ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
         ("Disaggregated", 0, "1: separate prefill and decode pools", "0"),
@@ -737,8 +738,8 @@ def planner(book, sheet):
     plan_call = f"ROOFLINE_PLAN({';'.join(refs)})"
     book.title(sheet, "A1", "Capacity planner: which GPUs, how many, at what cost, for a load and latency targets")
     book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every datacenter GPU of the catalog, replicas of 1 to 72 "
-                           "GPUs in tensor, expert and pipeline parallelism, the weight formats (FP4 where the GPU "
-                           "computes it), and lists for each GPU the configurations")
+                           "GPUs in tensor, expert and pipeline parallelism, the model's published checkpoints, "
+                           "and lists for each GPU the configurations")
     book.note(sheet, "A3", "that serve the load within both targets and that no other beats on both cost and TPOT, "
                            "cheapest first (docs/serving-model.md). Prices are examples that date quickly: give yours.")
     book.put(sheet, "A4", "Inputs", bold=True, size=12)
@@ -746,8 +747,10 @@ def planner(book, sheet):
     drop_down(book, sheet, "B5", "Catalog_Models", "A model of the catalog (ROOFLINE_MODELS()).")
     drop_down(book, sheet, "B11", "Catalog_GPUs", "Empty: the datacenter GPUs of the catalog (all: every one, GeForce cards "
                                                  "and DGX Spark too).")
-    drop_down(book, sheet, "B12", FORMATS, "Empty: bf16, fp8, int8 and int4 where the GPU supports them. One "
-                                           "format for every weight: not native.")
+    drop_down(book, sheet, "B12", PLAN_FORMATS, "Empty or published: the model's published checkpoints, each in its "
+                                                "own formats. all: those and every format the GPU computes, in every "
+                                                "module. native: the config's own formats. Or one format for every "
+                                                "weight.")
     drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B14", PROFILES, "typical: the estimate; bound: the ideal roofline.")
     drop_down(book, sheet, "B15", '"0";"1"', "0: colocated; 1: disaggregated prefill and decode.")
@@ -773,7 +776,11 @@ def planner(book, sheet):
                f'" weights, batch "&TEXT(D{r};"0")&{pool}&")"&{price}&'
                f'"; TTFT "&TEXT(I{r};"0")&" ms, TPOT "&TEXT(J{r};"0.0")&" ms")')
     book.put(sheet, "A21", summary, bold=True, color=TITLE_COLOR, size=11)
-    book.name("Planner_Answer", "Planner", "A20:B21")
+    # The cheapest row's published checkpoint (the plan's 18th column, since 0.14): the curve beside computes it.
+    book.put(sheet, "A22", "Its checkpoint")
+    book.put(sheet, "B22", f'=IF(B20=0;"";IFERROR(IF(INDEX({plan_call};2;18)="";"none published in these formats";'
+                           f'INDEX({plan_call};2;18));""))', bold=True, align="LEFT")
+    book.name("Planner_Answer", "Planner", "A20:B22")
 
     # The ROOFLINE_PLAN array: its own header row, then the configurations. The array formula spans
     # more rows than there are configurations; IF leaves the rows beyond them empty, IFERROR the whole
@@ -826,7 +833,8 @@ def planner_curve(book, sheet, first):
     c_last = c0 + CURVE_COLS - 1
     left, right = _col(c0), _col(c_last)
     last = top + CURVE_ROWS
-    call = f'ROOFLINE_CURVE($B$5;$A${first};$B$7;$B$8;$C${first};$B$13&"";0;$B$14&"")'
+    call = (f'ROOFLINE_CURVE($B$5;$A${first};$B$7;$B$8;IF(ISERROR(FIND("/";$B$22));$C${first};$B$22);$B$13&"";0;'
+            f'$B$14&"")')
     count = f"${_col(c0 + 1)}${top - 2}"
     book.title(sheet, f"{left}{top - 3}", "Throughput against interactivity: the cheapest row's GPU and weights, every "
                "layout (ROOFLINE_CURVE, an array formula)", size=12)

@@ -124,7 +124,7 @@ def show(doc, pdf_tmp):
         if key == "Planner_Table":  # the machine names of ROOFLINE_PLAN's own header row, then the ranked rows
             rows = [r[:17] for r in rows[:1 + PLANNER_SHOWN] if any(r)]
         if key == "Planner_Answer":
-            print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}")
+            print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}\n{rows[2][0]}: {rows[2][1] or '(none published)'}")
             continue
         if key in ("Models_Table", "Models_GPUs"):  # the catalog's rows, not the blank ones below them
             rows = [rows[0]] + [r for r in rows[1:] if r[0]]
@@ -328,7 +328,13 @@ def check_planner(doc):
     if "ROOFLINE_PLAN" not in array.upper():
         problems.append("the Planner's table is not the ROOFLINE_PLAN array formula")
     # The curve beside (0.13): the cheapest row's GPU and weights over every layout, every cell the C ABI's.
-    curve = ROOFLINE.call("ROOFLINE_CURVE", args[0], row["gpu"], args[2], args[3], row["weights"], args[8], 0, args[9])
+    # The row's published checkpoint where it has one (the sheet's B22), else its one format.
+    checkpoint = dict(zip(expected[0], expected[1]))["checkpoint"]
+    if sheet.getCellRangeByName("B22").getString() != (checkpoint or "none published in these formats"):
+        problems.append(f"Planner: B22 shows the checkpoint {sheet.getCellRangeByName('B22').getString()!r}, the C "
+                        f"ABI's first row {checkpoint!r}")
+    curve = ROOFLINE.call("ROOFLINE_CURVE", args[0], row["gpu"], args[2], args[3], checkpoint or row["weights"],
+                          args[8], 0, args[9])
     cells = doc.NamedRanges.getByName("Planner_Curve").ReferredCells
     data = [r for r in cells.DataArray if r[0] != ""]
     differ = [(i, j) for i in range(min(len(data), len(curve))) for j in range(len(curve[0]))
@@ -492,7 +498,7 @@ def check_lists(doc):
 # ROOFLINE_PLAN refuses it, and a KV cache has no checkpoint format), and each of them computes there.
 FORMATS = ["bf16", "fp16", "fp8", "int8", "int4", "nvfp4", "mxfp4", "fp8_block"]
 FORMAT_LISTS = [("Models", "B9", ["native"] + FORMATS), ("Models", "B10", FORMATS),
-                ("Planner", "B12", FORMATS), ("Planner", "B13", FORMATS)]
+                ("Planner", "B12", ["published", "all", "native"] + FORMATS), ("Planner", "B13", FORMATS)]
 
 
 def check_format_lists(doc):

@@ -282,3 +282,38 @@ TEST_CASE("every GPU says where it is sold to run: GeForce cards consumer, by th
     CHECK(roofline_catalog_add_json(bad, &added) == ROOFLINE_ERROR_ARGUMENT);
     CHECK(std::string(roofline_errmsg()).find("'segment'") != std::string::npos);
 }
+
+TEST_CASE("every published checkpoint has a Hugging Face id, formats and a source, and computes as its formats",
+          "[catalog][checkpoints]") {
+    const json models = catalog("models.json");
+    std::size_t listed = 0;
+    for (const json& m : models.at("models")) {
+        if (!m.contains("checkpoints")) continue;
+        const std::string id = m["id"];
+        for (const json& c : m["checkpoints"]) {
+            ++listed;
+            const std::string name = c.at("id");
+            INFO(id << ": " << name);
+            // An owner/name id, not the model's own, and a source that is a page with what was seen there.
+            CHECK(std::regex_match(name, std::regex("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")));
+            CHECK(name != m.value("hf_repo", ""));
+            const std::string source = c.at("source");
+            CHECK(source.find("https://") != std::string::npos);
+            CHECK(source.find(name.substr(name.find('/') + 1)) != std::string::npos);
+            // The id as weight_dtype computes each module in its format: the same step as one format where the
+            // checkpoint is one format throughout but its 16-bit embedding (Llama: the lm_head read at bf16 costs
+            // more), and never the 16-bit step.
+            const std::string linear = c.at("linear"), experts = c.at("experts");
+            const double as_id = step(id.c_str(), "b200", 16, 4096, name.c_str(), "", 8);
+            const double bf16 = step(id.c_str(), "b200", 16, 4096, "bf16", "", 8);
+            REQUIRE(std::isfinite(as_id));
+            CHECK(as_id < bf16);
+            if (linear == experts) {
+                const double uniform = step(id.c_str(), "b200", 16, 4096, linear.c_str(), "", 8);
+                CHECK(as_id >= uniform);
+                CHECK(as_id < 1.1 * uniform);
+            }
+        }
+    }
+    CHECK(listed >= 15);
+}
