@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "roofline/serving.hpp"
+#include "roofline/simulate.hpp"
 
 using namespace roofline::serving;
 
@@ -44,5 +45,31 @@ static void BM_curve_front(benchmark::State& state, const char* model, const cha
 }
 BENCHMARK_CAPTURE(BM_curve_front, llama_3_1_70b_h100, "llama-3.1-70b", "h100-sxm")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_curve_front, deepseek_r1_gb200, "deepseek-r1", "gb200")->Unit(benchmark::kMillisecond);
+
+// ROOFLINE_SIMULATE's core: 10,000 requests on one replica at 70% of its capacity without targets (issue #33: at
+// most 50 ms for a dense model, 200 ms for an MoE one), Poisson arrivals, lognormal lengths (spread 0.5).
+static void BM_simulate(benchmark::State& state, const char* model, const char* gpu, double tp, double dp) {
+    roofline::Deployment d{*roofline::find_model(model), *roofline::find_gpu(gpu), roofline::DType::fp8,
+                           roofline::DType::bf16, tp};
+    d.layout = {dp > 1 ? tp : 1, dp, 1};
+    const roofline::Profile& p = *roofline::find_profile("typical");
+    const Workload w{2000, 300};
+    const double rps = 0.7 * replica_state(d, p, w, max_batch(d, p, w)).rps;
+    SimulationOptions o;
+    o.requests = 10000;
+    o.lengths = Lengths::lognormal;
+    o.spread = 0.5;
+    double iterations = 0;
+    for (auto _ : state) {
+        const SimulationResult r = simulate(d, p, rps, w, o);
+        iterations = r.iterations;
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["iterations"] = iterations;
+    state.counters["rps"] = rps;
+}
+BENCHMARK_CAPTURE(BM_simulate, llama_3_1_70b_h100_tp4, "llama-3.1-70b", "h100-sxm", 4, 1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_simulate, llama_3_1_8b_h100, "llama-3.1-8b", "h100-sxm", 1, 1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_simulate, deepseek_r1_b200_dep8, "deepseek-r1", "b200", 8, 8)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
     app.parse_complete_callback([&user_catalog] { user_catalog.add_to_library(); });
 
     for (auto setup : {setup_decode, setup_prefill, setup_memory, setup_roof, setup_tables, setup_plot, setup_formula,
-                       setup_formulas, setup_step, setup_ttft, setup_fit, setup_catalog, setup_plan, setup_curve,
+                       setup_formulas, setup_step, setup_ttft, setup_fit, setup_catalog, setup_plan, setup_curve, setup_simulate,
                        setup_calibrate})
         setup(app);
 

@@ -21,6 +21,7 @@ void setup_fit(CLI::App& app);
 void setup_catalog(CLI::App& app);
 void setup_plan(CLI::App& app);
 void setup_curve(CLI::App& app);
+void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
 
 }  // namespace cli

@@ -159,7 +159,7 @@ TEST_CASE("an array with a header row has the columns its table entry declares, 
         CHECK(header == f.result_unit);
         ++with_headers;
     }
-    CHECK(with_headers == 5);  // the two breakdowns, the plan, the curve and the calibration's rows
+    CHECK(with_headers == 6);  // the two breakdowns, the plan, the curve, the simulation and the calibration's rows
 }
 
 TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {

@@ -816,6 +816,30 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
                                 roofline_array** result);
 
 /**
+** ROOFLINE_SIMULATE(model; gpu; rps; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
+** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [arrival=poisson]; [cv=1]; [requests=1000]; [seed=1];
+** [lengths=fixed]; [spread=0]; [ttft_ms=0]; [tpot_ms=0]; [mem_util=0.9]): one replica under `requests` requests
+** arriving at `rps` per second, simulated iteration by iteration as an engine runs them (continuous batching, chunked
+** prefill within the profile's caps, KV memory with preemption: docs/serving-model.md section 14), as a new array in
+** *result (free it with roofline_array_free()): five columns, a header row ("metric", "mean", "p50", "p90", "p99"),
+** then the rows "ttft_ms", "tpot_ms", "itl_ms" and "e2e_ms" with their mean and percentiles (ms; linear
+** interpolation between order statistics), then one row each with its value in the "mean" column and "" in the
+** others: "throughput_tok_s" (output tokens/s from the first arrival to the last token), "goodput_rps" (requests/s
+** within both targets ttft_ms and tpot_ms; a target of 0 is met by every request), "mean_batch" (sequences decoding,
+** averaged over the time the replica works), "prefix_hit_rate", "requests", "duration_s", "iterations",
+** "preemptions", "max_queue" (the most requests waiting at once). `arrival`: poisson, constant or gamma (gaps of
+** coefficient of variation `cv`); `lengths`: fixed, uniform (mean x (1 +- spread)) or lognormal (coefficient of
+** variation `spread`) about prompt_tokens and output_tokens. Deterministic: the same arguments and `seed` give the
+** same numbers on every platform. ROOFLINE_ERROR_NO_SOLUTION naming "model" where the weights do not fit,
+** "prompt_tokens" where one request's cache does not fit alone beside them. Since 0.14.
+*/
+ROOFLINE_API int roofline_simulate(const char* model, const char* gpu, double rps, double prompt_tokens,
+                                   double output_tokens, const char* weight_dtype, const char* kv_dtype, double tp,
+                                   const char* profile, double ep, double dp_attention, double pp, const char* arrival,
+                                   double cv, double requests, double seed, const char* lengths, double spread,
+                                   double ttft_ms, double tpot_ms, double mem_util, roofline_array** result);
+
+/**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,
 ** USD: usd_per_gpu_hour (>= 0) x gpus (a whole number >= 1) / (output_tokens_per_s (> 0) x 3600) x 1e6.
 ** Example: roofline_cost_per_mtok(2, 8, 1000, &usd) gives 4.444 (8 GPUs at 2 USD an hour making 1000

@@ -270,6 +270,30 @@ def main(workdir, oxt, library):
                   f"C ABI: the curve, {what}: fastest first; on the front each slower row sustains more per GPU")
             sheet.getCellRangeByName(f"A1:{col(width - 1)}{len(want)}").clearContents(1 | 2 | 4 | 16)
         doc.close(True)
+
+        # ROOFLINE_SIMULATE (0.14): the same seed gives the same numbers in Calc as through the C ABI, cell by cell;
+        # another seed others; bursts raise the p99 time to first token.
+        doc, sheet = new_sheet(ctx)
+        base = ["llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1]
+        cases = (("Poisson, seed 1", base + ["poisson", 1, 500, 1]), ("Poisson, seed 2", base + ["poisson", 1, 500, 2]),
+                 ("gamma cv 4, seed 1", base + ["gamma", 4, 500, 1]))
+        p99 = {}
+        for what, args in cases:
+            want = roofline.call("ROOFLINE_SIMULATE", *args)
+            width = len(want[0])
+            area = f"A1:{col(width - 1)}{len(want)}"
+            sheet.getCellRangeByName(area).setArrayFormula("=" + call_text("ROOFLINE_SIMULATE", args))
+            doc.calculateAll()
+            data = sheet.getCellRangeByName(area).DataArray
+            differ = [(r, c) for r in range(len(want)) for c in range(width) if not same(data[r][c], want[r][c])]
+            check(len(want) == 14 and not differ,
+                  f"Calc: =ROOFLINE_SIMULATE(...), {what}: all {len(want)} x {width} cells equal the C ABI's"
+                  + (f"; first difference at {differ[0]}" if differ else ""))
+            p99[what] = data[1][4]
+            sheet.getCellRangeByName(area).clearContents(1 | 2 | 4 | 16)
+        check(p99["Poisson, seed 1"] != p99["Poisson, seed 2"] and p99["gamma cv 4, seed 1"] > 2 * p99["Poisson, seed 1"],
+              f"Calc: the p99 TTFT by seed and burstiness: {p99}")
+        doc.close(True)
     return check.exit_code()
 
 

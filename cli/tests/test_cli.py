@@ -477,6 +477,55 @@ class Curve(unittest.TestCase):
         self.assertIn("--model", r.stderr)
 
 
+class Simulate(unittest.TestCase):
+    """roofline simulate: ROOFLINE_SIMULATE's rows as a table and as JSON, computed by the library, the same seed the
+    same numbers as Python's call."""
+    ARGV = ("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--rps", "12", "--prompt", "1000", "--output",
+            "200", "--requests", "400")
+
+    def test_table_and_json_are_the_librarys(self):
+        rows = roofline.simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, requests=400)
+        head, body = rows[0], {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+        self.assertEqual(head, ("metric", "mean", "p50", "p90", "p99"))
+        out = json.loads(run(*self.ARGV, "--json").stdout)
+        for metric in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"):
+            self.assertEqual(out[metric], {k: body[metric][k] for k in ("mean", "p50", "p90", "p99")})
+            self.assertTrue(out[metric]["p50"] <= out[metric]["p90"] <= out[metric]["p99"])
+        for key in ("throughput_tok_s", "goodput_rps", "mean_batch", "prefix_hit_rate", "preemptions", "max_queue"):
+            self.assertEqual(out[key], body[key]["mean"])
+        self.assertEqual(out["requests"], 400)
+        r = run(*self.ARGV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        line = next(x for x in r.stdout.splitlines() if "time to first token" in x).split()
+        self.assertEqual([float(x) for x in line[-4:]],
+                         [shown(body["ttft_ms"][k], 1) for k in ("mean", "p50", "p90", "p99")])
+        self.assertIn(f"throughput {shown(body['throughput_tok_s']['mean'], 0):.0f} output tokens/s", r.stdout)
+        # Another seed, bursty arrivals and goodput targets reach the library.
+        argv = (*self.ARGV, "--seed", "7", "--arrival", "gamma", "--cv", "3", "--ttft-ms", "200", "--tpot-ms", "20",
+                "--lengths", "lognormal", "--spread", "0.5", "--json")
+        out = json.loads(run(*argv).stdout)
+        want = roofline.simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, requests=400, seed=7, arrival="gamma", cv=3,
+                                 ttft_ms=200, tpot_ms=20, lengths="lognormal", spread=0.5)
+        self.assertEqual(out["ttft_ms"]["p99"], dict(zip(want[0], next(r for r in want if r[0] == "ttft_ms")))["p99"])
+        self.assertGreater(out["ttft_ms"]["p99"], body["ttft_ms"]["p99"])
+
+    def test_bad_input_names_the_option(self):
+        r = run(*self.ARGV, "--arrival", "bursty")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--arrival", r.stderr)
+        self.assertIn("poisson, constant, gamma", r.stderr)
+        r = run(*self.ARGV, "--spread", "0.2")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--spread", r.stderr)
+        r = run(*self.ARGV[:-2], "--requests", "0")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--requests", r.stderr)
+        r = run("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--rps", "12", "--prompt", "3000000",
+                "--output", "200", "--requests", "5")
+        self.assertEqual(r.returncode, 4, r.stdout)
+        self.assertIn("--prompt", r.stderr)
+
+
 class Plan(unittest.TestCase):
     """roofline plan: the ranked table of ROOFLINE_PLAN, computed by the library (issue 11's example)."""
     EXAMPLE = ("plan", "--model", "llama-3.1-70b", "--rps", "100", "--prompt", "2000", "--output", "300",

@@ -274,6 +274,40 @@ inline constexpr ArgSpec kCurveTp = with_max(optional(number("tp", "GPUs", Check
 inline constexpr ArgSpec kCurveTtftMs = optional(number("ttft_ms", "ms", Check::non_negative,
     "Leaves out the points whose time to first token is above it, ms (a mean); 0: none left out.",
     "去掉首 token 时间超过它的点，毫秒（均值）；0：不去掉。"), 0);
+inline constexpr ArgSpec kArrival = optional_text(text("arrival", "poisson, constant or gamma",
+    "How requests arrive at rps: poisson (exponential gaps), constant (every 1 / rps seconds) or gamma (gaps of mean "
+    "1 / rps and coefficient of variation cv: bursts above 1).",
+    "请求以 rps 到达的方式：poisson（指数间隔）、constant（每 1 / rps 秒一个）或 gamma（间隔均值为 1 / rps、变异系数为 cv："
+    "大于 1 即突发）。"), defaults::simulate_arrival);
+inline constexpr ArgSpec kCv = optional(number("cv", "ratio", Check::positive,
+    "Coefficient of variation of the gaps between arrivals with arrival gamma (standard deviation over mean, > 0; 1 "
+    "is Poisson's, 4 a bursty load).",
+    "arrival 为 gamma 时到达间隔的变异系数（标准差除以均值，大于 0；1 即泊松，4 为突发负载）。"), defaults::simulate_cv);
+inline constexpr ArgSpec kRequests = with_max(optional(number("requests", "requests", Check::count,
+    "Requests simulated, a whole number from 1 to 1,000,000 (the more, the steadier a p99: 1000 gives ten samples above "
+    "it).",
+    "模拟的请求数，1 到 1,000,000 的整数（越多 p99 越稳定：1000 个请求在它之上有十个样本）。"),
+    defaults::simulate_requests), defaults::simulate_requests_max);
+inline constexpr ArgSpec kSeed = with_max(optional(number("seed", "number", Check::non_negative,
+    "Seed of the random arrivals and lengths, a whole number >= 0: the same seed gives the same numbers everywhere.",
+    "随机到达与长度的种子，不小于 0 的整数：同一个种子在任何地方给出同样的数字。"),
+    static_cast<double>(defaults::simulate_seed)), 9007199254740992.0);
+inline constexpr ArgSpec kLengths = optional_text(text("lengths", "fixed, uniform or lognormal",
+    "How prompt and output lengths vary about prompt_tokens and output_tokens (their means): fixed, uniform (mean x (1 "
+    "+- spread)) or lognormal (coefficient of variation spread).",
+    "提示与输出长度围绕 prompt_tokens 与 output_tokens（其均值）变化的方式：fixed（固定）、uniform（均值 ×（1 ± spread））或 "
+    "lognormal（变异系数为 spread 的对数正态）。"), defaults::simulate_lengths);
+inline constexpr ArgSpec kSpread = optional(number("spread", "fraction", Check::non_negative,
+    "How far lengths vary: with lengths uniform the fraction either side of the mean (below 1), with lognormal the "
+    "coefficient of variation; 0 with fixed.",
+    "长度变化的幅度：lengths 为 uniform 时为均值两侧的比例（小于 1），为 lognormal 时为变异系数；fixed 时为 0。"),
+    defaults::simulate_spread);
+inline constexpr ArgSpec kGoodputTtftMs = optional(number("ttft_ms", "ms", Check::non_negative,
+    "Time-to-first-token target of the goodput, ms: a request within it (and within tpot_ms) counts; 0: none.",
+    "有效吞吐（goodput）的首 token 时间目标，毫秒：在其之内（且在 tpot_ms 之内）的请求计入；0：不设。"), 0);
+inline constexpr ArgSpec kGoodputTpotMs = optional(number("tpot_ms", "ms", Check::non_negative,
+    "Time-per-output-token target of the goodput, ms (each request's mean after its first token); 0: none.",
+    "有效吞吐的每 token 时间目标，毫秒（每个请求首 token 之后的均值）；0：不设。"), 0);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -352,6 +386,9 @@ inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens
                                kHeadroom, kMinReplicas};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil};
+inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
+                                kPlanProfile, kEp, kDpAttention, kPp, kArrival, kCv, kRequests, kSeed, kLengths, kSpread,
+                                kGoodputTtftMs, kGoodputTpotMs, kMemUtil};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -623,6 +660,17 @@ inline constexpr std::array kFormulas{
         "token 数、批大小、首 token 时间、副本每秒请求数及其并行布局。tp 为 0（默认）时尝试 ROOFLINE_PLAN 会尝试的每种副本"
         "大小与布局，只留前沿：没有更快的行能让每块 GPU 维持同样多时才保留。自 0.13 起。",
         kArgsCurve, "ROOFLINE_CURVE(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; \"fp8\")"),
+    formula<&formula::simulate>("ROOFLINE_SIMULATE", kPlanner, "metric, mean, p50, p90, p99",
+        "A replica under a stream of requests, simulated iteration by iteration (continuous batching, chunked prefill, "
+        "the engine's caps, KV memory with preemption): a header row, then ttft_ms, tpot_ms, itl_ms and e2e_ms, each "
+        "with its mean, p50, p90 and p99; then one value each (in the mean column): throughput_tok_s, goodput_rps, "
+        "mean_batch, prefix_hit_rate, requests, duration_s, iterations, preemptions, max_queue. The same seed gives the "
+        "same numbers. Since 0.14.",
+        "逐次迭代模拟一个副本承载请求流（连续批处理、分块 Prefill、引擎上限、显存不足时抢占）：一行表头，然后 ttft_ms、"
+        "tpot_ms、itl_ms 与 e2e_ms，各有均值、p50、p90 与 p99；然后各一个值（在 mean 列）：throughput_tok_s、goodput_rps、"
+        "mean_batch、prefix_hit_rate、requests、duration_s、iterations、preemptions、max_queue。同一个种子给出同样的数字。"
+        "自 0.14 起。",
+        kArgsSimulate, "ROOFLINE_SIMULATE(\"llama-3.1-8b\"; \"h100-sxm\"; 10; 1000; 200)"),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
         "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
         "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",

@@ -16,6 +16,7 @@
 #include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/serving.hpp"
+#include "roofline/simulate.hpp"
 
 #include "ascii.hpp"
 #include "formula_args.hpp"
@@ -156,6 +157,54 @@ Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, 
         for (double v : {c.state.tpot_ms, c.tokens_per_s_per_user, c.capacity_tokens_per_s_per_gpu, c.state.batch,
                          c.state.ttft_ms, c.state.rps, c.tp, c.layout.ep, c.layout.dp_attention, c.layout.pp})
             t.number(v);
+        t.end_row();
+    }
+    return std::move(t).done();
+}
+
+Table simulate(std::string_view model, std::string_view gpu, double rps, double prompt_tokens, double output_tokens,
+               std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
+               double dp_attention, double pp, std::string_view arrival, double cv, double requests, double seed,
+               std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util) {
+    const auto& f = checked<&simulate>({model, gpu, rps, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile,
+                                        ep, dp_attention, pp, arrival, cv, requests, seed, lengths, spread, ttft_ms,
+                                        tpot_ms, mem_util});
+    if (seed != std::floor(seed)) out_of_domain(f, arg_named(f, "seed"), seed, "a whole number >= 0");
+    serving::SimulationOptions o;
+    const std::string_view how = trimmed(or_default(f, "arrival", arrival));
+    if (iequals(how, "poisson")) o.arrival = serving::Arrival::poisson;
+    else if (iequals(how, "constant")) o.arrival = serving::Arrival::constant;
+    else if (iequals(how, "gamma")) o.arrival = serving::Arrival::gamma;
+    else unknown_choice(f, "arrival", "arrival", or_default(f, "arrival", arrival), {"poisson", "constant", "gamma"});
+    const std::string_view spread_kind = trimmed(or_default(f, "lengths", lengths));
+    if (iequals(spread_kind, "fixed")) o.lengths = serving::Lengths::fixed;
+    else if (iequals(spread_kind, "uniform")) o.lengths = serving::Lengths::uniform;
+    else if (iequals(spread_kind, "lognormal")) o.lengths = serving::Lengths::lognormal;
+    else unknown_choice(f, "lengths", "kind of lengths", or_default(f, "lengths", lengths), {"fixed", "uniform", "lognormal"});
+    if (o.lengths == serving::Lengths::fixed && spread != 0)
+        out_of_domain(f, arg_named(f, "spread"), spread, "0 with lengths fixed (give lengths uniform or lognormal)");
+    o.cv = cv;
+    o.requests = requests;
+    o.seed = static_cast<std::uint64_t>(seed);
+    o.spread = spread;
+    o.targets = {ttft_ms, tpot_ms};
+    o.mem_util = mem_util;
+    const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, Layout{ep, dp_attention, pp});
+    const Profile& p = profile_of(f, profile);
+    const serving::SimulationResult r = serving_model(f, [&] {
+        return serving::simulate(d, p, rps, workload(prompt_tokens, output_tokens), o);
+    });
+    Rows t(f);
+    for (const auto& [name, q] : {std::pair{"ttft_ms", r.ttft_ms}, {"tpot_ms", r.tpot_ms}, {"itl_ms", r.itl_ms},
+                                  {"e2e_ms", r.e2e_ms}}) {
+        t.text(name).number(q.mean).number(q.p50).number(q.p90).number(q.p99);
+        t.end_row();
+    }
+    for (const auto& [name, v] : {std::pair{"throughput_tok_s", r.throughput_tok_s}, {"goodput_rps", r.goodput_rps},
+                                  {"mean_batch", r.mean_batch}, {"prefix_hit_rate", r.prefix_hit_rate},
+                                  {"requests", r.requests}, {"duration_s", r.duration_s}, {"iterations", r.iterations},
+                                  {"preemptions", r.preemptions}, {"max_queue", r.max_queue}}) {
+        t.text(name).number(v).text("").text("").text("");
         t.end_row();
     }
     return std::move(t).done();

@@ -154,5 +154,40 @@ class Latency(unittest.TestCase):
         self.assertEqual(e.exception.argument, "draft_model")
 
 
+class Simulate(unittest.TestCase):
+    """roofline.simulate: ROOFLINE_SIMULATE through the C ABI, rows by name, the same seed the same numbers."""
+
+    def table(self, *args, **kwargs):
+        rows = roofline.simulate(*args, **kwargs)
+        self.assertEqual(rows[0], ("metric", "mean", "p50", "p90", "p99"))
+        return {row[0]: dict(zip(rows[0][1:], row[1:])) for row in rows[1:]}
+
+    def test_percentiles_seed_and_bursts(self):
+        base = ("llama-3.1-8b", "h100-sxm", 15, 1000, 200)
+        a = self.table(*base, requests=1500)
+        self.assertEqual(a, self.table(*base, requests=1500))
+        self.assertNotEqual(a["ttft_ms"]["p99"], self.table(*base, requests=1500, seed=2)["ttft_ms"]["p99"])
+        for metric in ("ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"):
+            q = a[metric]
+            self.assertTrue(0 < q["p50"] <= q["p90"] <= q["p99"], metric)
+        self.assertEqual(a["requests"]["mean"], 1500)
+        self.assertEqual(a["mean_batch"]["p99"], "")  # one value, in the mean column
+        # Throughput: 200 output tokens a request over the run's duration.
+        self.assertAlmostEqual(a["throughput_tok_s"]["mean"], 1500 * 200 / a["duration_s"]["mean"])
+        burst = self.table(*base, requests=1500, arrival="gamma", cv=4)
+        self.assertGreater(burst["ttft_ms"]["p99"], 2 * a["ttft_ms"]["p99"])
+
+    def test_bad_input(self):
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, arrival="burst")
+        self.assertEqual(e.exception.argument, "arrival")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, requests=2e6)
+        self.assertEqual(e.exception.argument, "requests")
+        with self.assertRaises(roofline.NoSolutionError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 3000000, 200, requests=3)
+        self.assertEqual(e.exception.argument, "prompt_tokens")
+
+
 if __name__ == "__main__":
     unittest.main()

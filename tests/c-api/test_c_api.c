@@ -172,6 +172,36 @@ static void test_bad_input(void) {
 }
 
 /* The Planner formulas: one good value each, and bad input naming its argument. Since 0.4. */
+/* ROOFLINE_SIMULATE: a header row and fourteen rows by name; the same seed the same numbers, another seed others. */
+static void test_simulate(void) {
+    roofline_array *a = NULL, *b = NULL, *c = NULL;
+    size_t r;
+    CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
+                            1, "fixed", 0, 0, 0, 0.9, &a) == ROOFLINE_OK);
+    CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
+                            1, "fixed", 0, 0, 0, 0.9, &b) == ROOFLINE_OK);
+    CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
+                            2, "fixed", 0, 0, 0, 0.9, &c) == ROOFLINE_OK);
+    CHECK(roofline_array_cols(a) == 5 && roofline_array_rows(a) == 14);
+    CHECK(strcmp(roofline_array_text(a, 0, 0), "metric") == 0 && strcmp(roofline_array_text(a, 0, 4), "p99") == 0);
+    CHECK(strcmp(roofline_array_text(a, 1, 0), "ttft_ms") == 0 && strcmp(roofline_array_text(a, 4, 0), "e2e_ms") == 0);
+    CHECK(strcmp(roofline_array_text(a, 13, 0), "max_queue") == 0 && strcmp(roofline_array_text(a, 13, 4), "") == 0);
+    for (r = 1; r <= 4; ++r) {
+        CHECK(roofline_array_number(a, r, 2) <= roofline_array_number(a, r, 3));
+        CHECK(roofline_array_number(a, r, 3) <= roofline_array_number(a, r, 4));
+        CHECK(roofline_array_number(a, r, 4) == roofline_array_number(b, r, 4));
+    }
+    CHECK(roofline_array_number(a, 1, 4) != roofline_array_number(c, 1, 4));
+    CHECK(roofline_array_number(a, 9, 1) == 300); /* requests */
+    roofline_array_free(a);
+    roofline_array_free(b);
+    roofline_array_free(c);
+    a = NULL;
+    CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "burst", 1, 300, 1,
+                            "fixed", 0, 0, 0, 0.9, &a) == ROOFLINE_ERROR_UNKNOWN_ID && a == NULL);
+    CHECK(strcmp(roofline_errarg(), "arrival") == 0);
+}
+
 static void test_planner(void) {
     double r = -7, r2 = -7, step = 0, next = 0, ttft = 0;
     roofline_array* plan = NULL;
@@ -482,9 +512,10 @@ static void test_every_function_every_bad_value(void) {
     for (f = 0; f < roofline_formula_count(); ++f) {
         const roofline_formula_info* info = roofline_formula_at(f);
         const typed_call* tc = typed(info->name);
-        roofline_value args[16];
+        roofline_value args[32];
         CHECK(tc != NULL);
-        if (!tc) continue;
+        CHECK(info->arg_count <= sizeof args / sizeof args[0]);
+        if (!tc || info->arg_count > sizeof args / sizeof args[0]) continue;
         valid_args(info, args);
         CHECK(tc->call(args, NULL) == ROOFLINE_ERROR_NULL);
         CHECK(call_both(info, tc, args) == ROOFLINE_OK);
@@ -784,6 +815,7 @@ int main(void) {
     test_text_and_array_results();
     test_bad_input();
     test_planner();
+    test_simulate();
     test_null_pointers();
     test_status_version_table();
     test_nearest();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace roofline::defaults {
 
@@ -61,6 +62,16 @@ inline constexpr const char* plan_rows = "best";
 /// needs one replica at least (min_replicas 1): what plans were before both arguments.
 inline constexpr double plan_headroom = 1;
 inline constexpr double plan_min_replicas = 1;
+
+/// ROOFLINE_SIMULATE: 1000 requests (enough for a p99 from ten samples above it), seed 1, Poisson arrivals (gaps:
+/// coefficient of variation 1), every request of the given lengths; at most 1,000,000 requests in one call.
+inline constexpr double simulate_requests = 1000;
+inline constexpr double simulate_requests_max = 1000000;
+inline constexpr std::uint64_t simulate_seed = 1;
+inline constexpr const char* simulate_arrival = "poisson";
+inline constexpr double simulate_cv = 1;
+inline constexpr const char* simulate_lengths = "fixed";
+inline constexpr double simulate_spread = 0;
 
 /// The fraction of each GPU's memory that weights and KV cache may use: every `mem_util` default (the formula
 /// table's and serving.hpp's), as vLLM's gpu_memory_utilization default.

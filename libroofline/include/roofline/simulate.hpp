@@ -1,0 +1,85 @@
+// The serving simulation: one replica under a stream of requests, iteration by iteration, as an engine with
+// continuous batching and chunked prefill runs it (docs/serving-model.md, section 14). Where the serving model
+// (serving.hpp) gives means in steady state, the simulation gives distributions: the percentiles of TTFT, TPOT,
+// inter-token latency and end-to-end latency under Poisson, constant or bursty arrivals and lengths that vary.
+//
+// Each iteration is timed by the operator model of operators.hpp under the profile, as the serving model times its
+// mean iteration: the decode tokens of the running sequences fused with the prefill chunks the engine's token budget
+// leaves room for, attention at each sequence's own context. Nothing is fitted beyond what the profile has: the
+// engine's caps are the profile's (max_running_seqs, max_iteration_tokens); the KV memory is what mem_util leaves
+// beside the weights, and a sequence that no longer fits is preempted (its cache freed, recomputed later).
+//
+// Deterministic: the same inputs and seed give the same numbers on every platform (its own random generator and
+// distributions, no std:: distribution).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "roofline/defaults.hpp"
+#include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
+
+namespace roofline::serving {
+
+/// How requests arrive.
+enum class Arrival {
+    poisson,   ///< exponential gaps of mean 1 / rps
+    constant,  ///< every 1 / rps seconds
+    gamma,     ///< gamma gaps of mean 1 / rps and coefficient of variation `cv` (bursts above 1; 1 is Poisson)
+};
+
+/// How the prompt and output lengths of the requests vary about the workload's (its tokens are the means).
+enum class Lengths {
+    fixed,      ///< every request the workload's
+    uniform,    ///< uniform in mean x (1 - spread) ... mean x (1 + spread), rounded
+    lognormal,  ///< lognormal of that mean and coefficient of variation `spread`, rounded
+};
+
+std::string_view to_string(Arrival a) noexcept;
+std::string_view to_string(Lengths l) noexcept;
+
+struct SimulationOptions {
+    double requests = defaults::simulate_requests;  ///< requests simulated, a whole number >= 1
+    std::uint64_t seed = defaults::simulate_seed;   ///< the random stream's seed
+    Arrival arrival = Arrival::poisson;
+    double cv = defaults::simulate_cv;              ///< Arrival::gamma's coefficient of variation, > 0
+    Lengths lengths = Lengths::fixed;
+    double spread = 0;                              ///< Lengths::uniform's fraction (< 1), lognormal's cv (>= 0)
+    /// Arrival times, seconds (ascending, >= 0): when not empty, the requests arrive then (rps and arrival aside).
+    std::vector<double> arrival_times_s;
+    double mem_util = defaults::mem_util;           ///< fraction of each GPU's memory for weights and KV cache
+    /// Targets for the goodput: a request counts when it meets both (a target of 0 is met by every request).
+    Targets targets{0, 0};
+};
+
+/// A distribution's mean and percentiles (linear interpolation between the order statistics, as numpy's default).
+struct Percentiles {
+    double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+};
+
+struct SimulationResult {
+    Percentiles ttft_ms;  ///< arrival to the first token (the prefill's)
+    Percentiles tpot_ms;  ///< each request's (e2e - ttft) / (output_tokens - 1)
+    Percentiles itl_ms;   ///< every gap between two tokens of a request
+    Percentiles e2e_ms;   ///< arrival to the last token
+    double throughput_tok_s = 0;  ///< output tokens / the time from the first arrival to the last token
+    double goodput_rps = 0;       ///< requests meeting both targets / that time
+    double mean_batch = 0;        ///< sequences decoding, averaged over the time the replica works
+    double prefix_hit_rate = 0;   ///< prompt tokens found in the prefix cache / prompt tokens (none yet: 0)
+    double requests = 0;          ///< requests completed (all of them)
+    double duration_s = 0;        ///< from the first arrival to the last token
+    double iterations = 0;        ///< forward passes the replica ran
+    double preemptions = 0;       ///< sequences evicted from the KV memory to be recomputed
+    double max_queue = 0;         ///< the most requests waiting at once (arrived, not yet running)
+};
+
+/// Simulates `o.requests` requests arriving at `rps` requests/s (> 0) on one replica of the deployment, each of
+/// the workload's lengths (their means, Lengths), under the profile. Throws Error naming the argument: rps,
+/// requests, cv, spread, mem_util, prompt_tokens/output_tokens; no_solution naming "model" when the weights do not
+/// fit, "prompt_tokens" when one request's cache does not fit alone in the memory left.
+SimulationResult simulate(const Deployment& d, const Profile& profile, double rps, const Workload& w,
+                          const SimulationOptions& o);
+
+}  // namespace roofline::serving

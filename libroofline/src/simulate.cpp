@@ -1,0 +1,490 @@
+// The serving simulation. See simulate.hpp and docs/serving-model.md, section 14.
+#include "roofline/simulate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "roofline/error.hpp"
+#include "roofline/roofline.hpp"
+
+#include "serving_iteration.hpp"
+#include "serving_search.hpp"
+
+namespace roofline::serving {
+
+using namespace detail;
+
+std::string_view to_string(Arrival a) noexcept {
+    switch (a) {
+        case Arrival::poisson: return "poisson";
+        case Arrival::constant: return "constant";
+        case Arrival::gamma: return "gamma";
+    }
+    return "?";
+}
+
+std::string_view to_string(Lengths l) noexcept {
+    switch (l) {
+        case Lengths::fixed: return "fixed";
+        case Lengths::uniform: return "uniform";
+        case Lengths::lognormal: return "lognormal";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- Random numbers: xoshiro256** seeded by splitmix64, and the distributions from it (the same numbers on every
+// platform: std::*_distribution is not specified to be). -------------------------------------------------------
+
+class Random {
+public:
+    explicit Random(std::uint64_t seed) {
+        for (auto& s : s_) {  // splitmix64
+            seed += 0x9E3779B97F4A7C15ull;
+            std::uint64_t z = seed;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            s = z ^ (z >> 31);
+        }
+    }
+    /// Uniform in [0, 1).
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    /// Uniform in (0, 1].
+    double open_uniform() { return 1 - uniform(); }
+    double exponential(double mean) { return -mean * std::log(open_uniform()); }
+    double normal() {  // Box-Muller, one of the pair
+        const double r = std::sqrt(-2 * std::log(open_uniform())), a = 2 * 3.14159265358979323846 * uniform();
+        return r * std::cos(a);
+    }
+    /// Gamma of shape k and scale 1 (Marsaglia and Tsang, 2000; k < 1 through k + 1 and u^(1/k)).
+    double gamma(double k) {
+        if (k < 1) return gamma(k + 1) * std::pow(open_uniform(), 1 / k);
+        const double d = k - 1.0 / 3, c = 1 / std::sqrt(9 * d);
+        for (;;) {
+            double x, v;
+            do {
+                x = normal();
+                v = 1 + c * x;
+            } while (v <= 0);
+            v = v * v * v;
+            const double u = open_uniform();
+            if (u < 1 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) return d * v;
+        }
+    }
+
+private:
+    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+    std::uint64_t next() {
+        const std::uint64_t result = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
+        s_[2] ^= s_[0];
+        s_[3] ^= s_[1];
+        s_[1] ^= s_[2];
+        s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = rotl(s_[3], 45);
+        return result;
+    }
+    std::uint64_t s_[4]{};
+};
+
+/// One length about its mean, a whole number >= least.
+double length_of(Random& r, Lengths kind, double mean, double spread, double least) {
+    double x = mean;
+    switch (kind) {
+        case Lengths::fixed: break;
+        case Lengths::uniform: x = mean * (1 + spread * (2 * r.uniform() - 1)); break;
+        case Lengths::lognormal: {
+            const double s2 = std::log1p(spread * spread);
+            x = std::exp(std::log(mean) - s2 / 2 + std::sqrt(s2) * r.normal());
+            break;
+        }
+    }
+    return std::max(least, std::round(x));
+}
+
+// ---- The requests and the engine. ------------------------------------------------------------------------------
+
+struct Request {
+    double arrival_s = 0;
+    double prompt = 0, output = 0;  ///< tokens
+    int group = 0;                  ///< the attention group it runs in
+    // Progress.
+    double target = 0;     ///< tokens to prefill before its next token: the prompt (and what it generated, recomputed)
+    double ctx = 0;        ///< tokens in its KV cache
+    double generated = 0;  ///< output tokens so far
+    double first_s = -1, last_s = 0, done_s = -1;
+    bool running = false;
+    bool prefilling() const { return ctx < target; }
+};
+
+/// A quantity of one sequence as a function of its context, computed once per whole context (the operator model's).
+template <typename T> class PerContext {
+public:
+    template <typename F> explicit PerContext(F&& f) : f_(std::forward<F>(f)) {}
+    const T& at(double ctx) {
+        const auto i = static_cast<std::size_t>(ctx);
+        if (i >= known_.size()) {
+            known_.resize(std::max(i + 1, 2 * known_.size()), false);
+            values_.resize(known_.size());
+        }
+        if (!known_[i]) {
+            values_[i] = f_(ctx);
+            known_[i] = true;
+        }
+        return values_[i];
+    }
+
+private:
+    std::function<T(double)> f_;
+    std::vector<bool> known_;
+    std::vector<T> values_;
+};
+
+/// What an iteration runs in one attention group: its tokens, sequences and attention work.
+struct GroupLoad {
+    double tokens = 0, sequences = 0;
+    Work attention;
+};
+
+/// A scheduled piece of work: a request and its tokens this iteration.
+struct Slot {
+    std::size_t request;
+    double tokens;
+};
+
+Percentiles percentiles(std::vector<std::pair<double, double>> weighted) {
+    Percentiles p;
+    if (weighted.empty()) return p;
+    std::sort(weighted.begin(), weighted.end());
+    double total = 0, sum = 0;
+    for (const auto& [v, n] : weighted) {
+        total += n;
+        sum += v * n;
+    }
+    p.mean = sum / total;
+    // Linear interpolation between order statistics (numpy's default): rank q (n - 1), 0-based.
+    const auto at = [&](double q) {
+        const double rank = q * (total - 1);
+        double below = 0;  // order statistics before this run of equal values
+        for (std::size_t i = 0; i < weighted.size(); ++i) {
+            const double end = below + weighted[i].second;  // this value holds ranks below ... end - 1
+            if (rank <= end - 1) return weighted[i].first;
+            if (rank < end) return weighted[i].first + (rank - (end - 1)) * (weighted[i + 1].first - weighted[i].first);
+            below = end;
+        }
+        return weighted.back().first;
+    };
+    p.p50 = at(0.5);
+    p.p90 = at(0.9);
+    p.p99 = at(0.99);
+    return p;
+}
+
+Percentiles percentiles(const std::vector<double>& values) {
+    std::vector<std::pair<double, double>> w;
+    w.reserve(values.size());
+    for (double v : values) w.emplace_back(v, 1);
+    return percentiles(std::move(w));
+}
+
+void check_simulation(double rps, const Workload& w, const SimulationOptions& o) {
+    if (o.arrival_times_s.empty()) require_positive("rps", rps);
+    require_whole("requests", o.requests, 1);
+    if (o.requests > defaults::simulate_requests_max)
+        fail(Status::invalid_argument, "requests",
+             fmt::format("must be at most {} (got {})", defaults::simulate_requests_max, o.requests));
+    check(w);
+    if (o.arrival == Arrival::gamma) require_positive("cv", o.cv);
+    require_non_negative("spread", o.spread);
+    if (o.lengths == Lengths::uniform && !(o.spread < 1))
+        fail(Status::invalid_argument, "spread",
+             fmt::format("must be below 1 for uniform lengths (mean x (1 +- spread)) (got {})", o.spread));
+    require_fraction("mem_util", o.mem_util);
+    require_non_negative("ttft_ms", o.targets.ttft_ms);
+    require_non_negative("tpot_ms", o.targets.tpot_ms);
+    for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
+        if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
+            (i > 0 && o.arrival_times_s[i] < o.arrival_times_s[i - 1]))
+            fail(Status::invalid_argument, "arrival_times_s",
+                 fmt::format("must be finite seconds >= 0 in ascending order (row {}: {})", i + 1, o.arrival_times_s[i]));
+}
+
+std::vector<Request> requests_of(double rps, const Workload& w, const SimulationOptions& o, int groups) {
+    Random random(o.seed);
+    const auto n = static_cast<std::size_t>(o.arrival_times_s.empty() ? o.requests : o.arrival_times_s.size());
+    std::vector<Request> out(n);
+    double t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        Request& r = out[i];
+        if (!o.arrival_times_s.empty()) {
+            t = o.arrival_times_s[i];
+        } else {
+            switch (o.arrival) {
+                case Arrival::poisson: t += random.exponential(1 / rps); break;
+                case Arrival::constant: t = static_cast<double>(i) / rps; break;
+                case Arrival::gamma: {
+                    const double k = 1 / (o.cv * o.cv);  // shape; scale 1 / (k rps): mean 1 / rps
+                    t += random.gamma(k) / (k * rps);
+                    break;
+                }
+            }
+        }
+        r.arrival_s = t;
+        r.prompt = length_of(random, o.lengths, w.prompt_tokens, o.spread, 1);
+        r.output = length_of(random, o.lengths, w.output_tokens, o.spread, 2);
+        r.target = r.prompt;
+        r.group = static_cast<int>(i % static_cast<std::size_t>(groups));  // round robin over the attention groups
+    }
+    return out;
+}
+
+/// One attention group's scheduler (vLLM's, in the terms of docs/serving-model.md section 14): the running requests in
+/// the order they were admitted, then the waiting ones first come, first served.
+struct Group {
+    std::vector<std::size_t> running;
+    std::deque<std::size_t> waiting;
+    double used = 0;  ///< KV bytes held by its sequences (per GPU, in the replica's terms: kv_bytes_per_sequence_per_gpu)
+};
+
+class Simulation {
+public:
+    Simulation(const Deployment& d, const Profile& p, double rps, const Workload& w, const SimulationOptions& o)
+        : d_(d),
+          profile_(p.for_vendor(d.gpu.vendor)),
+          o_(o),
+          model_(d, p, contexts(d.model, w), w.prompt_tokens),
+          groups_(static_cast<int>(d.layout.dp_attention)),
+          requests_(requests_of(rps, w, o, groups_)),
+          kv_([this](double ctx) { return kv_bytes_per_sequence_per_gpu(d_, ctx); }),
+          decode_attention_([this](double ctx) { return attention_of(false, ctx); }),
+          prefill_attention_([this](double tokens) { return attention_of(true, tokens); }) {
+        // Each group holds its own sequences: in the replica's terms (bytes per GPU averaged over the groups), a
+        // group's sequences may hold budget / groups.
+        capacity_ = kv_budget_bytes(d, o.mem_util) / groups_;
+        if (profile_.max_running_seqs > 0) seqs_cap_ = std::max(1.0, std::floor(profile_.max_running_seqs));
+        if (profile_.max_iteration_tokens > 0) tokens_cap_ = std::max(1.0, std::floor(profile_.max_iteration_tokens));
+        double longest = 0;
+        for (const Request& r : requests_) longest = std::max(longest, r.prompt + r.output - 1);
+        if (held(longest) > capacity_)
+            fail(Status::no_solution, "prompt_tokens",
+                 fmt::format("a request of {} tokens (prompt and output) needs {:.3g} GB of KV cache per GPU; {:.3g} GB "
+                             "are left beside the weights at mem_util {} (give more GPUs, a smaller KV format or "
+                             "shorter requests)",
+                             longest, held(longest) * groups_ / 1e9, capacity_ * groups_ / 1e9, o.mem_util));
+        groups_state_.resize(static_cast<std::size_t>(groups_));
+    }
+
+    SimulationResult run() {
+        const std::size_t n = requests_.size();
+        std::size_t next = 0, done = 0;
+        double t = 0, busy_s = 0, decode_seconds = 0;
+        SimulationResult out;
+        std::vector<std::pair<double, double>> itl;  // (gap ms, tokens with it)
+        std::vector<std::vector<Slot>> slots(static_cast<std::size_t>(groups_));
+        while (done < n) {
+            while (next < n && requests_[next].arrival_s <= t) {
+                groups_state_[static_cast<std::size_t>(requests_[next].group)].waiting.push_back(next);
+                ++next;
+            }
+            bool any = false;
+            double queued = 0;  // left waiting by this iteration's schedule
+            for (int g = 0; g < groups_; ++g) {
+                Group& group = groups_state_[static_cast<std::size_t>(g)];
+                schedule(group, slots[static_cast<std::size_t>(g)]);
+                any = any || !slots[static_cast<std::size_t>(g)].empty();
+                queued += static_cast<double>(group.waiting.size());
+            }
+            out.max_queue = std::max(out.max_queue, queued);
+            if (!any) {  // idle: nothing runs until the next arrival
+                if (next >= n)
+                    throw Error::of_call(Status::internal, "", "", "the simulation has requests left and none to run");
+                t = std::max(t, requests_[next].arrival_s);
+                continue;
+            }
+            // The iteration: every group's tokens through the shared operators; the busiest group's through its own.
+            double tokens = 0, logits = 0, decoding = 0;
+            GroupLoad busiest;
+            for (int g = 0; g < groups_; ++g) {
+                GroupLoad load;
+                for (const Slot& s : slots[static_cast<std::size_t>(g)]) {
+                    const Request& r = requests_[s.request];
+                    load.tokens += s.tokens;
+                    load.sequences += 1;
+                    if (r.prefilling()) {
+                        const Work& to = prefill_attention_.at(r.ctx + s.tokens);
+                        const Work from = r.ctx > 0 ? prefill_attention_.at(r.ctx) : Work{};
+                        load.attention.flops += to.flops - from.flops;
+                        load.attention.bytes += to.bytes - from.bytes;
+                        if (r.ctx + s.tokens >= r.target) logits += 1;
+                    } else {
+                        const Work& a = decode_attention_.at(r.ctx);
+                        load.attention.flops += a.flops;
+                        load.attention.bytes += a.bytes;
+                        logits += 1;
+                        decoding += 1;
+                    }
+                }
+                tokens += load.tokens;
+                if (load.tokens > busiest.tokens) busiest = load;
+            }
+            const double gs = groups_;
+            const double ms = model_.ms_of(tokens, gs * busiest.tokens, logits, gs * busiest.sequences,
+                                           {gs * busiest.attention.flops, gs * busiest.attention.bytes});
+            const double dt = ms / 1000;
+            const double before = t;
+            t += dt;
+            busy_s += dt;
+            decode_seconds += decoding * dt;
+            out.iterations += 1;
+            // Progress: caches grow, prefills end in a token, decodes give one.
+            double steady = 0;  // tokens whose previous one came at the end of the previous iteration
+            for (int g = 0; g < groups_; ++g) {
+                Group& group = groups_state_[static_cast<std::size_t>(g)];
+                for (const Slot& s : slots[static_cast<std::size_t>(g)]) {
+                    Request& r = requests_[s.request];
+                    const bool prefill = r.prefilling();
+                    r.ctx += s.tokens;
+                    if (prefill && r.ctx < r.target) continue;  // a chunk, more to come
+                    r.generated += 1;
+                    if (r.first_s < 0) {
+                        r.first_s = t;
+                    } else if (r.last_s == before) {
+                        steady += 1;
+                    } else {
+                        itl.emplace_back((t - r.last_s) * 1000, 1);
+                    }
+                    r.last_s = t;
+                    r.target = std::max(r.target, r.ctx);
+                    if (r.generated >= r.output) {
+                        r.done_s = t;
+                        ++done;
+                        group.used -= held(r.ctx);
+                        r.running = false;
+                    }
+                }
+                std::erase_if(group.running, [&](std::size_t i) { return !requests_[i].running; });
+            }
+            if (steady > 0) itl.emplace_back(dt * 1000, steady);
+        }
+        // The distributions.
+        std::vector<double> ttft, tpot, e2e;
+        double first = kInf, last = 0, output = 0, good = 0;
+        for (const Request& r : requests_) {
+            ttft.push_back((r.first_s - r.arrival_s) * 1000);
+            e2e.push_back((r.done_s - r.arrival_s) * 1000);
+            tpot.push_back((r.done_s - r.first_s) * 1000 / (r.output - 1));
+            first = std::min(first, r.arrival_s);
+            last = std::max(last, r.done_s);
+            output += r.output;
+            if ((o_.targets.ttft_ms <= 0 || ttft.back() <= o_.targets.ttft_ms) &&
+                (o_.targets.tpot_ms <= 0 || tpot.back() <= o_.targets.tpot_ms))
+                good += 1;
+        }
+        out.ttft_ms = percentiles(ttft);
+        out.tpot_ms = percentiles(tpot);
+        out.e2e_ms = percentiles(e2e);
+        out.itl_ms = percentiles(std::move(itl));
+        out.requests = static_cast<double>(n);
+        out.duration_s = last - first;
+        out.throughput_tok_s = out.duration_s > 0 ? output / out.duration_s : 0;
+        out.goodput_rps = out.duration_s > 0 ? good / out.duration_s : 0;
+        out.mean_batch = busy_s > 0 ? decode_seconds / busy_s : 0;
+        out.preemptions = preemptions_;
+        return out;
+    }
+
+private:
+    /// KV bytes a sequence of `ctx` cached tokens holds (none before its first token is cached).
+    double held(double ctx) { return ctx > 0 ? kv_.at(ctx) : 0; }
+
+    /// The attention of one sequence decoding at `ctx` cached tokens, or of one prompt's prefill of `tokens` tokens
+    /// (causal), in the replica's terms, as the serving model's iteration takes them (serving_iteration.hpp).
+    Work attention_of(bool prefill, double tokens) {
+        const double u = d_.layout.pp;
+        if (prefill) prefill_operators(d_, u, tokens, ops_);
+        else decode_operators(d_, u, tokens, ops_);
+        const Operator& a = of_kind(ops_, OperatorKind::attention);
+        return {a.flops / u, a.bytes / u};
+    }
+
+    /// Frees a running request's cache and puts it first in line, to prefill its prompt and what it generated again.
+    void preempt(Group& group, std::size_t i) {
+        Request& r = requests_[i];
+        group.used -= held(r.ctx);
+        r.ctx = 0;
+        r.target = r.prompt + r.generated;
+        r.running = false;
+        group.running.erase(std::find(group.running.begin(), group.running.end(), i));
+        group.waiting.push_front(i);
+        preemptions_ += 1;
+    }
+
+    /// The iteration of one group: each running request in order (a token to decode or its next chunk), preempting
+    /// the last admitted while the cache has no room; then waiting requests while the caps and the memory allow.
+    void schedule(Group& group, std::vector<Slot>& slots) {
+        slots.clear();
+        double budget = tokens_cap_;
+        for (std::size_t k = 0; k < group.running.size() && budget >= 1;) {
+            const std::size_t i = group.running[k];
+            Request& r = requests_[i];
+            const double tokens = r.prefilling() ? std::min(r.target - r.ctx, budget) : 1;
+            const double need = held(r.ctx + tokens) - held(r.ctx);
+            while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
+            if (group.used + need > capacity_) {  // not even alone with those before it: it waits
+                preempt(group, i);
+                break;
+            }
+            group.used += need;
+            budget -= tokens;
+            slots.push_back({i, tokens});
+            ++k;
+        }
+        while (!group.waiting.empty() && budget >= 1 && static_cast<double>(group.running.size()) < seqs_cap_) {
+            const std::size_t i = group.waiting.front();
+            Request& r = requests_[i];
+            const double tokens = std::min(r.target - r.ctx, budget);
+            const double need = held(r.ctx + tokens) - held(r.ctx);
+            if (group.used + need > capacity_) break;
+            group.waiting.pop_front();
+            group.used += need;
+            budget -= tokens;
+            r.running = true;
+            group.running.push_back(i);
+            slots.push_back({i, tokens});
+        }
+    }
+
+    const Deployment& d_;
+    const Profile& profile_;
+    const SimulationOptions& o_;
+    IterationModel model_;
+    int groups_;
+    std::vector<Request> requests_;
+    PerContext<double> kv_;
+    PerContext<Work> decode_attention_, prefill_attention_;
+    std::vector<Operator> ops_;
+    std::vector<Group> groups_state_;
+    double capacity_ = 0, seqs_cap_ = kInf, tokens_cap_ = kInf, preemptions_ = 0;
+};
+
+}  // namespace
+
+SimulationResult simulate(const Deployment& d, const Profile& profile, double rps, const Workload& w,
+                          const SimulationOptions& o) {
+    check_simulation(rps, w, o);
+    return Simulation(d, profile, rps, w, o).run();
+}
+
+}  // namespace roofline::serving

@@ -1,0 +1,185 @@
+// The serving simulation (simulate.hpp) against hand computations: one request alone is one prefill and its decode
+// steps, a stream below capacity has no queue, a saturated one grows its queue, Little's law holds, bursts raise the
+// tail, a full KV memory preempts, the same seed gives the same numbers.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "roofline/catalog.hpp"
+#include "roofline/error.hpp"
+#include "roofline/operators.hpp"
+#include "roofline/serving.hpp"
+#include "roofline/simulate.hpp"
+
+using namespace roofline;
+using namespace roofline::serving;
+
+namespace {
+
+Deployment deploy(const char* model, const char* gpu, DType weights, double tp) {
+    return {*find_model(model), *find_gpu(gpu), weights, DType::bf16, tp};
+}
+
+SimulationOptions with(double requests, Arrival arrival = Arrival::poisson) {
+    SimulationOptions o;
+    o.requests = requests;
+    o.arrival = arrival;
+    return o;
+}
+
+void ordered(const Percentiles& p) {
+    CHECK(p.p50 <= p.p90);
+    CHECK(p.p90 <= p.p99);
+    CHECK(p.p50 > 0);
+}
+
+}  // namespace
+
+TEST_CASE("one request alone: its prefill, then its decode steps at batch 1", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Workload w{1000, 200};
+    for (const char* name : {"bound", "typical"}) {
+        INFO(name);
+        const Profile& p = *find_profile(name);
+        const SimulationResult r = simulate(d, p, 1, w, with(1));
+        const double prefill = iteration_ms(d, p, w, 0, 1);
+        const double decode = iteration_ms(d, p, w, 1, 0);  // the mean over the contexts 1000 ... 1198
+        CHECK(r.ttft_ms.mean == Approx(prefill).epsilon(1e-9));
+        CHECK(r.e2e_ms.mean == Approx(prefill + 199 * decode).epsilon(1e-9));
+        CHECK(r.tpot_ms.mean == Approx(decode).epsilon(1e-9));
+        CHECK(r.iterations == 200);
+        CHECK(r.mean_batch == Approx(199 * decode / (prefill + 199 * decode)).epsilon(1e-9));
+        CHECK(r.throughput_tok_s == Approx(200 / (r.e2e_ms.mean / 1000)).epsilon(1e-9));
+        // Its inter-token latencies are its decode steps: the longest is at its longest context.
+        CHECK(r.itl_ms.mean == Approx(decode).epsilon(1e-9));
+        CHECK(r.itl_ms.p99 >= r.itl_ms.p50);
+    }
+}
+
+TEST_CASE("constant arrivals far apart: every request alone, no queue, closer: still no queue below capacity",
+          "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    const double alone_s = simulate(d, p, 1, w, with(1)).e2e_ms.mean / 1000;
+    const SimulationResult apart = simulate(d, p, 0.5 / alone_s, w, with(50, Arrival::constant));
+    CHECK(apart.max_queue == 0);
+    CHECK(apart.ttft_ms.p99 == Approx(apart.ttft_ms.p50).epsilon(1e-9));
+    CHECK(apart.e2e_ms.p99 == Approx(alone_s * 1000).epsilon(1e-9));
+    CHECK(apart.mean_batch <= 1);
+    // At half of what a replica sustains at its largest batch (the serving model), a constant stream waits for at most
+    // the iteration under way: a request is admitted at the next iteration, the queue never holds two.
+    const double capacity = replica_state(d, p, w, max_batch(d, p, w)).rps;
+    const SimulationResult half = simulate(d, p, 0.5 * capacity, w, with(2000, Arrival::constant));
+    CHECK(half.max_queue <= 1);
+    CHECK(half.throughput_tok_s == Approx(0.5 * capacity * 200).epsilon(0.02));
+}
+
+TEST_CASE("above capacity the queue grows and so does the time to first token", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    const double capacity = replica_state(d, p, w, max_batch(d, p, w)).rps;
+    const SimulationResult few = simulate(d, p, 3 * capacity, w, with(1000, Arrival::constant));
+    const SimulationResult many = simulate(d, p, 3 * capacity, w, with(3000, Arrival::constant));
+    CHECK(few.max_queue > 300);
+    CHECK(many.max_queue > 2.5 * few.max_queue);
+    CHECK(many.ttft_ms.p99 > 2.5 * few.ttft_ms.p99);
+    // What it completes is what a full replica sustains: near the serving model's capacity (its mean iteration).
+    CHECK(many.throughput_tok_s / (capacity * 200) == Approx(1).epsilon(0.15));
+}
+
+TEST_CASE("Little's law: sequences decoding = arrivals x decode time, percentiles ordered", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 4);
+    const Profile& p = *find_profile("typical");
+    const Workload w{2000, 300};
+    const double capacity = replica_state(d, p, w, max_batch(d, p, w)).rps;
+    SimulationOptions o = with(4000);
+    o.lengths = Lengths::lognormal;
+    o.spread = 0.5;
+    const SimulationResult r = simulate(d, p, 0.6 * capacity, w, o);
+    for (const Percentiles* q : {&r.ttft_ms, &r.tpot_ms, &r.itl_ms, &r.e2e_ms}) ordered(*q);
+    const double decode_s = (r.e2e_ms.mean - r.ttft_ms.mean) / 1000;
+    const double busy = r.mean_batch;  // over the time the replica works: at 60% load it works all the time
+    CHECK(busy == Approx(r.requests / r.duration_s * decode_s).epsilon(0.1));
+    CHECK(r.tpot_ms.mean > iteration_ms(d, p, w, 1, 0));
+}
+
+TEST_CASE("the same seed gives the same numbers, bursts raise the tail", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    const double rps = 0.7 * replica_state(d, p, w, max_batch(d, p, w)).rps;
+    const SimulationResult a = simulate(d, p, rps, w, with(2000)), b = simulate(d, p, rps, w, with(2000));
+    CHECK(a.ttft_ms.p99 == b.ttft_ms.p99);
+    CHECK(a.e2e_ms.mean == b.e2e_ms.mean);
+    SimulationOptions other = with(2000);
+    other.seed = 2;
+    CHECK(simulate(d, p, rps, w, other).ttft_ms.p99 != a.ttft_ms.p99);
+    SimulationOptions bursty = with(2000, Arrival::gamma);
+    bursty.cv = 4;
+    const SimulationResult burst = simulate(d, p, rps, w, bursty);
+    CHECK(burst.ttft_ms.p99 > 2 * a.ttft_ms.p99);
+    CHECK(burst.max_queue > a.max_queue);
+    // Gamma with cv 1 is Poisson's law (another stream of numbers, the same tail within noise).
+    SimulationOptions one = with(2000, Arrival::gamma);
+    one.cv = 1;
+    CHECK(simulate(d, p, rps, w, one).ttft_ms.p90 == Approx(a.ttft_ms.p90).epsilon(0.5));
+}
+
+TEST_CASE("a full KV memory preempts the newest sequences, which are recomputed, all requests complete", "[simulate]") {
+    // Llama 3.1 70B in fp8 on two H100s at 0.6 of their memory: little room beside 35 GB of weights per GPU.
+    Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 2);
+    const Profile& p = *find_profile("typical");
+    const Workload w{4000, 1000};
+    SimulationOptions o = with(300);
+    o.mem_util = 0.6;
+    const SimulationResult r = simulate(d, p, 5, w, o);
+    CHECK(r.preemptions > 0);
+    CHECK(r.requests == 300);
+    o.mem_util = 0.9;
+    CHECK(simulate(d, p, 5, w, o).preemptions < r.preemptions);
+}
+
+TEST_CASE("goodput counts the requests within both targets", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    SimulationOptions o = with(1000);
+    const double rps = 0.8 * replica_state(d, p, w, max_batch(d, p, w)).rps;
+    const SimulationResult all = simulate(d, p, rps, w, o);
+    CHECK(all.goodput_rps == Approx(all.requests / all.duration_s));
+    o.targets = {all.ttft_ms.p50, 0};
+    const SimulationResult half = simulate(d, p, rps, w, o);
+    CHECK(half.goodput_rps == Approx(0.5 * all.goodput_rps).epsilon(0.02));
+}
+
+TEST_CASE("the simulation's bad inputs name their argument", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const auto refused = [&](double rps, Workload w, SimulationOptions o, const char* argument) {
+        try {
+            simulate(d, p, rps, w, o);
+            FAIL("accepted: " << argument);
+        } catch (const Error& e) {
+            CHECK(e.argument() == argument);
+        }
+    };
+    refused(0, {1000, 200}, with(10), "rps");
+    refused(1, {1000, 200}, with(0), "requests");
+    refused(1, {1000, 200}, with(1.5), "requests");
+    refused(1, {0, 200}, with(10), "prompt_tokens");
+    refused(1, {1000, 1}, with(10), "output_tokens");
+    SimulationOptions o = with(10, Arrival::gamma);
+    o.cv = 0;
+    refused(1, {1000, 200}, o, "cv");
+    o = with(10);
+    o.lengths = Lengths::uniform;
+    o.spread = 1;
+    refused(1, {1000, 200}, o, "spread");
+    o = with(10);
+    o.arrival_times_s = {0, 2, 1};
+    refused(1, {1000, 200}, o, "arrival_times_s");
+    // A request whose cache does not fit alone beside the weights: no solution, naming prompt_tokens.
+    refused(1, {2000000, 200}, with(1), "prompt_tokens");
+}
