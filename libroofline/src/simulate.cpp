@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -129,11 +131,46 @@ struct Request {
     bool prefilling() const { return ctx < target; }
 };
 
-/// A quantity of one sequence as a function of its context, computed once per whole context (the operator model's).
+/// The components of a per-context quantity (one number, or a Work's FLOPs and bytes).
+inline std::array<double, 2> parts(double v) { return {v, 0}; }
+inline std::array<double, 2> parts(const Work& w) { return {w.flops, w.bytes}; }
+template <typename T> T of_parts(const std::array<double, 2>& p) {
+    if constexpr (std::is_same_v<T, double>) return p[0];
+    else return T{p[0], p[1]};
+}
+
+/// A quantity of one sequence as a function of its context (the operator model's), at every whole context of a run,
+/// 1 ... `largest`. Where it is a polynomial of `degree` (1: a decode's attention or a cache without windows; 2: a
+/// causal prefill's attention) over that range, checked against the function itself at two more contexts to a part in
+/// 10^9, the polynomial stands for it (a window, a top-k or a chunk breaks it: then each context is computed once,
+/// when first asked for).
 template <typename T> class PerContext {
 public:
-    template <typename F> explicit PerContext(F&& f) : f_(std::forward<F>(f)) {}
-    const T& at(double ctx) {
+    template <typename F> PerContext(F&& f, int degree, double largest) : f_(std::forward<F>(f)) {
+        if (largest < 64) return;
+        degree_ = degree;
+        const std::size_t n = static_cast<std::size_t>(degree) + 1;
+        for (std::size_t k = 0; k < n; ++k) {
+            x_[k] = k == 0 ? 1 : std::floor(largest * static_cast<double>(k) / static_cast<double>(degree));
+            y_[k] = parts(f_(x_[k]));
+        }
+        fit();
+        for (double probe : {std::floor(largest * 0.3) + 1, std::floor(largest * 0.77) + 1}) {
+            const auto want = parts(f_(probe)), got = parts(polynomial(probe));
+            for (std::size_t c = 0; c < 2; ++c)
+                if (!(std::abs(got[c] - want[c]) <= 1e-9 * std::max({std::abs(want[c]), std::abs(y_[0][c]),
+                                                                       std::abs(y_[degree][c])})))
+                    degree_ = 0;
+        }
+    }
+    T at(double ctx) {
+        if (degree_ > 0) [[likely]]
+            return of_parts<T>({c_[0][0] + ctx * (c_[1][0] + ctx * c_[2][0]), c_[0][1] + ctx * (c_[1][1] + ctx * c_[2][1])});
+        return computed(ctx);
+    }
+
+private:
+    [[gnu::noinline]] T computed(double ctx) {
         const auto i = static_cast<std::size_t>(ctx);
         if (i >= known_.size()) {
             known_.resize(std::max(i + 1, 2 * known_.size()), false);
@@ -146,8 +183,27 @@ public:
         return values_[i];
     }
 
-private:
+    /// The coefficients c0 + c1 x + c2 x^2 of each component through the sampled points (Newton's divided differences).
+    void fit() {
+        for (std::size_t c = 0; c < 2; ++c) {
+            const double d01 = (y_[1][c] - y_[0][c]) / (x_[1] - x_[0]);
+            double d012 = 0;
+            if (degree_ == 2) d012 = ((y_[2][c] - y_[1][c]) / (x_[2] - x_[1]) - d01) / (x_[2] - x_[0]);
+            // y0 + d01 (x - x0) + d012 (x - x0)(x - x1)
+            c_[2][c] = d012;
+            c_[1][c] = d01 - d012 * (x_[0] + x_[1]);
+            c_[0][c] = y_[0][c] - d01 * x_[0] + d012 * x_[0] * x_[1];
+        }
+    }
+    T polynomial(double x) const {
+        return of_parts<T>({c_[0][0] + x * (c_[1][0] + x * c_[2][0]), c_[0][1] + x * (c_[1][1] + x * c_[2][1])});
+    }
+
     std::function<T(double)> f_;
+    int degree_ = 0;  ///< 0: computed context by context
+    std::array<double, 3> x_{};
+    std::array<std::array<double, 2>, 3> y_{};
+    std::array<std::array<double, 2>, 3> c_{};  ///< c_[power][component]
     std::vector<bool> known_;
     std::vector<T> values_;
 };
@@ -250,6 +306,12 @@ std::vector<Request> requests_of(double rps, const Workload& w, const Simulation
     return out;
 }
 
+double longest_context(const std::vector<Request>& requests) {
+    double longest = 1;
+    for (const Request& r : requests) longest = std::max(longest, r.prompt + r.output - 1);
+    return longest;
+}
+
 /// One attention group's scheduler (vLLM's, in the terms of docs/serving-model.md section 14): the running requests in
 /// the order they were admitted, then the waiting ones first come, first served.
 struct Group {
@@ -267,16 +329,16 @@ public:
           model_(d, p, contexts(d.model, w), w.prompt_tokens),
           groups_(static_cast<int>(d.layout.dp_attention)),
           requests_(requests_of(rps, w, o, groups_)),
-          kv_([this](double ctx) { return kv_bytes_per_sequence_per_gpu(d_, ctx); }),
-          decode_attention_([this](double ctx) { return attention_of(false, ctx); }),
-          prefill_attention_([this](double tokens) { return attention_of(true, tokens); }) {
+          longest_(longest_context(requests_)),
+          kv_([this](double ctx) { return kv_bytes_per_sequence_per_gpu(d_, ctx); }, 1, longest_),
+          decode_attention_([this](double ctx) { return attention_of(false, ctx); }, 1, longest_),
+          prefill_attention_([this](double tokens) { return attention_of(true, tokens); }, 2, longest_) {
         // Each group holds its own sequences: in the replica's terms (bytes per GPU averaged over the groups), a
         // group's sequences may hold budget / groups.
         capacity_ = kv_budget_bytes(d, o.mem_util) / groups_;
         if (profile_.max_running_seqs > 0) seqs_cap_ = std::max(1.0, std::floor(profile_.max_running_seqs));
         if (profile_.max_iteration_tokens > 0) tokens_cap_ = std::max(1.0, std::floor(profile_.max_iteration_tokens));
-        double longest = 0;
-        for (const Request& r : requests_) longest = std::max(longest, r.prompt + r.output - 1);
+        const double longest = longest_;
         if (held(longest) > capacity_)
             fail(Status::no_solution, "prompt_tokens",
                  fmt::format("a request of {} tokens (prompt and output) needs {:.3g} GB of KV cache per GPU; {:.3g} GB "
@@ -323,13 +385,13 @@ public:
                     load.tokens += s.tokens;
                     load.sequences += 1;
                     if (r.prefilling()) {
-                        const Work& to = prefill_attention_.at(r.ctx + s.tokens);
+                        const Work to = prefill_attention_.at(r.ctx + s.tokens);
                         const Work from = r.ctx > 0 ? prefill_attention_.at(r.ctx) : Work{};
                         load.attention.flops += to.flops - from.flops;
                         load.attention.bytes += to.bytes - from.bytes;
                         if (r.ctx + s.tokens >= r.target) logits += 1;
                     } else {
-                        const Work& a = decode_attention_.at(r.ctx);
+                        const Work a = decode_attention_.at(r.ctx);
                         load.attention.flops += a.flops;
                         load.attention.bytes += a.bytes;
                         logits += 1;
@@ -472,9 +534,10 @@ private:
     IterationModel model_;
     int groups_;
     std::vector<Request> requests_;
+    std::vector<Operator> ops_;  ///< before the PerContext members: their constructors use it
+    double longest_;  ///< the longest context of the run: a request's prompt and output less its last token
     PerContext<double> kv_;
     PerContext<Work> decode_attention_, prefill_attention_;
-    std::vector<Operator> ops_;
     std::vector<Group> groups_state_;
     double capacity_ = 0, seqs_cap_ = kInf, tokens_cap_ = kInf, preemptions_ = 0;
 };
