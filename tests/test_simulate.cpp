@@ -27,6 +27,11 @@ SimulationOptions with(double requests, Arrival arrival = Arrival::poisson) {
     return o;
 }
 
+SimulationOptions with_turns(SimulationOptions o, double mem_util) {
+    o.mem_util = mem_util;
+    return o;
+}
+
 void ordered(const Percentiles& p) {
     CHECK(p.p50 <= p.p90);
     CHECK(p.p90 <= p.p99);
@@ -182,4 +187,62 @@ TEST_CASE("the simulation's bad inputs name their argument", "[simulate]") {
     refused(1, {1000, 200}, o, "arrival_times_s");
     // A request whose cache does not fit alone beside the weights: no solution, naming prompt_tokens.
     refused(1, {2000000, 200}, with(1), "prompt_tokens");
+}
+
+TEST_CASE("a shared prefix in the prefix cache is computed once: it lowers the time to first token", "[simulate][cache]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{2000, 200};
+    const double rps = 0.6 * replica_state(d, p, w, max_batch(d, p, w)).rps;
+    SimulationOptions o = with(2000);
+    const SimulationResult none = simulate(d, p, rps, w, o);
+    CHECK(none.prefix_hit_rate == 0);
+    o.prefix_tokens = 1500;
+    o.prefix_share = 1;
+    const SimulationResult all = simulate(d, p, rps, w, o);
+    // Every prompt but the first finds 1500 of its 2000 tokens cached.
+    CHECK(all.prefix_hit_rate == Approx(0.75 * 1999 / 2000).epsilon(1e-9));
+    CHECK(all.ttft_ms.mean < 0.6 * none.ttft_ms.mean);
+    CHECK(all.ttft_ms.p99 < none.ttft_ms.p99);
+    o.prefix_share = 0.5;
+    const SimulationResult half = simulate(d, p, rps, w, o);
+    CHECK(half.prefix_hit_rate == Approx(0.75 * 0.5).margin(0.03));
+    CHECK(half.ttft_ms.mean < none.ttft_ms.mean);
+    CHECK(half.ttft_ms.mean > all.ttft_ms.mean);
+    // One request alone with a prefix: no one computed it before, so no hit.
+    SimulationOptions one = with(1);
+    one.prefix_tokens = 1500;
+    one.prefix_share = 1;
+    CHECK(simulate(d, p, 1, w, one).ttft_ms.mean == Approx(iteration_ms(d, p, w, 0, 1)).epsilon(1e-9));
+}
+
+TEST_CASE("conversations: a turn finds the history in the prefix cache while memory holds it", "[simulate][cache]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{500, 200};
+    // Two turns alone (one conversation, no think time): the second prefills only its new message after 699 cached
+    // tokens (500 + 200 less the last answer token, whose cache was never computed): its TTFT is that chunk's.
+    SimulationOptions two = with(2);
+    two.turns = 2;
+    const SimulationResult r = simulate(d, p, 1, w, two);
+    CHECK(r.prefix_hit_rate == Approx(699.0 / (500 + 1200)).epsilon(1e-9));
+    const double first = iteration_ms(d, p, w, 0, 1), second = 2 * r.ttft_ms.mean - first;
+    CHECK(r.ttft_ms.p50 == Approx(r.ttft_ms.mean).epsilon(1e-12));  // the median of two: their mean
+    // 500 new tokens attend over more context than the first prompt's (a little slower), far faster than the 1199
+    // tokens of the whole conversation computed again.
+    CHECK(second > first);
+    CHECK(second < 0.6 * iteration_ms(d, p, {1199, 200}, 0, 1));
+    // Many conversations of 4 turns with a think time: most of each later prompt is found cached; with little
+    // memory beside the weights the histories are evicted and the hit rate falls.
+    SimulationOptions o = with(2000);
+    o.turns = 4;
+    o.think_s = 5;
+    const SimulationResult roomy = simulate(d, p, 4, w, o);
+    CHECK(roomy.prefix_hit_rate > 0.5);
+    Deployment big = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 2);
+    o.mem_util = 0.5;  // about 5 GB per GPU beside 35 GB of weights
+    const SimulationResult roomy_big = simulate(big, p, 2, w, with_turns(o, 0.9));
+    const SimulationResult tight_big = simulate(big, p, 2, w, o);
+    CHECK(tight_big.prefix_hit_rate < roomy_big.prefix_hit_rate);
+    CHECK(tight_big.ttft_ms.mean > roomy_big.ttft_ms.mean);
 }

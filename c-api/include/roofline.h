@@ -818,7 +818,8 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
 /**
 ** ROOFLINE_SIMULATE(model; gpu; rps; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [arrival=poisson]; [cv=1]; [requests=1000]; [seed=1];
-** [lengths=fixed]; [spread=0]; [ttft_ms=0]; [tpot_ms=0]; [mem_util=0.9]): one replica under `requests` requests
+** [lengths=fixed]; [spread=0]; [ttft_ms=0]; [tpot_ms=0]; [mem_util=0.9]; [prefix_tokens=0]; [prefix_share=0];
+** [turns=1]; [think_s=0]): one replica under `requests` requests
 ** arriving at `rps` per second, simulated iteration by iteration as an engine runs them (continuous batching, chunked
 ** prefill within the profile's caps, KV memory with preemption: docs/serving-model.md section 14), as a new array in
 ** *result (free it with roofline_array_free()): five columns, a header row ("metric", "mean", "p50", "p90", "p99"),
@@ -829,7 +830,12 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
 ** averaged over the time the replica works), "prefix_hit_rate", "requests", "duration_s", "iterations",
 ** "preemptions", "max_queue" (the most requests waiting at once). `arrival`: poisson, constant or gamma (gaps of
 ** coefficient of variation `cv`); `lengths`: fixed, uniform (mean x (1 +- spread)) or lognormal (coefficient of
-** variation `spread`) about prompt_tokens and output_tokens. Deterministic: the same arguments and `seed` give the
+** variation `spread`) about prompt_tokens and output_tokens. A prefix cache holds what KV memory the running
+** sequences leave, least recently used evicted first: a shared prefix of `prefix_tokens` tokens that a share
+** `prefix_share` of the conversations' prompts start with, and each conversation's history between its `turns` turns
+** (a turn's prompt is the conversation so far and a new message of prompt_tokens; the next turn comes `think_s`
+** seconds, exponential, after the answer; conversations start at rps / turns); "prefix_hit_rate" is the prompt
+** tokens found there over all prompt tokens. Deterministic: the same arguments and `seed` give the
 ** same numbers on every platform. ROOFLINE_ERROR_NO_SOLUTION naming "model" where the weights do not fit,
 ** "prompt_tokens" where one request's cache does not fit alone beside them. Since 0.14.
 */
@@ -837,7 +843,8 @@ ROOFLINE_API int roofline_simulate(const char* model, const char* gpu, double rp
                                    double output_tokens, const char* weight_dtype, const char* kv_dtype, double tp,
                                    const char* profile, double ep, double dp_attention, double pp, const char* arrival,
                                    double cv, double requests, double seed, const char* lengths, double spread,
-                                   double ttft_ms, double tpot_ms, double mem_util, roofline_array** result);
+                                   double ttft_ms, double tpot_ms, double mem_util, double prefix_tokens,
+                                   double prefix_share, double turns, double think_s, roofline_array** result);
 
 /**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,

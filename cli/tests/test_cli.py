@@ -508,6 +508,13 @@ class Simulate(unittest.TestCase):
                                  ttft_ms=200, tpot_ms=20, lengths="lognormal", spread=0.5)
         self.assertEqual(out["ttft_ms"]["p99"], dict(zip(want[0], next(r for r in want if r[0] == "ttft_ms")))["p99"])
         self.assertGreater(out["ttft_ms"]["p99"], body["ttft_ms"]["p99"])
+        # A shared prefix and conversations reach the library: the prefix cache's hits.
+        argv = (*self.ARGV, "--prefix-tokens", "600", "--prefix-share", "0.5", "--turns", "3", "--think-s", "2", "--json")
+        out = json.loads(run(*argv).stdout)
+        want = roofline.simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, requests=400, prefix_tokens=600,
+                                 prefix_share=0.5, turns=3, think_s=2)
+        self.assertEqual(out["prefix_hit_rate"], dict(zip(want[0], next(r for r in want if r[0] == "prefix_hit_rate")))["mean"])
+        self.assertGreater(out["prefix_hit_rate"], 0.3)
 
     def test_bad_input_names_the_option(self):
         r = run(*self.ARGV, "--arrival", "bursty")

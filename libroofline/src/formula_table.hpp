@@ -308,6 +308,23 @@ inline constexpr ArgSpec kGoodputTtftMs = optional(number("ttft_ms", "ms", Check
 inline constexpr ArgSpec kGoodputTpotMs = optional(number("tpot_ms", "ms", Check::non_negative,
     "Time-per-output-token target of the goodput, ms (each request's mean after its first token); 0: none.",
     "有效吞吐的每 token 时间目标，毫秒（每个请求首 token 之后的均值）；0：不设。"), 0);
+inline constexpr ArgSpec kPrefixTokens = optional(number("prefix_tokens", "tokens", Check::non_negative,
+    "A shared prefix (a system prompt): the first prefix_tokens tokens of the prompts of a share prefix_share of the "
+    "conversations are the same, computed once while they stay in the prefix cache (a whole number; 0: none).",
+    "共享前缀（系统提示词）：比例为 prefix_share 的对话，其提示的前 prefix_tokens 个 token 相同，只要还在前缀缓存中就只"
+    "计算一次（整数；0：没有）。"), 0);
+inline constexpr ArgSpec kPrefixShare = with_max(optional(number("prefix_share", "fraction", Check::non_negative,
+    "The share of conversations whose prompts start with the shared prefix, 0 to 1.",
+    "提示以共享前缀开头的对话所占比例，0 到 1。"), 0), 1);
+inline constexpr ArgSpec kTurns = with_max(optional(number("turns", "requests", Check::count,
+    "Requests per conversation: each later turn's prompt is the conversation so far (earlier prompts and answers, "
+    "kept in the prefix cache while memory allows) and a new message of prompt_tokens; conversations start at rps / "
+    "turns.",
+    "每个对话的请求数：后续每一轮的提示是此前的整个对话（之前的提示与回答，显存允许时留在前缀缓存中）加上 prompt_tokens "
+    "长的新消息；对话以 rps / turns 的速率开始。"), 1), 1000);
+inline constexpr ArgSpec kThinkS = optional(number("think_s", "s", Check::non_negative,
+    "Mean time a user takes between an answer and the next turn, seconds (exponential); 0: at once.",
+    "用户在回答与下一轮之间的平均时间，秒（指数分布）；0：立即。"), 0);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -388,7 +405,8 @@ inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputToken
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kArrival, kCv, kRequests, kSeed, kLengths, kSpread,
-                                kGoodputTtftMs, kGoodputTpotMs, kMemUtil};
+                                kGoodputTtftMs, kGoodputTpotMs, kMemUtil, kPrefixTokens, kPrefixShare, kTurns,
+                                kThinkS};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -662,11 +680,12 @@ inline constexpr std::array kFormulas{
         kArgsCurve, "ROOFLINE_CURVE(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; \"fp8\")"),
     formula<&formula::simulate>("ROOFLINE_SIMULATE", kPlanner, "metric, mean, p50, p90, p99",
         "A replica under a stream of requests, simulated iteration by iteration (continuous batching, chunked prefill, "
-        "the engine's caps, KV memory with preemption): a header row, then ttft_ms, tpot_ms, itl_ms and e2e_ms, each "
+        "the engine's caps, KV memory with preemption, a prefix cache for a shared prefix and multi-turn "
+        "conversations): a header row, then ttft_ms, tpot_ms, itl_ms and e2e_ms, each "
         "with its mean, p50, p90 and p99; then one value each (in the mean column): throughput_tok_s, goodput_rps, "
         "mean_batch, prefix_hit_rate, requests, duration_s, iterations, preemptions, max_queue. The same seed gives the "
         "same numbers. Since 0.14.",
-        "逐次迭代模拟一个副本承载请求流（连续批处理、分块 Prefill、引擎上限、显存不足时抢占）：一行表头，然后 ttft_ms、"
+        "逐次迭代模拟一个副本承载请求流（连续批处理、分块 Prefill、引擎上限、显存不足时抢占、共享前缀与多轮对话的前缀缓存）：一行表头，然后 ttft_ms、"
         "tpot_ms、itl_ms 与 e2e_ms，各有均值、p50、p90 与 p99；然后各一个值（在 mean 列）：throughput_tok_s、goodput_rps、"
         "mean_batch、prefix_hit_rate、requests、duration_s、iterations、preemptions、max_queue。同一个种子给出同样的数字。"
         "自 0.14 起。",

@@ -165,10 +165,11 @@ Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, 
 Table simulate(std::string_view model, std::string_view gpu, double rps, double prompt_tokens, double output_tokens,
                std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
                double dp_attention, double pp, std::string_view arrival, double cv, double requests, double seed,
-               std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util) {
+               std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util,
+               double prefix_tokens, double prefix_share, double turns, double think_s) {
     const auto& f = checked<&simulate>({model, gpu, rps, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile,
                                         ep, dp_attention, pp, arrival, cv, requests, seed, lengths, spread, ttft_ms,
-                                        tpot_ms, mem_util});
+                                        tpot_ms, mem_util, prefix_tokens, prefix_share, turns, think_s});
     if (seed != std::floor(seed)) out_of_domain(f, arg_named(f, "seed"), seed, "a whole number >= 0");
     serving::SimulationOptions o;
     const std::string_view how = trimmed(or_default(f, "arrival", arrival));
@@ -189,6 +190,10 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     o.spread = spread;
     o.targets = {ttft_ms, tpot_ms};
     o.mem_util = mem_util;
+    o.prefix_tokens = prefix_tokens;
+    o.prefix_share = prefix_share;
+    o.turns = turns;
+    o.think_s = think_s;
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, Layout{ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     const serving::SimulationResult r = serving_model(f, [&] {

@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <queue>
+#include <set>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -118,16 +121,24 @@ double length_of(Random& r, Lengths kind, double mean, double spread, double lea
 
 // ---- The requests and the engine. ------------------------------------------------------------------------------
 
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
 struct Request {
     double arrival_s = 0;
-    double prompt = 0, output = 0;  ///< tokens
-    int group = 0;                  ///< the attention group it runs in
+    double prompt = 0, output = 0;  ///< tokens (a later turn's prompt holds the conversation so far)
+    int group = 0;                  ///< the attention group it runs in (a conversation's turns: the same one)
+    std::size_t conversation = 0;   ///< its conversation (each request its own without turns)
+    std::size_t next = kNone;       ///< the conversation's next turn
+    double think_s = 0;             ///< the user's time before that next turn arrives
+    bool shared = false;            ///< its prompt starts with the shared prefix
     // Progress.
     double target = 0;     ///< tokens to prefill before its next token: the prompt (and what it generated, recomputed)
     double ctx = 0;        ///< tokens in its KV cache
     double generated = 0;  ///< output tokens so far
     double first_s = -1, last_s = 0, done_s = -1;
     bool running = false;
+    bool admitted = false;     ///< admitted once (its cache hits counted)
+    bool uses_prefix = false;  ///< holds a reference on its group's cached shared prefix (its first tokens)
     bool prefilling() const { return ctx < target; }
 };
 
@@ -270,6 +281,13 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_fraction("mem_util", o.mem_util);
     require_non_negative("ttft_ms", o.targets.ttft_ms);
     require_non_negative("tpot_ms", o.targets.tpot_ms);
+    require_non_negative("prefix_tokens", o.prefix_tokens);
+    if (o.prefix_tokens != std::floor(o.prefix_tokens))
+        fail(Status::invalid_argument, "prefix_tokens", fmt::format("must be a whole number (got {})", o.prefix_tokens));
+    if (!(o.prefix_share >= 0 && o.prefix_share <= 1))
+        fail(Status::invalid_argument, "prefix_share", fmt::format("must be from 0 to 1 (got {})", o.prefix_share));
+    require_whole("turns", o.turns, 1);
+    require_non_negative("think_s", o.think_s);
     for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
         if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
             (i > 0 && o.arrival_times_s[i] < o.arrival_times_s[i - 1]))
@@ -277,31 +295,45 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
                  fmt::format("must be finite seconds >= 0 in ascending order (row {}: {})", i + 1, o.arrival_times_s[i]));
 }
 
+/// The requests, in order of their conversation and turn: the first turns' arrival times (the later turns' come from
+/// the answers before them), lengths and prefixes drawn from one seeded stream.
 std::vector<Request> requests_of(double rps, const Workload& w, const SimulationOptions& o, int groups) {
     Random random(o.seed);
-    const auto n = static_cast<std::size_t>(o.arrival_times_s.empty() ? o.requests : o.arrival_times_s.size());
+    const auto turns = static_cast<std::size_t>(o.turns);
+    const auto n = o.arrival_times_s.empty() ? static_cast<std::size_t>(o.requests) : o.arrival_times_s.size() * turns;
+    const double starts = rps / o.turns;  // conversations per second
     std::vector<Request> out(n);
     double t = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        Request& r = out[i];
+    for (std::size_t c = 0, i = 0; i < n; ++c) {
         if (!o.arrival_times_s.empty()) {
-            t = o.arrival_times_s[i];
+            t = o.arrival_times_s[c];
         } else {
             switch (o.arrival) {
-                case Arrival::poisson: t += random.exponential(1 / rps); break;
-                case Arrival::constant: t = static_cast<double>(i) / rps; break;
+                case Arrival::poisson: t += random.exponential(1 / starts); break;
+                case Arrival::constant: t = static_cast<double>(c) / starts; break;
                 case Arrival::gamma: {
-                    const double k = 1 / (o.cv * o.cv);  // shape; scale 1 / (k rps): mean 1 / rps
-                    t += random.gamma(k) / (k * rps);
+                    const double k = 1 / (o.cv * o.cv);  // shape; scale 1 / (k starts): mean 1 / starts
+                    t += random.gamma(k) / (k * starts);
                     break;
                 }
             }
         }
-        r.arrival_s = t;
-        r.prompt = length_of(random, o.lengths, w.prompt_tokens, o.spread, 1);
-        r.output = length_of(random, o.lengths, w.output_tokens, o.spread, 2);
-        r.target = r.prompt;
-        r.group = static_cast<int>(i % static_cast<std::size_t>(groups));  // round robin over the attention groups
+        bool shared = o.prefix_share > 0 && o.prefix_tokens > 0 && random.uniform() < o.prefix_share;
+        double history = 0;
+        for (std::size_t k = 0; k < turns && i < n; ++k, ++i) {
+            Request& r = out[i];
+            r.arrival_s = k == 0 ? t : kInf;  // a later turn's: when the answer before it is out
+            r.conversation = c;
+            r.prompt = history + length_of(random, o.lengths, w.prompt_tokens, o.spread, 1);
+            r.output = length_of(random, o.lengths, w.output_tokens, o.spread, 2);
+            r.target = r.prompt;
+            r.group = static_cast<int>(c % static_cast<std::size_t>(groups));  // round robin over the attention groups
+            if (k == 0) shared = shared && r.prompt > o.prefix_tokens;  // a first prompt longer than the prefix
+            r.shared = shared;
+            r.think_s = o.think_s > 0 ? random.exponential(o.think_s) : 0;
+            if (k + 1 < turns && i + 1 < n) r.next = i + 1;
+            history = r.prompt + r.output;
+        }
     }
     return out;
 }
@@ -312,12 +344,27 @@ double longest_context(const std::vector<Request>& requests) {
     return longest;
 }
 
+/// What a group's prefix cache holds apart from its running sequences: the shared prefix (one entry; referenced while
+/// running sequences use it) and each conversation's history between its turns (handed to the next turn on a hit).
+struct Cached {
+    double tokens = 0, bytes = 0;
+    double last_use = 0;
+    int references = 0;
+    bool present = false;
+};
+
 /// One attention group's scheduler (vLLM's, in the terms of docs/serving-model.md section 14): the running requests in
-/// the order they were admitted, then the waiting ones first come, first served.
+/// the order they were admitted, then the waiting ones first come, first served; and its KV memory: its sequences'
+/// caches and its prefix cache.
 struct Group {
     std::vector<std::size_t> running;
     std::deque<std::size_t> waiting;
-    double used = 0;  ///< KV bytes held by its sequences (per GPU, in the replica's terms: kv_bytes_per_sequence_per_gpu)
+    double used = 0;  ///< KV bytes held, sequences and prefix cache (per GPU, in the replica's terms)
+    Cached prefix;    ///< the shared prefix
+    std::map<std::size_t, Cached> histories;  ///< by conversation
+    /// The entries no running sequence references, least recently used first: (last use, conversation; kNone for the
+    /// shared prefix).
+    std::set<std::pair<double, std::size_t>> evictable;
 };
 
 class Simulation {
@@ -346,19 +393,24 @@ public:
                              "shorter requests)",
                              longest, held(longest) * groups_ / 1e9, capacity_ * groups_ / 1e9, o.mem_util));
         groups_state_.resize(static_cast<std::size_t>(groups_));
+        prefix_ = o.prefix_tokens;
+        for (std::size_t i = 0; i < requests_.size(); ++i)
+            if (std::isfinite(requests_[i].arrival_s)) pending_.push({requests_[i].arrival_s, i});
     }
 
     SimulationResult run() {
         const std::size_t n = requests_.size();
-        std::size_t next = 0, done = 0;
-        double t = 0, busy_s = 0, decode_seconds = 0;
+        std::size_t done = 0;
+        double& t = now_;
+        double busy_s = 0, decode_seconds = 0;
         SimulationResult out;
         std::vector<std::pair<double, double>> itl;  // (gap ms, tokens with it)
         std::vector<std::vector<Slot>> slots(static_cast<std::size_t>(groups_));
         while (done < n) {
-            while (next < n && requests_[next].arrival_s <= t) {
-                groups_state_[static_cast<std::size_t>(requests_[next].group)].waiting.push_back(next);
-                ++next;
+            while (!pending_.empty() && pending_.top().first <= t) {
+                const std::size_t i = pending_.top().second;
+                pending_.pop();
+                groups_state_[static_cast<std::size_t>(requests_[i].group)].waiting.push_back(i);
             }
             bool any = false;
             double queued = 0;  // left waiting by this iteration's schedule
@@ -370,9 +422,9 @@ public:
             }
             out.max_queue = std::max(out.max_queue, queued);
             if (!any) {  // idle: nothing runs until the next arrival
-                if (next >= n)
+                if (pending_.empty())
                     throw Error::of_call(Status::internal, "", "", "the simulation has requests left and none to run");
-                t = std::max(t, requests_[next].arrival_s);
+                t = std::max(t, pending_.top().first);
                 continue;
             }
             // The iteration: every group's tokens through the shared operators; the busiest group's through its own.
@@ -418,6 +470,11 @@ public:
                     Request& r = requests_[s.request];
                     const bool prefill = r.prefilling();
                     r.ctx += s.tokens;
+                    // The first to compute the shared prefix leaves it in the prefix cache.
+                    if (r.shared && !r.uses_prefix && !group.prefix.present && r.ctx >= prefix_) {
+                        group.prefix = {prefix_, held(prefix_), t, 1, true};
+                        r.uses_prefix = true;
+                    }
                     if (prefill && r.ctx < r.target) continue;  // a chunk, more to come
                     r.generated += 1;
                     if (r.first_s < 0) {
@@ -432,8 +489,7 @@ public:
                     if (r.generated >= r.output) {
                         r.done_s = t;
                         ++done;
-                        group.used -= held(r.ctx);
-                        r.running = false;
+                        finish(group, s.request);
                     }
                 }
                 std::erase_if(group.running, [&](std::size_t i) { return !requests_[i].running; });
@@ -464,6 +520,7 @@ public:
         out.goodput_rps = out.duration_s > 0 ? good / out.duration_s : 0;
         out.mean_batch = busy_s > 0 ? decode_seconds / busy_s : 0;
         out.preemptions = preemptions_;
+        out.prefix_hit_rate = prompt_tokens_ > 0 ? hit_tokens_ / prompt_tokens_ : 0;
         return out;
     }
 
@@ -481,10 +538,64 @@ private:
         return {a.flops / u, a.bytes / u};
     }
 
+    /// KV bytes a running request holds apart from the shared prefix it references.
+    double own(const Request& r, double ctx) { return held(ctx) - (r.uses_prefix ? held(prefix_) : 0); }
+
+    void release_prefix(Group& group, Request& r) {
+        if (!r.uses_prefix) return;
+        r.uses_prefix = false;
+        group.prefix.last_use = now_;
+        if (--group.prefix.references == 0) group.evictable.insert({now_, kNone});
+    }
+
+    /// A request done: its cache freed, or kept for its conversation's next turn (evictable until that turn comes).
+    void finish(Group& group, std::size_t i) {
+        Request& r = requests_[i];
+        r.running = false;
+        const double bytes = own(r, r.ctx);
+        const bool keeps_prefix = r.uses_prefix;
+        release_prefix(group, r);
+        if (r.next != kNone) {
+            Request& next = requests_[r.next];
+            next.arrival_s = now_ + r.think_s;
+            pending_.push({next.arrival_s, r.next});
+        }
+        // A conversation's history stays cached for its next turn: its tokens after the shared prefix where it uses
+        // one (a hit needs the prefix too). One computed beside the cached prefix, with its own copy, is not kept.
+        if (r.next == kNone || (r.shared && !keeps_prefix)) {
+            group.used -= bytes;
+            return;
+        }
+        group.histories[r.conversation] = {r.ctx, bytes, now_, 0, true};
+        group.evictable.insert({now_, r.conversation});
+    }
+
+    /// Frees cached entries no running sequence references, least recently used first, but `keep` (a conversation's
+    /// history, or kNone for the shared prefix, about to be hit), until `need` more bytes fit. Whether they fit.
+    bool make_room(Group& group, double need, std::size_t keep_history = kNone - 1, bool keep_prefix = false) {
+        for (auto it = group.evictable.begin(); group.used + need > capacity_ && it != group.evictable.end();) {
+            const std::size_t key = it->second;
+            if ((key == kNone && keep_prefix) || key == keep_history) {
+                ++it;
+                continue;
+            }
+            if (key == kNone) {
+                group.used -= group.prefix.bytes;
+                group.prefix.present = false;
+            } else {
+                group.used -= group.histories[key].bytes;
+                group.histories.erase(key);
+            }
+            it = group.evictable.erase(it);
+        }
+        return group.used + need <= capacity_;
+    }
+
     /// Frees a running request's cache and puts it first in line, to prefill its prompt and what it generated again.
     void preempt(Group& group, std::size_t i) {
         Request& r = requests_[i];
-        group.used -= held(r.ctx);
+        group.used -= own(r, r.ctx);
+        release_prefix(group, r);
         r.ctx = 0;
         r.target = r.prompt + r.generated;
         r.running = false;
@@ -493,8 +604,43 @@ private:
         preemptions_ += 1;
     }
 
-    /// The iteration of one group: each running request in order (a token to decode or its next chunk), preempting
-    /// the last admitted while the cache has no room; then waiting requests while the caps and the memory allow.
+    /// Admits a waiting request if its next chunk fits (after what its prefix cache holds for it: the shared prefix,
+    /// its conversation's history): its hits taken, the chunk's memory held. Whether it was admitted.
+    bool admit(Group& group, std::size_t i, double budget, std::vector<Slot>& slots) {
+        Request& r = requests_[i];
+        const bool prefix_hit = r.ctx == 0 && r.shared && group.prefix.present;
+        const auto history = group.histories.find(r.conversation);
+        const bool history_hit = r.ctx == 0 && history != group.histories.end() && (!r.shared || prefix_hit);
+        const double start = history_hit ? history->second.tokens : prefix_hit ? prefix_ : r.ctx;
+        const double tokens = std::min(r.target - start, budget);
+        // The chunk's cache; the history's bytes, already held by the prefix cache, become the request's own.
+        const double need = held(start + tokens) - held(start);
+        if (!make_room(group, need, history_hit ? r.conversation : kNone - 1, prefix_hit)) return false;
+        if (prefix_hit) {
+            if (group.prefix.references++ == 0) group.evictable.erase({group.prefix.last_use, kNone});
+            group.prefix.last_use = now_;
+            r.uses_prefix = true;
+        }
+        if (history_hit) {  // the history's bytes become the request's own
+            group.evictable.erase({history->second.last_use, r.conversation});
+            group.histories.erase(history);
+        }
+        if (!r.admitted) {
+            r.admitted = true;
+            hit_tokens_ += start;
+            prompt_tokens_ += r.prompt;
+        }
+        r.ctx = start;
+        group.used += need;
+        r.running = true;
+        group.running.push_back(i);
+        slots.push_back({i, tokens});
+        return true;
+    }
+
+    /// The iteration of one group: each running request in order (a token to decode or its next chunk), freeing the
+    /// prefix cache and then preempting the last admitted while memory has no room; then waiting requests while the
+    /// caps and the memory allow.
     void schedule(Group& group, std::vector<Slot>& slots) {
         slots.clear();
         double budget = tokens_cap_;
@@ -503,7 +649,8 @@ private:
             Request& r = requests_[i];
             const double tokens = r.prefilling() ? std::min(r.target - r.ctx, budget) : 1;
             const double need = held(r.ctx + tokens) - held(r.ctx);
-            while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
+            if (!make_room(group, need))
+                while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
             if (group.used + need > capacity_) {  // not even alone with those before it: it waits
                 preempt(group, i);
                 break;
@@ -514,17 +661,9 @@ private:
             ++k;
         }
         while (!group.waiting.empty() && budget >= 1 && static_cast<double>(group.running.size()) < seqs_cap_) {
-            const std::size_t i = group.waiting.front();
-            Request& r = requests_[i];
-            const double tokens = std::min(r.target - r.ctx, budget);
-            const double need = held(r.ctx + tokens) - held(r.ctx);
-            if (group.used + need > capacity_) break;
+            if (!admit(group, group.waiting.front(), budget, slots)) break;
+            budget -= slots.back().tokens;
             group.waiting.pop_front();
-            group.used += need;
-            budget -= tokens;
-            r.running = true;
-            group.running.push_back(i);
-            slots.push_back({i, tokens});
         }
     }
 
@@ -540,6 +679,12 @@ private:
     PerContext<Work> decode_attention_, prefill_attention_;
     std::vector<Group> groups_state_;
     double capacity_ = 0, seqs_cap_ = kInf, tokens_cap_ = kInf, preemptions_ = 0;
+    double prefix_ = 0;  ///< tokens of the shared prefix
+    double now_ = 0;     ///< the simulation's clock, s
+    double hit_tokens_ = 0, prompt_tokens_ = 0;
+    /// Arrivals to come: (time, request), earliest first.
+    std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>, std::greater<>>
+        pending_;
 };
 
 }  // namespace

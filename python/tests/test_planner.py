@@ -176,6 +176,10 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(a["throughput_tok_s"]["mean"], 1500 * 200 / a["duration_s"]["mean"])
         burst = self.table(*base, requests=1500, arrival="gamma", cv=4)
         self.assertGreater(burst["ttft_ms"]["p99"], 2 * a["ttft_ms"]["p99"])
+        # A shared prefix lowers the time to first token; its hit rate is the share of prompt tokens found cached.
+        cached = self.table(*base, requests=1500, prefix_tokens=750, prefix_share=1)
+        self.assertAlmostEqual(cached["prefix_hit_rate"]["mean"], 0.75 * 1499 / 1500)
+        self.assertLess(cached["ttft_ms"]["mean"], a["ttft_ms"]["mean"])
 
     def test_bad_input(self):
         with self.assertRaises(roofline.ArgumentError) as e:
@@ -184,6 +188,12 @@ class Simulate(unittest.TestCase):
         with self.assertRaises(roofline.ArgumentError) as e:
             roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, requests=2e6)
         self.assertEqual(e.exception.argument, "requests")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, prefix_share=1.5)
+        self.assertEqual(e.exception.argument, "prefix_share")
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, turns=2.5)
+        self.assertEqual(e.exception.argument, "turns")
         with self.assertRaises(roofline.NoSolutionError) as e:
             roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 3000000, 200, requests=3)
         self.assertEqual(e.exception.argument, "prompt_tokens")

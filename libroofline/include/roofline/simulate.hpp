@@ -50,6 +50,18 @@ struct SimulationOptions {
     /// Arrival times, seconds (ascending, >= 0): when not empty, the requests arrive then (rps and arrival aside).
     std::vector<double> arrival_times_s;
     double mem_util = defaults::mem_util;           ///< fraction of each GPU's memory for weights and KV cache
+    /// A shared prefix (a system prompt): the first `prefix_tokens` tokens of the prompts of a share `prefix_share`
+    /// (0 ... 1) of the conversations are the same, and computed once while they stay in the prefix cache (the KV
+    /// memory no running sequence holds, evicted least recently used first). A prompt no longer than the prefix
+    /// does not share it.
+    double prefix_tokens = 0;
+    double prefix_share = 0;
+    /// Multi-turn conversations: `turns` requests each (a whole number >= 1), a turn's prompt the conversation so far
+    /// (earlier prompts and answers) and a new message of the workload's prompt length; the next turn arrives
+    /// `think_s` seconds (exponential, that mean; 0: at once) after the answer. The history stays in the prefix cache
+    /// while memory allows. Conversations start at rps / turns, so that requests arrive at about rps.
+    double turns = 1;
+    double think_s = 0;
     /// Targets for the goodput: a request counts when it meets both (a target of 0 is met by every request).
     Targets targets{0, 0};
 };
@@ -67,7 +79,7 @@ struct SimulationResult {
     double throughput_tok_s = 0;  ///< output tokens / the time from the first arrival to the last token
     double goodput_rps = 0;       ///< requests meeting both targets / that time
     double mean_batch = 0;        ///< sequences decoding, averaged over the time the replica works
-    double prefix_hit_rate = 0;   ///< prompt tokens found in the prefix cache / prompt tokens (none yet: 0)
+    double prefix_hit_rate = 0;   ///< prompt tokens found in the prefix cache / prompt tokens (first admissions)
     double requests = 0;          ///< requests completed (all of them)
     double duration_s = 0;        ///< from the first arrival to the last token
     double iterations = 0;        ///< forward passes the replica ran
@@ -77,7 +89,7 @@ struct SimulationResult {
 
 /// Simulates `o.requests` requests arriving at `rps` requests/s (> 0) on one replica of the deployment, each of
 /// the workload's lengths (their means, Lengths), under the profile. Throws Error naming the argument: rps,
-/// requests, cv, spread, mem_util, prompt_tokens/output_tokens; no_solution naming "model" when the weights do not
+/// requests, cv, spread, mem_util, prefix_tokens, prefix_share, turns, think_s, prompt_tokens/output_tokens; no_solution naming "model" when the weights do not
 /// fit, "prompt_tokens" when one request's cache does not fit alone in the memory left.
 SimulationResult simulate(const Deployment& d, const Profile& profile, double rps, const Workload& w,
                           const SimulationOptions& o);
