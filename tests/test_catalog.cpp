@@ -98,7 +98,8 @@ double gpu_or_nan(const std::string& id, const char* field) {
 TEST_CASE("every GPU's FP4 peak, scale-up domain, scale-out and power are the file's, with their sources", "[catalog]") {
     const json gpus = catalog("gpus.json");
     const std::pair<const char*, const char*> fields[] = {
-        {"scaleup_gpus", "scaleup_gpus"}, {"scaleout_tbs", "scaleout_tbs"}, {"power_w", "power_w"}};
+        {"scaleup_gpus", "scaleup_gpus"}, {"scaleout_tbs", "scaleout_tbs"}, {"power_w", "power_w"},
+        {"host_link_tbs", "host_link_tbs"}};
     for (const json& g : gpus["gpus"]) {
         const std::string id = g["id"];
         INFO(id);
@@ -112,11 +113,17 @@ TEST_CASE("every GPU's FP4 peak, scale-up domain, scale-out and power are the fi
             if (g[key].is_null()) CHECK(std::isnan(gpu_or_nan(id, field)));
             else CHECK(gpu(id, field) == g[key].get<double>());
         }
-        for (const char* source : {"scaleup", "scaleout", "power"}) {
+        for (const char* source : {"scaleup", "scaleout", "power", "host_link"}) {
             REQUIRE(g["sources"].contains(source));
             CHECK_FALSE(g["sources"][source].get<std::string>().empty());
         }
         if (!g["power_w"].is_null()) CHECK(g["sources"]["power"].get<std::string>().find("http") != std::string::npos);
+        // The host link: PCIe Gen4/5/6 x16 or a share of NVLink-C2C, each with its source (DGX Spark: none apart).
+        if (!g["host_link_tbs"].is_null()) {
+            CHECK(g["sources"]["host_link"].get<std::string>().find("http") != std::string::npos);
+            const double link = gpu(id, "host_link_tbs");
+            CHECK((link == 0.032 || link == 0.064 || link == 0.128 || link == 0.225));
+        }
         const double up = gpu(id, "scaleup_gpus");
         CHECK(up == std::floor(up));
         CHECK((up == 1 || up == 2 || up == 4 || up == 8 || up == 72));

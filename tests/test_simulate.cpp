@@ -246,3 +246,42 @@ TEST_CASE("conversations: a turn finds the history in the prefix cache while mem
     CHECK(tight_big.prefix_hit_rate < roomy_big.prefix_hit_rate);
     CHECK(tight_big.ttft_ms.mean > roomy_big.ttft_ms.mean);
 }
+
+TEST_CASE("a second tier of KV memory raises the hit rate and the goodput only where GPU memory binds",
+          "[simulate][cache]") {
+    const Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 4);
+    const Profile& p = *find_profile("typical");
+    const Workload w{2000, 300};
+    SimulationOptions o = with(2000);
+    o.turns = 4;
+    o.think_s = 10;
+    o.targets = {1000, 50};
+    const SimulationResult roomy = simulate(d, p, 3.6, w, o);
+    SimulationOptions host = o;
+    host.host_kv_gb = 100;
+    const SimulationResult roomy_host = simulate(d, p, 3.6, w, host);
+    CHECK(roomy_host.offloaded_gb == 0);  // nothing needed the room: the same run
+    CHECK(roomy_host.ttft_ms.p99 == roomy.ttft_ms.p99);
+    CHECK(roomy_host.goodput_rps == roomy.goodput_rps);
+    o.mem_util = host.mem_util = 0.6;  // the histories no longer fit beside the running sequences
+    const SimulationResult tight = simulate(d, p, 3.6, w, o), tight_host = simulate(d, p, 3.6, w, host);
+    CHECK(tight.prefix_hit_rate < roomy.prefix_hit_rate);
+    CHECK(tight_host.offloaded_gb > 1);
+    CHECK(tight_host.prefix_hit_rate > tight.prefix_hit_rate);
+    CHECK(tight_host.goodput_rps > tight.goodput_rps);
+    CHECK(tight_host.ttft_ms.mean < tight.ttft_ms.mean);
+    // What comes back costs its transfer: never better than the same histories kept in GPU memory.
+    CHECK(tight_host.ttft_ms.mean >= 0.95 * roomy.ttft_ms.mean);
+    // A host tier needs a link: DGX Spark's CPU and GPU share one memory, the catalog records none.
+    SimulationOptions spark = with(10);
+    spark.host_kv_gb = 10;
+    const Deployment s = deploy("llama-3.1-8b", "dgx-spark", DType::bf16, 1);
+    try {
+        simulate(s, p, 1, {1000, 100}, spark);
+        FAIL("a host tier without a link was accepted");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "host_tbs");
+    }
+    spark.host_tbs = 0.1;
+    CHECK(simulate(s, p, 1, {1000, 100}, spark).requests == 10);
+}

@@ -526,7 +526,8 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 ** (an example on-demand price, USD), fp4_tflops (dense block-scaled FP4: NVFP4/MXFP4), scaleup_gpus (the
 ** GPUs of one scale-up domain: 8 for an HGX/OAM node, 72 for an NVL72 rack, 1 for a GPU alone; 8 where a
 ** user catalog leaves it out), scaleout_tbs (network TB/s per GPU per direction beyond the domain),
-** power_w (board power per GPU, W). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
+** power_w (board power per GPU, W), host_link_tbs (TB/s per direction between a GPU and its host's memory: PCIe or
+** NVLink-C2C; since 0.14). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
 ** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
 ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);
@@ -819,7 +820,7 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
 ** ROOFLINE_SIMULATE(model; gpu; rps; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [arrival=poisson]; [cv=1]; [requests=1000]; [seed=1];
 ** [lengths=fixed]; [spread=0]; [ttft_ms=0]; [tpot_ms=0]; [mem_util=0.9]; [prefix_tokens=0]; [prefix_share=0];
-** [turns=1]; [think_s=0]): one replica under `requests` requests
+** [turns=1]; [think_s=0]; [host_kv_gb=0]; [host_tbs=0]): one replica under `requests` requests
 ** arriving at `rps` per second, simulated iteration by iteration as an engine runs them (continuous batching, chunked
 ** prefill within the profile's caps, KV memory with preemption: docs/serving-model.md section 14), as a new array in
 ** *result (free it with roofline_array_free()): five columns, a header row ("metric", "mean", "p50", "p90", "p99"),
@@ -828,14 +829,17 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
 ** others: "throughput_tok_s" (output tokens/s from the first arrival to the last token), "goodput_rps" (requests/s
 ** within both targets ttft_ms and tpot_ms; a target of 0 is met by every request), "mean_batch" (sequences decoding,
 ** averaged over the time the replica works), "prefix_hit_rate", "requests", "duration_s", "iterations",
-** "preemptions", "max_queue" (the most requests waiting at once). `arrival`: poisson, constant or gamma (gaps of
+** "preemptions", "max_queue" (the most requests waiting at once), "offloaded_gb" (KV cache moved to host memory, GB
+** per GPU). `arrival`: poisson, constant or gamma (gaps of
 ** coefficient of variation `cv`); `lengths`: fixed, uniform (mean x (1 +- spread)) or lognormal (coefficient of
 ** variation `spread`) about prompt_tokens and output_tokens. A prefix cache holds what KV memory the running
 ** sequences leave, least recently used evicted first: a shared prefix of `prefix_tokens` tokens that a share
 ** `prefix_share` of the conversations' prompts start with, and each conversation's history between its `turns` turns
 ** (a turn's prompt is the conversation so far and a new message of prompt_tokens; the next turn comes `think_s`
 ** seconds, exponential, after the answer; conversations start at rps / turns); "prefix_hit_rate" is the prompt
-** tokens found there over all prompt tokens. Deterministic: the same arguments and `seed` give the
+** tokens found there over all prompt tokens. With `host_kv_gb` > 0, a second tier: entries the GPUs' memory needs
+** the room of go to that much host memory per GPU (its least recently used dropped), and a hit there waits for its
+** bytes over `host_tbs` TB/s per direction per GPU (0: the GPU's host_link_tbs). Deterministic: the same arguments and `seed` give the
 ** same numbers on every platform. ROOFLINE_ERROR_NO_SOLUTION naming "model" where the weights do not fit,
 ** "prompt_tokens" where one request's cache does not fit alone beside them. Since 0.14.
 */
@@ -844,7 +848,8 @@ ROOFLINE_API int roofline_simulate(const char* model, const char* gpu, double rp
                                    const char* profile, double ep, double dp_attention, double pp, const char* arrival,
                                    double cv, double requests, double seed, const char* lengths, double spread,
                                    double ttft_ms, double tpot_ms, double mem_util, double prefix_tokens,
-                                   double prefix_share, double turns, double think_s, roofline_array** result);
+                                   double prefix_share, double turns, double think_s, double host_kv_gb,
+                                   double host_tbs, roofline_array** result);
 
 /**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,

@@ -83,6 +83,9 @@ void run_simulate(const SimulateOptions& options) {
                "waiting\n",
                value("mean_batch"), value("iterations"), value("duration_s"), value("preemptions"),
                value("preemptions") == 1 ? "" : "s", value("max_queue"), value("max_queue") == 1 ? "" : "s");
+    if (value("prefix_hit_rate") > 0 || value("offloaded_gb") > 0)
+        fmt::print("  prefix cache: {:.1f}% of prompt tokens found cached; {:.2f} GB per GPU offloaded to host memory\n",
+                   100 * value("prefix_hit_rate"), value("offloaded_gb"));
     fmt::print("\n  one replica, simulated iteration by iteration (docs/serving-model.md, section 14); the same seed gives the\n"
                "  same numbers\n");
 }

@@ -113,6 +113,7 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
         invalid_input(argument, fmt::format("GPU '{}' needs scaleup_gpus to be a whole number >= 1", s.id));
     s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
     s.power_w = non_negative(g, "power_w", 0, s.id, argument);
+    s.host_link_tbs = non_negative(g, "host_link_tbs", 0, s.id, argument);
     if (g.contains("segment")) {
         const json& seg = g["segment"];
         if (!seg.is_string() || (seg != "datacenter" && seg != "workstation" && seg != "consumer"))
@@ -595,6 +596,7 @@ constexpr GpuField kGpuFields[] = {
     {"scaleup_gpus", [](const GpuSpec& g) { return g.scaleup_gpus; }},
     {"scaleout_tbs", [](const GpuSpec& g) { return g.scaleout_tbs; }},
     {"power_w", [](const GpuSpec& g) { return g.power_w; }},
+    {"host_link_tbs", [](const GpuSpec& g) { return g.host_link_tbs; }},  // 0.14
 };
 
 struct ModelField {

@@ -156,11 +156,13 @@ inline constexpr ArgSpec kGpuField = text("field", "field name",
     "A field of the GPU catalog: fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, int8_tops, "
     "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour (an example on-demand price; prices "
     "date quickly), fp4_tflops (dense NVFP4/MXFP4), scaleup_gpus (GPUs of one scale-up domain: 8 for a node, 72 "
-    "for an NVL72 rack), scaleout_tbs (network TB/s per GPU beyond the domain), power_w (W per GPU).",
+    "for an NVL72 rack), scaleout_tbs (network TB/s per GPU beyond the domain), power_w (W per GPU), host_link_tbs "
+    "(TB/s per direction between a GPU and its host's memory: PCIe or NVLink-C2C).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
     "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）、"
     "fp4_tflops（稠密 NVFP4/MXFP4 算力）、scaleup_gpus（一个纵向扩展域内的 GPU 数：单机 8，NVL72 机柜 72）、"
-    "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）。");
+    "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）、host_link_tbs（GPU 与主机内存之间"
+    "每个方向的带宽，TB/s：PCIe 或 NVLink-C2C）。");
 inline constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
@@ -325,6 +327,16 @@ inline constexpr ArgSpec kTurns = with_max(optional(number("turns", "requests", 
 inline constexpr ArgSpec kThinkS = optional(number("think_s", "s", Check::non_negative,
     "Mean time a user takes between an answer and the next turn, seconds (exponential); 0: at once.",
     "用户在回答与下一轮之间的平均时间，秒（指数分布）；0：立即。"), 0);
+inline constexpr ArgSpec kHostKvGb = optional(number("host_kv_gb", "GB", Check::non_negative,
+    "A second tier of KV memory: GB of host memory per GPU where cached prefixes and histories go when the GPUs' "
+    "memory needs their room (a hit there waits for them to come back); 0: none.",
+    "第二级 KV 存储：每块 GPU 可用的主机内存，GB；GPU 显存需要空间时缓存的前缀与对话历史移到这里（命中时须等它们传回）；"
+    "0：没有。"), 0);
+inline constexpr ArgSpec kHostTbs = optional(number("host_tbs", "TB/s", Check::non_negative,
+    "Bandwidth per direction between each GPU and the host memory, TB/s; 0: the GPU's host link (ROOFLINE_GPU's "
+    "host_link_tbs: PCIe or NVLink-C2C).",
+    "每块 GPU 与主机内存之间每个方向的带宽，TB/s；0：GPU 的主机链路（ROOFLINE_GPU 的 host_link_tbs：PCIe 或 "
+    "NVLink-C2C）。"), 0);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -406,7 +418,7 @@ inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputToken
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kArrival, kCv, kRequests, kSeed, kLengths, kSpread,
                                 kGoodputTtftMs, kGoodputTpotMs, kMemUtil, kPrefixTokens, kPrefixShare, kTurns,
-                                kThinkS};
+                                kThinkS, kHostKvGb, kHostTbs};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -683,11 +695,12 @@ inline constexpr std::array kFormulas{
         "the engine's caps, KV memory with preemption, a prefix cache for a shared prefix and multi-turn "
         "conversations): a header row, then ttft_ms, tpot_ms, itl_ms and e2e_ms, each "
         "with its mean, p50, p90 and p99; then one value each (in the mean column): throughput_tok_s, goodput_rps, "
-        "mean_batch, prefix_hit_rate, requests, duration_s, iterations, preemptions, max_queue. The same seed gives the "
+        "mean_batch, prefix_hit_rate, requests, duration_s, iterations, preemptions, max_queue, offloaded_gb. The same "
+        "seed gives the "
         "same numbers. Since 0.14.",
         "逐次迭代模拟一个副本承载请求流（连续批处理、分块 Prefill、引擎上限、显存不足时抢占、共享前缀与多轮对话的前缀缓存）：一行表头，然后 ttft_ms、"
         "tpot_ms、itl_ms 与 e2e_ms，各有均值、p50、p90 与 p99；然后各一个值（在 mean 列）：throughput_tok_s、goodput_rps、"
-        "mean_batch、prefix_hit_rate、requests、duration_s、iterations、preemptions、max_queue。同一个种子给出同样的数字。"
+        "mean_batch、prefix_hit_rate、requests、duration_s、iterations、preemptions、max_queue、offloaded_gb。同一个种子给出同样的数字。"
         "自 0.14 起。",
         kArgsSimulate, "ROOFLINE_SIMULATE(\"llama-3.1-8b\"; \"h100-sxm\"; 10; 1000; 200)"),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",

@@ -166,10 +166,12 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
                std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
                double dp_attention, double pp, std::string_view arrival, double cv, double requests, double seed,
                std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util,
-               double prefix_tokens, double prefix_share, double turns, double think_s) {
+               double prefix_tokens, double prefix_share, double turns, double think_s, double host_kv_gb,
+               double host_tbs) {
     const auto& f = checked<&simulate>({model, gpu, rps, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile,
                                         ep, dp_attention, pp, arrival, cv, requests, seed, lengths, spread, ttft_ms,
-                                        tpot_ms, mem_util, prefix_tokens, prefix_share, turns, think_s});
+                                        tpot_ms, mem_util, prefix_tokens, prefix_share, turns, think_s, host_kv_gb,
+                                        host_tbs});
     if (seed != std::floor(seed)) out_of_domain(f, arg_named(f, "seed"), seed, "a whole number >= 0");
     serving::SimulationOptions o;
     const std::string_view how = trimmed(or_default(f, "arrival", arrival));
@@ -194,6 +196,8 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     o.prefix_share = prefix_share;
     o.turns = turns;
     o.think_s = think_s;
+    o.host_kv_gb = host_kv_gb;
+    o.host_tbs = host_tbs;
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, Layout{ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     const serving::SimulationResult r = serving_model(f, [&] {
@@ -208,7 +212,8 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     for (const auto& [name, v] : {std::pair{"throughput_tok_s", r.throughput_tok_s}, {"goodput_rps", r.goodput_rps},
                                   {"mean_batch", r.mean_batch}, {"prefix_hit_rate", r.prefix_hit_rate},
                                   {"requests", r.requests}, {"duration_s", r.duration_s}, {"iterations", r.iterations},
-                                  {"preemptions", r.preemptions}, {"max_queue", r.max_queue}}) {
+                                  {"preemptions", r.preemptions}, {"max_queue", r.max_queue},
+                                  {"offloaded_gb", r.offloaded_gb}}) {
         t.text(name).number(v).text("").text("").text("");
         t.end_row();
     }

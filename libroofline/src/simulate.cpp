@@ -288,6 +288,8 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
         fail(Status::invalid_argument, "prefix_share", fmt::format("must be from 0 to 1 (got {})", o.prefix_share));
     require_whole("turns", o.turns, 1);
     require_non_negative("think_s", o.think_s);
+    require_non_negative("host_kv_gb", o.host_kv_gb);
+    require_non_negative("host_tbs", o.host_tbs);
     for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
         if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
             (i > 0 && o.arrival_times_s[i] < o.arrival_times_s[i - 1]))
@@ -351,6 +353,7 @@ struct Cached {
     double last_use = 0;
     int references = 0;
     bool present = false;
+    bool on_host = false;  ///< offloaded to the host's memory (the second tier): it comes back over the host link
 };
 
 /// One attention group's scheduler (vLLM's, in the terms of docs/serving-model.md section 14): the running requests in
@@ -365,6 +368,10 @@ struct Group {
     /// The entries no running sequence references, least recently used first: (last use, conversation; kNone for the
     /// shared prefix).
     std::set<std::pair<double, std::size_t>> evictable;
+    /// The second tier: the entries offloaded to host memory, least recently used first, and their bytes.
+    std::set<std::pair<double, std::size_t>> on_host;
+    double host_used = 0;
+    double load_s = 0;  ///< this iteration's transfers back from host memory, s
 };
 
 class Simulation {
@@ -394,6 +401,12 @@ public:
                              longest, held(longest) * groups_ / 1e9, capacity_ * groups_ / 1e9, o.mem_util));
         groups_state_.resize(static_cast<std::size_t>(groups_));
         prefix_ = o.prefix_tokens;
+        host_capacity_ = o.host_kv_gb * 1e9 / groups_;
+        host_tbs_ = o.host_tbs > 0 ? o.host_tbs : d.gpu.host_link_tbs;
+        if (o.host_kv_gb > 0 && !(host_tbs_ > 0))
+            fail(Status::invalid_argument, "host_tbs",
+                 fmt::format("the catalog records no host link for '{}' (no host memory apart from its own, or not "
+                             "published): give the bandwidth to host memory, TB/s per direction", d.gpu.id));
         for (std::size_t i = 0; i < requests_.size(); ++i)
             if (std::isfinite(requests_[i].arrival_s)) pending_.push({requests_[i].arrival_s, i});
     }
@@ -453,10 +466,16 @@ public:
                 tokens += load.tokens;
                 if (load.tokens > busiest.tokens) busiest = load;
             }
+            // Offloaded caches coming back: the groups load at once, the iteration waits for the slowest.
+            double load_s = 0;
+            for (Group& group : groups_state_) {
+                load_s = std::max(load_s, group.load_s);
+                group.load_s = 0;
+            }
             const double gs = groups_;
             const double ms = model_.ms_of(tokens, gs * busiest.tokens, logits, gs * busiest.sequences,
                                            {gs * busiest.attention.flops, gs * busiest.attention.bytes});
-            const double dt = ms / 1000;
+            const double dt = ms / 1000 + load_s;
             const double before = t;
             t += dt;
             busy_s += dt;
@@ -521,6 +540,7 @@ public:
         out.mean_batch = busy_s > 0 ? decode_seconds / busy_s : 0;
         out.preemptions = preemptions_;
         out.prefix_hit_rate = prompt_tokens_ > 0 ? hit_tokens_ / prompt_tokens_ : 0;
+        out.offloaded_gb = offloaded_ / 1e9;
         return out;
     }
 
@@ -570,25 +590,64 @@ private:
         group.evictable.insert({now_, r.conversation});
     }
 
-    /// Frees cached entries no running sequence references, least recently used first, but `keep` (a conversation's
-    /// history, or kNone for the shared prefix, about to be hit), until `need` more bytes fit. Whether they fit.
+    Cached& entry(Group& group, std::size_t key) { return key == kNone ? group.prefix : group.histories[key]; }
+
+    /// Forgets a cached entry (already out of the sets that list it).
+    void drop(Group& group, std::size_t key) {
+        if (key == kNone) group.prefix = {};
+        else group.histories.erase(key);
+    }
+
+    /// Frees cached entries no running sequence references, least recently used first, but the ones about to be hit
+    /// (a conversation's history `keep_history`, the shared prefix with `keep_prefix`), until `need` more bytes fit:
+    /// each goes to host memory where it has room (its own least recently used entries dropped for it), else is
+    /// dropped. Whether they fit.
     bool make_room(Group& group, double need, std::size_t keep_history = kNone - 1, bool keep_prefix = false) {
+        const auto kept = [&](std::size_t key) { return (key == kNone && keep_prefix) || key == keep_history; };
         for (auto it = group.evictable.begin(); group.used + need > capacity_ && it != group.evictable.end();) {
             const std::size_t key = it->second;
-            if ((key == kNone && keep_prefix) || key == keep_history) {
+            if (kept(key)) {
                 ++it;
                 continue;
             }
-            if (key == kNone) {
-                group.used -= group.prefix.bytes;
-                group.prefix.present = false;
-            } else {
-                group.used -= group.histories[key].bytes;
-                group.histories.erase(key);
-            }
+            Cached& e = entry(group, key);
+            group.used -= e.bytes;
             it = group.evictable.erase(it);
+            if (!(e.bytes <= host_capacity_)) {
+                drop(group, key);
+                continue;
+            }
+            for (auto h = group.on_host.begin(); group.host_used + e.bytes > host_capacity_ && h != group.on_host.end();) {
+                if (kept(h->second)) {
+                    ++h;
+                    continue;
+                }
+                group.host_used -= entry(group, h->second).bytes;
+                drop(group, h->second);
+                h = group.on_host.erase(h);
+            }
+            if (group.host_used + e.bytes > host_capacity_) {
+                drop(group, key);
+                continue;
+            }
+            e.on_host = true;
+            group.host_used += e.bytes;
+            group.on_host.insert({e.last_use, key});
+            offloaded_ += e.bytes;
         }
         return group.used + need <= capacity_;
+    }
+
+    /// Brings an offloaded entry back to the GPUs' memory (room made for it): the group's GPUs wait for the transfer,
+    /// each its share of the bytes over its host link.
+    void reload(Group& group, std::size_t key) {
+        Cached& e = entry(group, key);
+        if (!e.on_host) return;
+        group.on_host.erase({e.last_use, key});
+        group.host_used -= e.bytes;
+        group.used += e.bytes;
+        e.on_host = false;
+        group.load_s += groups_ * e.bytes / (host_tbs_ * 1e12);  // the replica's terms: a group's GPUs hold g times
     }
 
     /// Frees a running request's cache and puts it first in line, to prefill its prompt and what it generated again.
@@ -613,9 +672,14 @@ private:
         const bool history_hit = r.ctx == 0 && history != group.histories.end() && (!r.shared || prefix_hit);
         const double start = history_hit ? history->second.tokens : prefix_hit ? prefix_ : r.ctx;
         const double tokens = std::min(r.target - start, budget);
-        // The chunk's cache; the history's bytes, already held by the prefix cache, become the request's own.
+        // The chunk's cache; the history's bytes, already held by the prefix cache, become the request's own; what
+        // was offloaded to host memory comes back.
         const double need = held(start + tokens) - held(start);
-        if (!make_room(group, need, history_hit ? r.conversation : kNone - 1, prefix_hit)) return false;
+        const double back = (prefix_hit && group.prefix.on_host ? group.prefix.bytes : 0) +
+                            (history_hit && history->second.on_host ? history->second.bytes : 0);
+        if (!make_room(group, need + back, history_hit ? r.conversation : kNone - 1, prefix_hit)) return false;
+        if (prefix_hit) reload(group, kNone);
+        if (history_hit) reload(group, r.conversation);
         if (prefix_hit) {
             if (group.prefix.references++ == 0) group.evictable.erase({group.prefix.last_use, kNone});
             group.prefix.last_use = now_;
@@ -680,6 +744,9 @@ private:
     std::vector<Group> groups_state_;
     double capacity_ = 0, seqs_cap_ = kInf, tokens_cap_ = kInf, preemptions_ = 0;
     double prefix_ = 0;  ///< tokens of the shared prefix
+    double host_capacity_ = 0;  ///< host memory for offloaded KV per group (the replica's terms), bytes
+    double host_tbs_ = 0;       ///< each GPU's host link, TB/s per direction
+    double offloaded_ = 0;      ///< bytes offloaded over the run (the replica's terms)
     double now_ = 0;     ///< the simulation's clock, s
     double hit_tokens_ = 0, prompt_tokens_ = 0;
     /// Arrivals to come: (time, request), earliest first.

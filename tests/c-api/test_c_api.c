@@ -177,12 +177,12 @@ static void test_simulate(void) {
     roofline_array *a = NULL, *b = NULL, *c = NULL;
     size_t r;
     CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
-                            1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, &a) == ROOFLINE_OK);
+                            1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, &a) == ROOFLINE_OK);
     CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
-                            1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, &b) == ROOFLINE_OK);
+                            1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, &b) == ROOFLINE_OK);
     CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1, 300,
-                            2, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, &c) == ROOFLINE_OK);
-    CHECK(roofline_array_cols(a) == 5 && roofline_array_rows(a) == 14);
+                            2, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, &c) == ROOFLINE_OK);
+    CHECK(roofline_array_cols(a) == 5 && roofline_array_rows(a) == 15);
     CHECK(strcmp(roofline_array_text(a, 0, 0), "metric") == 0 && strcmp(roofline_array_text(a, 0, 4), "p99") == 0);
     CHECK(strcmp(roofline_array_text(a, 1, 0), "ttft_ms") == 0 && strcmp(roofline_array_text(a, 4, 0), "e2e_ms") == 0);
     CHECK(strcmp(roofline_array_text(a, 13, 0), "max_queue") == 0 && strcmp(roofline_array_text(a, 13, 4), "") == 0);
@@ -198,7 +198,7 @@ static void test_simulate(void) {
     roofline_array_free(c);
     a = NULL;
     CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "burst", 1, 300, 1,
-                            "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, &a) == ROOFLINE_ERROR_UNKNOWN_ID && a == NULL);
+                            "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, &a) == ROOFLINE_ERROR_UNKNOWN_ID && a == NULL);
     CHECK(strcmp(roofline_errarg(), "arrival") == 0);
 }
 

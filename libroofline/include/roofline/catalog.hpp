@@ -35,6 +35,9 @@ struct GpuSpec {
     double scaleup_gpus = 8;
     double scaleout_tbs = 0;      ///< network bandwidth per GPU per direction beyond the domain, TB/s (0: none)
     double power_w = 0;           ///< board power per GPU (TDP/TBP), W (0: not published)
+    /// Bandwidth per direction between one GPU and its host's memory (PCIe, NVLink-C2C), TB/s: what a KV cache
+    /// offloaded to host memory comes back over (0: none recorded, or no host memory apart).
+    double host_link_tbs = 0;
     /// Where the GPU is sold to run: "datacenter", "workstation" (a desk's: DGX Spark) or "consumer" (GeForce, whose
     /// driver license rules out datacenter deployment). The planner plans on datacenter GPUs unless asked for others;
     /// a catalog entry that does not say is a datacenter GPU.

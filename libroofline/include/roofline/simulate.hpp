@@ -62,6 +62,12 @@ struct SimulationOptions {
     /// while memory allows. Conversations start at rps / turns, so that requests arrive at about rps.
     double turns = 1;
     double think_s = 0;
+    /// A second tier of KV memory: `host_kv_gb` GB of host memory per GPU (0: none) where the prefix cache's entries go
+    /// when the GPUs' memory needs their room, dropped from there least recently used first; a hit there waits for
+    /// its bytes to come back over `host_tbs` TB/s per direction per GPU (0: the GPU's host link, GpuSpec::
+    /// host_link_tbs), the iteration that admits it waiting for the transfer.
+    double host_kv_gb = 0;
+    double host_tbs = 0;
     /// Targets for the goodput: a request counts when it meets both (a target of 0 is met by every request).
     Targets targets{0, 0};
 };
@@ -85,6 +91,7 @@ struct SimulationResult {
     double iterations = 0;        ///< forward passes the replica ran
     double preemptions = 0;       ///< sequences evicted from the KV memory to be recomputed
     double max_queue = 0;         ///< the most requests waiting at once (arrived, not yet running)
+    double offloaded_gb = 0;      ///< KV cache moved to host memory over the run, GB per GPU
 };
 
 /// Simulates `o.requests` requests arriving at `rps` requests/s (> 0) on one replica of the deployment, each of
