@@ -11,6 +11,8 @@
 #include "roofline/serving.hpp"
 #include "roofline/simulate.hpp"
 
+#include <vector>
+
 using namespace roofline;
 using namespace roofline::serving;
 
@@ -284,4 +286,82 @@ TEST_CASE("a second tier of KV memory raises the hit rate and the goodput only w
     }
     spark.host_tbs = 0.1;
     CHECK(simulate(s, p, 1, {1000, 100}, spark).requests == 10);
+}
+
+TEST_CASE("the capacity at a percentile: the largest rate whose simulated percentiles meet both targets",
+          "[simulate][percentile]") {
+    const Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 4);
+    const Profile& p = *find_profile("typical");
+    const Workload w{2000, 300};
+    const Targets t{500, 50};
+    SimulationOptions o = with(1000);
+    const ReplicaState mean = replica_rps(d, p, w, t);
+    o.percentile = 99;
+    const PercentileCapacity p99 = replica_rps_at(d, p, w, t, o);
+    o.percentile = 90;
+    const PercentileCapacity p90 = replica_rps_at(d, p, w, t, o);
+    // A tail target is harder to meet than a mean one, p99 harder than p90.
+    CHECK(p99.state.rps < mean.rps);
+    CHECK(p99.state.rps <= p90.state.rps);
+    CHECK(p99.simulations > 5);
+    // At the rate found, the simulation meets both targets at p99; 2% above it, one of them is missed.
+    o.percentile = 99;
+    const SimulationResult at = simulate(d, p, p99.state.rps, w, o);
+    CHECK(at.ttft_ms.at <= t.ttft_ms);
+    CHECK(at.tpot_ms.at <= t.tpot_ms);
+    CHECK(at.ttft_ms.at == Approx(at.ttft_ms.p99));
+    CHECK(p99.state.ttft_ms == at.ttft_ms.at);
+    const SimulationResult above = simulate(d, p, 1.02 * p99.state.rps, w, o);
+    CHECK((above.ttft_ms.at > t.ttft_ms || above.tpot_ms.at > t.tpot_ms));
+    // bound has no queue and no tail: the closed form's answer.
+    const Profile& b = *find_profile("bound");
+    CHECK(replica_rps_at(d, b, w, t, o).state.rps == replica_rps(d, b, w, t).rps);
+    // Out of range, or a target nothing meets.
+    o.percentile = 40;
+    CHECK_THROWS_AS(replica_rps_at(d, p, w, t, o), Error);
+    o.percentile = 99;
+    try {
+        replica_rps_at(d, p, w, {500, 12}, o);
+        FAIL("a TPOT no batch meets was met");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "tpot_ms");
+    }
+}
+
+TEST_CASE("a plan at a percentile: the closed form's shortlist sized again by the simulation", "[simulate][percentile]") {
+    PlanOptions o;
+    o.gpus = {"h100-sxm", "b200"};
+    o.weights = DType::fp8;
+    const Workload w{2000, 300};
+    const Targets t{500, 50};
+    const std::vector<PlanRow> mean = plan("llama-3.1-70b", 100, w, t, o);
+    o.percentile = 99;
+    const std::vector<PlanRow> p99 = plan("llama-3.1-70b", 100, w, t, o);
+    REQUIRE_FALSE(p99.empty());
+    // Meeting the targets at p99 costs more than meeting them as means.
+    CHECK(*p99.front().usd_per_hour >= *mean.front().usd_per_hour);
+    SimulationOptions so;
+    so.percentile = 99;
+    for (const PlanRow& r : p99) {
+        INFO(r.gpu << " tp " << r.tp);
+        CHECK(r.ttft_ms <= 500);
+        CHECK(r.tpot_ms <= 50);
+        // Each row's replicas carry the load at the rate the simulation finds for one replica.
+        Deployment d{*find_model("llama-3.1-70b"), *find_gpu(r.gpu), r.linear, DType::bf16, r.tp};
+        d.experts = r.experts;
+        d.embedding = r.embedding;
+        d.layout = r.layout;
+        const PercentileCapacity c = replica_rps_at(d, *find_profile("typical"), w, t, so);
+        CHECK(r.replicas == std::ceil(100 / c.state.rps));
+        CHECK(r.replicas * c.state.rps >= 100);
+        CHECK(r.ttft_ms == c.state.ttft_ms);
+    }
+    // Colocated only; bound keeps the closed form.
+    o.disaggregated = true;
+    CHECK_THROWS_AS(plan("llama-3.1-70b", 100, w, t, o), Error);
+    o.disaggregated = false;
+    o.profile = "bound";
+    const std::vector<PlanRow> bound = plan("llama-3.1-70b", 100, w, t, o);
+    o.percentile = 0;
+    CHECK(bound.size() == plan("llama-3.1-70b", 100, w, t, o).size());
 }

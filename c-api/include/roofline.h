@@ -249,7 +249,8 @@ typedef struct roofline_formula_info {
     size_t c_arg_count;
     /** Since 0.6: the typed function that takes all arg_count arguments: c_name itself, or c_name with the suffix
     ** "_v2" where the formula grew (e.g. "roofline_step_ms_v2"), "_v3" where it grew twice ("roofline_plan_v3",
-    ** since 0.13; "roofline_plan_v2" takes the arguments before "headroom"). */
+    ** since 0.13; "roofline_plan_v2" takes the arguments before "headroom"), "_v4" where it grew three times
+    ** ("roofline_plan_v4", since 0.14). */
     const char* c_name_all;
 } roofline_formula_info;
 
@@ -739,6 +740,17 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
                                          const char* profile, double mem_util, double ep, double dp_attention,
                                          double pp, double* result);
 
+/** roofline_replica_rps_v2 with `percentile` appended (0: the means, as roofline_replica_rps_v2; 50 to 99.9: both
+** targets met at that percentile of the requests' TTFT and TPOT): the largest rate whose simulation (ROOFLINE_SIMULATE:
+** Poisson arrivals, 1000 requests, seed 1) meets both, bisected to 0.4%. Under the bound profile the closed form's
+** answer (no queue, no tail). ROOFLINE_ERROR_NO_SOLUTION naming the target not even a trickle of requests meets.
+** Since 0.14. */
+ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, double prompt_tokens,
+                                         double output_tokens, double ttft_ms, double tpot_ms,
+                                         const char* weight_dtype, const char* kv_dtype, double tp,
+                                         const char* profile, double mem_util, double ep, double dp_attention,
+                                         double pp, double percentile, double* result);
+
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter];
 ** [weight_dtype=published]; [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]):
@@ -797,6 +809,18 @@ ROOFLINE_API int roofline_plan_v3(const char* model, double rps, double prompt_t
                                   const char* kv_dtype, const char* profile, double disaggregated,
                                   const char* prices, double mem_util, const char* rows, double headroom,
                                   double min_replicas, roofline_array** result);
+
+/** roofline_plan_v3 with `percentile` appended (0: the means, as roofline_plan_v3; 50 to 99.9): the targets met at
+** that percentile of the requests. The closed form's plan shortlists the configurations (cheapest first, those within
+** twice the cheapest's cost, at most 12) and a simulation of each (roofline_replica_rps_v3) sizes its replicas again;
+** the rows' batch is then the simulated mean batch and their ttft_ms and tpot_ms the percentile's. Colocated replicas
+** only: ROOFLINE_ERROR_ARGUMENT naming "percentile" with disaggregated 1 (but under bound, which keeps the closed
+** form); ROOFLINE_ERROR_NO_SOLUTION naming it where no shortlisted configuration meets the targets at it. Since 0.14. */
+ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_tokens, double output_tokens,
+                                  double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
+                                  const char* kv_dtype, const char* profile, double disaggregated,
+                                  const char* prices, double mem_util, const char* rows, double headroom,
+                                  double min_replicas, double percentile, roofline_array** result);
 
 /**
 ** ROOFLINE_CURVE(model; gpu; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=0];

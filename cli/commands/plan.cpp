@@ -46,9 +46,11 @@ std::string prices_phrase(const Values& values) {
 }
 
 void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache, bool disaggregated, std::size_t shown) {
-    fmt::print("Capacity plan: {} at {} requests/s, {} in, {} out; TTFT <= {} ms, TPOT <= {} ms\n", model_label(values.text_at("model")),
+    const double percentile = values.at("percentile");
+    const std::string at = percentile > 0 ? fmt::format(" at p{:g}", percentile) : "";
+    fmt::print("Capacity plan: {} at {} requests/s, {} in, {} out; TTFT <= {} ms, TPOT <= {} ms{}\n", model_label(values.text_at("model")),
                values.at("rps"), count_of(values.at("prompt_tokens"), "token"), count_of(values.at("output_tokens"), "token"),
-               values.at("ttft_ms"), values.at("tpot_ms"));
+               values.at("ttft_ms"), values.at("tpot_ms"), at);
     fmt::print("profile {}; {}; {}; {}\n", values.text_at("profile"), kv_cache.phrase(),
                disaggregated ? "separate prefill and decode pools" : "prefill and decode on the same GPUs",
                prices_phrase(values));
@@ -80,14 +82,21 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
             disaggregated
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
-        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
+        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
                    r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "tp"), plan.number(r, "ep"),
-                   plan.number(r, "dp_attention"), plan.number(r, "pp"), plan.number(r, "batch"),
+                   plan.number(r, "dp_attention"), plan.number(r, "pp"), half_away(plan.number(r, "batch"), 0),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
                    half_away(plan.number(r, "capacity_tok_s_per_gpu"), 0), price(plan.at(r, "usd_per_hour"), "{:.2f}", 2), price(plan.at(r, "usd_per_mtok"), "{:.3f}", 3));
     }
-    fmt::print("\n  TTFT, TPOT: means at a replica's full load; tok/s/GPU: the load's output tokens per second per GPU;\n"
+    if (percentile > 0)
+        fmt::print("\n  TTFT, TPOT: p{:g} at the most a replica takes with both targets met there, simulated (Poisson\n"
+                   "  arrivals, 1000 requests, seed 1; the closed form's cheapest configurations sized again); batch: its\n"
+                   "  mean decode batch there",
+                   percentile);
+    else
+        fmt::print("\n  TTFT, TPOT: means at a replica's full load");
+    fmt::print("; tok/s/GPU: the load's output tokens per second per GPU;\n"
                "  cap/GPU: what the GPUs sustain within both targets (the capacity); USD/Mtok: per million output tokens;\n"
                "  tp: GPUs of a replica, ep: of them holding a share of the experts, dp: attention groups (data-parallel\n"
                "  attention), pp: pipeline stages (docs/serving-model.md, Layouts){}\n",

@@ -516,6 +516,21 @@ class Simulate(unittest.TestCase):
         self.assertEqual(out["prefix_hit_rate"], dict(zip(want[0], next(r for r in want if r[0] == "prefix_hit_rate")))["mean"])
         self.assertGreater(out["prefix_hit_rate"], 0.3)
 
+    def test_plan_at_a_percentile(self):
+        argv = ("plan", "--model", "llama-3.1-70b", "--rps", "100", "--prompt", "2000", "--output", "300", "--ttft-ms",
+                "500", "--tpot-ms", "50", "--gpu", "b200", "--weight-dtype", "fp8", "--percentile", "99")
+        r = run(*argv)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("TPOT <= 50 ms at p99", r.stdout)
+        self.assertIn("TTFT, TPOT: p99 at the most a replica takes", r.stdout)
+        out = json.loads(run(*argv, "--json").stdout)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="b200", weight_dtype="fp8", percentile=99)
+        self.assertEqual(len(out["rows"]), len(rows) - 1)
+        self.assertEqual(out["rows"][0]["gpus"], dict(zip(rows[0], rows[1]))["gpus"])
+        r = run(*argv, "--disaggregated")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--percentile", r.stderr)
+
     def test_bad_input_names_the_option(self):
         r = run(*self.ARGV, "--arrival", "bursty")
         self.assertEqual(r.returncode, 3, r.stdout)

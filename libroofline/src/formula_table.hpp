@@ -337,6 +337,12 @@ inline constexpr ArgSpec kHostTbs = optional(number("host_tbs", "TB/s", Check::n
     "host_link_tbs: PCIe or NVLink-C2C).",
     "每块 GPU 与主机内存之间每个方向的带宽，TB/s；0：GPU 的主机链路（ROOFLINE_GPU 的 host_link_tbs：PCIe 或 "
     "NVLink-C2C）。"), 0);
+inline constexpr ArgSpec kPercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+    "Meet ttft_ms and tpot_ms at this percentile of the requests, 50 to 99.9, as a simulation of the replica under "
+    "Poisson arrivals finds it (ROOFLINE_SIMULATE, 1000 requests, seed 1); 0: as means (the closed form). bound: "
+    "always the closed form (no queue, no tail).",
+    "在请求的这个百分位上满足 ttft_ms 与 tpot_ms，50 到 99.9，由副本在泊松到达下的模拟求得（ROOFLINE_SIMULATE，1000 个"
+    "请求，种子 1）；0：按均值（闭式模型）。bound：总是闭式模型（无排队、无尾部）。"), 0), 99.9);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -409,10 +415,10 @@ inline constexpr std::array kArgsE2e{kModel, kGpu, kPromptTokens, kOutputTokens,
 inline constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kKvDtype, kTp, kPlanProfile, kMemUtil,
                                    kEp, kDpAttention, kPp};
 inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
-                                     kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
+                                     kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp, kPercentile};
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
-                               kHeadroom, kMinReplicas};
+                               kHeadroom, kMinReplicas, kPercentile};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
@@ -484,10 +490,10 @@ template <typename R> constexpr Type type_of() {
 template <auto F, std::size_t N>
 constexpr FormulaSpec formula(const char* name, const char* group, const char* unit, const char* en,
                               const char* zh, const std::array<ArgSpec, N>& args, const char* example,
-                              std::size_t released_args = 0, std::size_t v2_args = 0) {
+                              std::size_t released_args = 0, std::size_t v2_args = 0, std::size_t v3_args = 0) {
     static_assert(N == fn_traits<decltype(F)>::arity, "the table must list every argument of the function");
     return {name, group, type_of<typename fn_traits<decltype(F)>::result>(), unit, en, zh,
-            std::span<const ArgSpec>(args), &invoke<F>, example, released_args, v2_args};
+            std::span<const ArgSpec>(args), &invoke<F>, example, released_args, v2_args, v3_args};
 }
 
 /// A formula that gained the layout arguments (ep, dp_attention, pp: 0.6) keeps its released typed C function
@@ -656,11 +662,13 @@ inline constexpr std::array kFormulas{
         kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)", before_layout(kArgsSloBatch)),
     formula<&formula::replica_rps>("ROOFLINE_REPLICA_RPS", kPlanner, "requests/s",
         "Requests per second one replica of tp GPUs sustains within both targets (chunked prefill and decode on "
-        "the same GPUs); an error naming the target that not even one request meets.",
+        "the same GPUs); an error naming the target that not even one request meets. With percentile (since 0.14) "
+        "the targets hold at that percentile of the requests, as a simulation finds it.",
         "一个由 tp 块 GPU 组成的副本在两个目标之内能承载的每秒请求数（Prefill 与 Decode 在同一组 GPU 上）；连一个请求都"
-        "达不到某个目标时返回错误值并指出该目标。",
+        "达不到某个目标时返回错误值并指出该目标。给出 percentile 时（自 0.14 起）目标在请求的该百分位上满足，由模拟求得。",
         kArgsReplicaRps,
-        "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)", before_layout(kArgsReplicaRps)),
+        "ROOFLINE_REPLICA_RPS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 500; 50; \"fp8\"; \"\"; 4)",
+        kArgsReplicaRps.size() - 4, kArgsReplicaRps.size() - 1),
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint",
@@ -676,8 +684,8 @@ inline constexpr std::array kFormulas{
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
         "以及这些 GPU 在两个目标之内每块每秒能输出的 token 数（容量：headroom、min_replicas 或整数副本留有余量时高于负载"
         "的份额），最后是该行格式对应的已发布检查点（其 Hugging Face id；没有已发布检查点时为 \"\"）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 3,
-        kArgsPlan.size() - 2),
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 4,
+        kArgsPlan.size() - 3, kArgsPlan.size() - 1),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,
         "tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp",
         "Throughput against interactivity: a header row, then one row per decode batch of a replica at full load "

@@ -44,6 +44,12 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
 
 serving::Workload workload(double prompt_tokens, double output_tokens) { return {prompt_tokens, output_tokens}; }
 
+/// A percentile target: 0 (the mean) or 50 to 99.9.
+void require_percentile(const FormulaSpec& f, double percentile) {
+    if (percentile != 0 && percentile < 50)
+        out_of_domain(f, arg_named(f, "percentile"), percentile, "0 (the mean) or from 50 to 99.9");
+}
+
 
 
 /// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
@@ -123,13 +129,18 @@ double slo_batch(std::string_view model, std::string_view gpu, double ctx, doubl
 
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
-                   std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
+                   std::string_view profile, double mem_util, double ep, double dp_attention, double pp,
+                   double percentile) {
     const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
-                                           kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+                                           kv_dtype, tp, profile, mem_util, ep, dp_attention, pp, percentile});
+    require_percentile(f, percentile);
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
-        return serving::replica_rps(d, p, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, mem_util).rps;
+        serving::SimulationOptions o;
+        o.percentile = percentile;
+        o.mem_util = mem_util;
+        return serving::replica_rps_at(d, p, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o).state.rps;
     }));
 }
 
@@ -223,10 +234,11 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
-           std::string_view rows_wanted, double headroom, double min_replicas) {
+           std::string_view rows_wanted, double headroom, double min_replicas, double percentile) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
-                                    min_replicas});
+                                    min_replicas, percentile});
+    require_percentile(f, percentile);
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
@@ -256,6 +268,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.prices = prices_of(f, prices);
     o.headroom = headroom;
     o.min_replicas = min_replicas;
+    o.percentile = percentile;
     const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });

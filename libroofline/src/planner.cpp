@@ -15,6 +15,7 @@
 #include "roofline/error.hpp"
 #include "roofline/nearest.hpp"
 #include "roofline/serving.hpp"
+#include "roofline/simulate.hpp"
 #include "roofline/units.hpp"
 
 #include "serving_search.hpp"
@@ -170,6 +171,9 @@ PlanRow row_of(const Deployment& d, const ReplicaState& decode, double rps, cons
     row.tp = d.tp;
     row.layout = d.layout;
     row.weights = d.model.moe() ? d.experts : d.weights;
+    row.linear = d.weights;
+    row.experts = d.experts;
+    row.embedding = d.embedding;
     row.batch = decode.batch;
     row.replicas = replicas_for(rps, decode.rps, o);
     row.tpot_ms = decode.tpot_ms;
@@ -425,6 +429,55 @@ void sort_cheapest_first(std::vector<PlanRow>& rows) {
     });
 }
 
+/// The configurations a plan at a percentile simulates: the closed form's rows cheapest first, those within twice
+/// the cheapest's cost, at most this many (each is a bisection of a dozen simulations).
+constexpr std::size_t kPercentileShortlist = 12;
+
+/// Sizes the closed form's shortlist again with the targets met at PlanOptions::percentile (replica_rps_at): each
+/// row's replica capacity as the simulation finds it, its replicas, GPUs, cost and latencies at the percentile. Rows
+/// that miss a target at the percentile go; none left: no_solution naming "percentile".
+void at_percentile(Search& s) {
+    sort_cheapest_first(s.rows);
+    std::vector<PlanRow> shortlist;
+    const std::optional<double> cheapest = s.rows.front().usd_per_hour;
+    for (const PlanRow& r : s.rows) {
+        if (shortlist.size() == kPercentileShortlist) break;
+        if (cheapest && r.usd_per_hour && *r.usd_per_hour > 2 * *cheapest) break;
+        shortlist.push_back(r);
+    }
+    SimulationOptions so;
+    so.percentile = s.o.percentile;
+    so.mem_util = s.o.mem_util;
+    std::vector<PlanRow> kept;
+    std::string missed;
+    for (PlanRow row : shortlist) {
+        const GpuSpec& gpu = *find_gpu(row.gpu);
+        Deployment d{s.model, gpu, row.linear, s.o.kv, row.tp};
+        d.experts = row.experts;
+        d.embedding = row.embedding;
+        d.layout = row.layout;
+        try {
+            const PercentileCapacity c = replica_rps_at(d, s.profile, s.w, s.t, so);
+            row.replicas = replicas_for(s.rps, c.state.rps, s.o);
+            row.batch = c.state.batch;
+            row.ttft_ms = c.state.ttft_ms;
+            row.tpot_ms = c.state.tpot_ms;
+            row.gpus = row.replicas * row.tp;
+            row.capacity_tokens_per_s_per_gpu = row.replicas * c.state.rps * s.w.output_tokens / row.gpus;
+            price(row, price_of(gpu, s.o), s.rps, s.w);
+            kept.push_back(std::move(row));
+        } catch (const Error& e) {
+            if (e.status() != Status::no_solution) throw;
+            if (missed.empty()) missed = e.what();
+        }
+    }
+    if (kept.empty())
+        fail(Status::no_solution, "percentile",
+             fmt::format("none of the {} cheapest configurations meets both targets at p{} ({})", shortlist.size(),
+                         s.o.percentile, missed));
+    s.rows = std::move(kept);
+}
+
 }  // namespace
 
 std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
@@ -441,9 +494,17 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     const std::vector<GpuSpec> gpus = gpus_to_plan(o);
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
 
+    if (o.percentile != 0 && !(o.percentile >= 50 && o.percentile <= 99.9))
+        fail(Status::invalid_argument, "percentile",
+             fmt::format("must be from 50 to 99.9, or 0 for means (got {})", o.percentile));
+    if (o.percentile != 0 && o.disaggregated && !is_bound(*profile))
+        fail(Status::invalid_argument, "percentile",
+             "a percentile is planned for colocated replicas only (disaggregated 0): the simulation runs one replica "
+             "of prefill and decode together");
     Search s{model, rps, w, t, o, *profile, {}, {}, model.published(), {}};
     for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
     if (s.rows.empty()) no_configuration(s);
+    if (o.percentile != 0 && !is_bound(*profile)) at_percentile(s);
     if (!o.all_rows) s.rows = pareto(std::move(s.rows));
     sort_cheapest_first(s.rows);
     return std::move(s.rows);

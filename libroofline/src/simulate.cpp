@@ -231,7 +231,7 @@ struct Slot {
     double tokens;
 };
 
-Percentiles percentiles(std::vector<std::pair<double, double>> weighted) {
+Percentiles percentiles(std::vector<std::pair<double, double>> weighted, double percentile) {
     Percentiles p;
     if (weighted.empty()) return p;
     std::sort(weighted.begin(), weighted.end());
@@ -256,14 +256,15 @@ Percentiles percentiles(std::vector<std::pair<double, double>> weighted) {
     p.p50 = at(0.5);
     p.p90 = at(0.9);
     p.p99 = at(0.99);
+    p.at = percentile > 0 ? at(percentile / 100) : p.mean;
     return p;
 }
 
-Percentiles percentiles(const std::vector<double>& values) {
+Percentiles percentiles(const std::vector<double>& values, double percentile) {
     std::vector<std::pair<double, double>> w;
     w.reserve(values.size());
     for (double v : values) w.emplace_back(v, 1);
-    return percentiles(std::move(w));
+    return percentiles(std::move(w), percentile);
 }
 
 void check_simulation(double rps, const Workload& w, const SimulationOptions& o) {
@@ -290,6 +291,9 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_non_negative("think_s", o.think_s);
     require_non_negative("host_kv_gb", o.host_kv_gb);
     require_non_negative("host_tbs", o.host_tbs);
+    if (o.percentile != 0 && !(o.percentile >= 50 && o.percentile <= 99.9))
+        fail(Status::invalid_argument, "percentile",
+             fmt::format("must be from 50 to 99.9, or 0 for the mean (got {})", o.percentile));
     for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
         if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
             (i > 0 && o.arrival_times_s[i] < o.arrival_times_s[i - 1]))
@@ -529,10 +533,10 @@ public:
                 (o_.targets.tpot_ms <= 0 || tpot.back() <= o_.targets.tpot_ms))
                 good += 1;
         }
-        out.ttft_ms = percentiles(ttft);
-        out.tpot_ms = percentiles(tpot);
-        out.e2e_ms = percentiles(e2e);
-        out.itl_ms = percentiles(std::move(itl));
+        out.ttft_ms = percentiles(ttft, o_.percentile);
+        out.tpot_ms = percentiles(tpot, o_.percentile);
+        out.e2e_ms = percentiles(e2e, o_.percentile);
+        out.itl_ms = percentiles(std::move(itl), o_.percentile);
         out.requests = static_cast<double>(n);
         out.duration_s = last - first;
         out.throughput_tok_s = out.duration_s > 0 ? output / out.duration_s : 0;
@@ -760,6 +764,55 @@ SimulationResult simulate(const Deployment& d, const Profile& profile, double rp
                           const SimulationOptions& o) {
     check_simulation(rps, w, o);
     return Simulation(d, profile, rps, w, o).run();
+}
+
+PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
+                                  const SimulationOptions& o) {
+    check(t);
+    check_simulation(1, w, o);
+    // bound: no queue, no tail; the closed form's answer (what no engine beats).
+    const ReplicaState mean = replica_rps(d, profile, w, t, o.mem_util);
+    PercentileCapacity out;
+    out.state = mean;
+    if (is_bound(profile) || o.percentile == 0) return out;
+    // The most a replica completes at its largest batch bounds every rate that meets the targets at a percentile.
+    const double most = replica_state(d, profile, w, max_batch(d, profile, w, o.mem_util), o.mem_util).rps;
+    const auto meets = [&](double rps, SimulationResult& r) {
+        r = simulate(d, profile, rps, w, o);
+        ++out.simulations;
+        return r.ttft_ms.at <= t.ttft_ms && r.tpot_ms.at <= t.tpot_ms;
+    };
+    SimulationResult at_lo, probe;
+    double lo = 0, hi = most;
+    // A start below any reasonable answer: one request at a time (a tenth of the mean model's rate, or less).
+    const double first = std::min(mean.rps, most) / 16;
+    if (!meets(first, at_lo)) {
+        if (!meets(first / 64, at_lo))
+            fail(Status::no_solution, at_lo.ttft_ms.at > t.ttft_ms ? "ttft_ms" : "tpot_ms",
+                 fmt::format("not even {:.3g} requests/s meet the targets at p{}: TTFT {:.4g} ms, TPOT {:.4g} ms",
+                             first / 64, o.percentile, at_lo.ttft_ms.at, at_lo.tpot_ms.at));
+        hi = first;
+        lo = first / 64;
+    } else {
+        lo = first;
+    }
+    // Bisection on the rate to a part in 2^-8 of the range (the same seed at every rate: a deterministic answer).
+    for (int k = 0; k < 10 && hi - lo > 4e-3 * hi; ++k) {
+        const double mid = (lo + hi) / 2;
+        if (meets(mid, probe)) {
+            lo = mid;
+            at_lo = probe;
+        } else {
+            hi = mid;
+        }
+    }
+    out.state.rps = lo;
+    out.state.output_tokens_per_s = lo * w.output_tokens;
+    out.state.batch = at_lo.mean_batch;
+    out.state.ttft_ms = at_lo.ttft_ms.at;
+    out.state.tpot_ms = at_lo.tpot_ms.at;
+    out.state.e2e_ms = at_lo.e2e_ms.at;
+    return out;
 }
 
 }  // namespace roofline::serving

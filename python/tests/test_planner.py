@@ -181,6 +181,23 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(cached["prefix_hit_rate"]["mean"], 0.75 * 1499 / 1500)
         self.assertLess(cached["ttft_ms"]["mean"], a["ttft_ms"]["mean"])
 
+    def test_percentile_targets(self):
+        # A replica's rate at p99: the simulation at that rate meets both targets at p99; means allow more.
+        mean = roofline.replica_rps("llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "", 4)
+        p99 = roofline.replica_rps("llama-3.1-70b", "h100-sxm", 2000, 300, 500, 50, "fp8", "", 4, percentile=99)
+        self.assertLess(p99, mean)
+        at = self.table("llama-3.1-70b", "h100-sxm", p99, 2000, 300, "fp8", "", 4)
+        self.assertLessEqual(at["ttft_ms"]["p99"], 500)
+        self.assertLessEqual(at["tpot_ms"]["p99"], 50)
+        rows = roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="b200", weight_dtype="fp8", percentile=99)
+        col = {name: i for i, name in enumerate(rows[0])}
+        for r in rows[1:]:
+            self.assertLessEqual(r[col["ttft_ms"]], 500)
+            self.assertLessEqual(r[col["tpot_ms"]], 50)
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="b200", percentile=30)
+        self.assertEqual(e.exception.argument, "percentile")
+
     def test_bad_input(self):
         with self.assertRaises(roofline.ArgumentError) as e:
             roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, arrival="burst")

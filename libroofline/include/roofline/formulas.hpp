@@ -74,6 +74,8 @@ struct FormulaSpec {
     /// Where the formula grew again after its _v2 function was released: the arguments _v2 takes (the first ones);
     /// then a _v3 takes all of them. 0: _v2 (where there is one) takes all.
     std::size_t v2_args = 0;
+    /// Where it grew a third time after its _v3 was released: the arguments _v3 takes; then a _v4 takes all of them.
+    std::size_t v3_args = 0;
     /// The arguments of the typed C function named c_function_name().
     std::size_t c_arg_count() const noexcept { return released_args ? released_args : args.size(); }
 };
@@ -243,7 +245,7 @@ double slo_batch(std::string_view model, std::string_view gpu, double ctx, doubl
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
                    std::string_view profile, double mem_util, double ep = defaults::ep,
-                   double dp_attention = defaults::dp_attention, double pp = defaults::pp);
+                   double dp_attention = defaults::dp_attention, double pp = defaults::pp, double percentile = 0);
 /// ROOFLINE_CURVE: the throughput-against-interactivity curve (serving::curve): a header row, then one row per decode
 /// batch, fastest first; with tp 0 every replica size and layout the planner tries, reduced to the front.
 Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
@@ -261,7 +263,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
            std::string_view rows = defaults::plan_rows, double headroom = defaults::plan_headroom,
-           double min_replicas = defaults::plan_min_replicas);
+           double min_replicas = defaults::plan_min_replicas, double percentile = 0);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,

@@ -140,6 +140,10 @@ struct PlanOptions {
         native,
     };
     Formats formats = Formats::published;
+    /// Targets met at this percentile of the requests (50 to 99.9; 0: as means): the closed form's plan shortlists
+    /// the configurations, the simulation (simulate.hpp, replica_rps_at) sizes each again. Colocated only; bound
+    /// keeps the closed form (no queue, no tail).
+    double percentile = 0;
     std::optional<DType> weights;        ///< one weight format in every module (formats is then ignored)
     DType kv = DType::bf16;              ///< KV cache format
     std::string profile = defaults::plan_profile;  ///< a profile name (operators.hpp)
@@ -170,6 +174,9 @@ struct PlanRow {
     /// The published checkpoint in the row's formats (Checkpoint::id); empty where none is (PlanOptions::Formats::all
     /// or one format).
     std::string checkpoint;
+    /// The formats of its modules: linear layers, routed experts, embedding and lm_head (weights is the one of most
+    /// bytes among them).
+    DType linear = DType::bf16, experts = DType::bf16, embedding = DType::bf16;
     double batch = 0;                   ///< decode batch per replica at full load
     double replicas = 0;                ///< (decode) replicas
     double prefill_tp = 0;              ///< disaggregated: GPUs per prefill replica

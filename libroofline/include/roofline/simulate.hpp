@@ -68,6 +68,9 @@ struct SimulationOptions {
     /// host_link_tbs), the iteration that admits it waiting for the transfer.
     double host_kv_gb = 0;
     double host_tbs = 0;
+    /// A percentile to report besides p50, p90 and p99 (Percentiles::at), and the one replica_rps_at() meets the
+    /// targets at: 50 to 99.9; 0: the mean.
+    double percentile = 0;
     /// Targets for the goodput: a request counts when it meets both (a target of 0 is met by every request).
     Targets targets{0, 0};
 };
@@ -75,6 +78,7 @@ struct SimulationOptions {
 /// A distribution's mean and percentiles (linear interpolation between the order statistics, as numpy's default).
 struct Percentiles {
     double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+    double at = 0;  ///< at SimulationOptions::percentile (the mean where it is 0)
 };
 
 struct SimulationResult {
@@ -100,5 +104,17 @@ struct SimulationResult {
 /// fit, "prompt_tokens" when one request's cache does not fit alone in the memory left.
 SimulationResult simulate(const Deployment& d, const Profile& profile, double rps, const Workload& w,
                           const SimulationOptions& o);
+
+/// What one replica sustains with both targets met at a percentile (SimulationOptions::percentile) of the requests'
+/// TTFT and TPOT, as the simulation finds it: the largest rate (bisected to 0.4%, with the options' requests and seed
+/// at every rate) whose simulated percentiles meet both targets. `state` holds that rate, its mean decode batch and
+/// the TTFT, TPOT and E2E at the percentile. Under `bound` (no queue, no tail), or with percentile 0, the closed
+/// form's replica_rps (means). Throws no_solution naming the target missed when not even a trickle meets them.
+struct PercentileCapacity {
+    ReplicaState state;
+    int simulations = 0;  ///< runs it took
+};
+PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
+                                  const SimulationOptions& o);
 
 }  // namespace roofline::serving
