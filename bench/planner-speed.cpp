@@ -72,4 +72,13 @@ BENCHMARK_CAPTURE(BM_simulate, llama_3_1_70b_h100_tp4, "llama-3.1-70b", "h100-sx
 BENCHMARK_CAPTURE(BM_simulate, llama_3_1_8b_h100, "llama-3.1-8b", "h100-sxm", 1, 1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_simulate, deepseek_r1_b200_dep8, "deepseek-r1", "b200", 8, 8)->Unit(benchmark::kMillisecond);
 
+// A plan with the targets met at p99 (issue #33: <= 300 ms over the catalog): the closed form's shortlist, each row a
+// bisection of simulations.
+static void BM_plan_percentile(benchmark::State& state) {
+    PlanOptions o;
+    o.percentile = 99;
+    for (auto _ : state) benchmark::DoNotOptimize(plan("llama-3.1-70b", 100, {2000, 300}, {500, 50}, o));
+}
+BENCHMARK(BM_plan_percentile)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

@@ -742,7 +742,7 @@ ROOFLINE_API int roofline_replica_rps_v2(const char* model, const char* gpu, dou
 
 /** roofline_replica_rps_v2 with `percentile` appended (0: the means, as roofline_replica_rps_v2; 50 to 99.9: both
 ** targets met at that percentile of the requests' TTFT and TPOT): the largest rate whose simulation (ROOFLINE_SIMULATE:
-** Poisson arrivals, 1000 requests, seed 1) meets both, bisected to 0.4%. Under the bound profile the closed form's
+** Poisson arrivals, 1000 requests, seed 1) meets both, bisected to 1%. Under the bound profile the closed form's
 ** answer (no queue, no tail). ROOFLINE_ERROR_NO_SOLUTION naming the target not even a trickle of requests meets.
 ** Since 0.14. */
 ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, double prompt_tokens,
@@ -812,7 +812,7 @@ ROOFLINE_API int roofline_plan_v3(const char* model, double rps, double prompt_t
 
 /** roofline_plan_v3 with `percentile` appended (0: the means, as roofline_plan_v3; 50 to 99.9): the targets met at
 ** that percentile of the requests. The closed form's plan shortlists the configurations (cheapest first, those within
-** twice the cheapest's cost, at most 12) and a simulation of each (roofline_replica_rps_v3) sizes its replicas again;
+** twice the cheapest's cost, at most 6) and a simulation of each (roofline_replica_rps_v3) sizes its replicas again;
 ** the rows' batch is then the simulated mean batch and their ttft_ms and tpot_ms the percentile's. Colocated replicas
 ** only: ROOFLINE_ERROR_ARGUMENT naming "percentile" with disaggregated 1 (but under bound, which keeps the closed
 ** form); ROOFLINE_ERROR_NO_SOLUTION naming it where no shortlisted configuration meets the targets at it. Since 0.14. */

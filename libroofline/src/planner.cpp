@@ -430,8 +430,8 @@ void sort_cheapest_first(std::vector<PlanRow>& rows) {
 }
 
 /// The configurations a plan at a percentile simulates: the closed form's rows cheapest first, those within twice
-/// the cheapest's cost, at most this many (each is a bisection of a dozen simulations).
-constexpr std::size_t kPercentileShortlist = 12;
+/// the cheapest's cost, at most this many (each is a bisection of about eight simulations).
+constexpr std::size_t kPercentileShortlist = 6;
 
 /// Sizes the closed form's shortlist again with the targets met at PlanOptions::percentile (replica_rps_at): each
 /// row's replica capacity as the simulation finds it, its replicas, GPUs, cost and latencies at the percentile. Rows

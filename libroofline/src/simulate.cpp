@@ -782,29 +782,29 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
         ++out.simulations;
         return r.ttft_ms.at <= t.ttft_ms && r.tpot_ms.at <= t.tpot_ms;
     };
+    // Bisection on the rate between nothing and what the replica completes at its largest batch, to 1% of the
+    // bracket, the first probe at the closed form's rate (a tail target is met below it, a median one near it). The
+    // same seed at every rate: a deterministic answer.
     SimulationResult at_lo, probe;
     double lo = 0, hi = most;
-    // A start below any reasonable answer: one request at a time (a tenth of the mean model's rate, or less).
-    const double first = std::min(mean.rps, most) / 16;
-    if (!meets(first, at_lo)) {
-        if (!meets(first / 64, at_lo))
-            fail(Status::no_solution, at_lo.ttft_ms.at > t.ttft_ms ? "ttft_ms" : "tpot_ms",
-                 fmt::format("not even {:.3g} requests/s meet the targets at p{}: TTFT {:.4g} ms, TPOT {:.4g} ms",
-                             first / 64, o.percentile, at_lo.ttft_ms.at, at_lo.tpot_ms.at));
-        hi = first;
-        lo = first / 64;
-    } else {
-        lo = first;
-    }
-    // Bisection on the rate to a part in 2^-8 of the range (the same seed at every rate: a deterministic answer).
-    for (int k = 0; k < 10 && hi - lo > 4e-3 * hi; ++k) {
-        const double mid = (lo + hi) / 2;
+    bool found = false;
+    for (int k = 0; k < 16 && hi - lo > 0.01 * hi; ++k) {
+        const double mid = k == 0 && mean.rps < most ? mean.rps : (lo + hi) / 2;
         if (meets(mid, probe)) {
             lo = mid;
             at_lo = probe;
+            found = true;
         } else {
             hi = mid;
         }
+    }
+    if (!found) {  // not even 1% of the bracket: a trickle, or nothing
+        const double trickle = hi / 64;
+        if (!meets(trickle, at_lo))
+            fail(Status::no_solution, at_lo.ttft_ms.at > t.ttft_ms ? "ttft_ms" : "tpot_ms",
+                 fmt::format("not even {:.3g} requests/s meet the targets at p{}: TTFT {:.4g} ms, TPOT {:.4g} ms",
+                             trickle, o.percentile, at_lo.ttft_ms.at, at_lo.tpot_ms.at));
+        lo = trickle;
     }
     out.state.rps = lo;
     out.state.output_tokens_per_s = lo * w.output_tokens;

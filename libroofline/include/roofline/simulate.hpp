@@ -106,7 +106,7 @@ SimulationResult simulate(const Deployment& d, const Profile& profile, double rp
                           const SimulationOptions& o);
 
 /// What one replica sustains with both targets met at a percentile (SimulationOptions::percentile) of the requests'
-/// TTFT and TPOT, as the simulation finds it: the largest rate (bisected to 0.4%, with the options' requests and seed
+/// TTFT and TPOT, as the simulation finds it: the largest rate (bisected to 1%, with the options' requests and seed
 /// at every rate) whose simulated percentiles meet both targets. `state` holds that rate, its mean decode batch and
 /// the TTFT, TPOT and E2E at the percentile. Under `bound` (no queue, no tail), or with percentile 0, the closed
 /// form's replica_rps (means). Throws no_solution naming the target missed when not even a trickle meets them.
