@@ -1,6 +1,6 @@
 """Builds examples/capacity-planning.fods: a capacity-planning workbook made only of ROOFLINE_* formulas.
 
-Six sheets:
+Seven sheets:
   Article   the article's two batching tables (8B BF16 model on an H100 SXM), critical batches, prefill;
   Plan      a deployment planner (inputs -> memory, max batch, step time, tokens/s) and what-if grids;
   Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart;
@@ -12,6 +12,8 @@ Six sheets:
   Calibrate a profile fitted on measured rows (ROOFLINE_CALIBRATE; here 18 steps measured on one H200,
             tests/data/calibration/h200-graph.csv), each row's prediction and error (ROOFLINE_CALIBRATE_ROWS)
             beside typical's, and the median errors of both.
+  Tails     percentiles of TTFT and TPOT against the load (ROOFLINE_SIMULATE at shares of a replica's capacity),
+            goodput and the mean batch, and a chart of p50 and p99 TTFT against requests/s.
 
 The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
 formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
@@ -943,6 +945,86 @@ def calibrate(book, sheet):
                         1.8, 1.8])
 
 
+TAILS_TOP = 22     # the header row of the Tails table; one row per load below it
+TAILS_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0]
+P99_COLOR = 0xC0504D
+
+
+def tails_inputs():
+    """The Tails sheet's inputs: (label, default, help, number format), rows 5 ... in ROOFLINE_SIMULATE's order."""
+    return [
+        ("Model", "llama-3.1-70b", "a catalog id, or a config.json in a cell", None),
+        ("GPU", "h100-sxm", "a catalog id", None),
+        ("Weight format", "fp8", "native, a format, or a published checkpoint's id", None),
+        ("GPUs per replica (tp)", 4, "tensor parallel", "0"),
+        ("Prompt tokens", 2000, "tokens per request (the mean)", "#,##0"),
+        ("Output tokens", 300, "tokens per request (the mean)", "#,##0"),
+        ("Arrivals", "poisson", "poisson, constant or gamma", None),
+        ("Burstiness (cv)", 1, "gamma's coefficient of variation: 1 is Poisson's, 4 bursty", "0.0"),
+        ("Requests simulated", 1000, "per load; the same seed at every load", "#,##0"),
+        ("Time to first token, target", 500, "ms: the goodput counts requests within both", "#,##0"),
+        ("Time per output token, target", 50, "ms", "#,##0.#"),
+        ("Profile", "typical", "the engine's caps and fitted efficiencies", None),
+    ]
+
+
+def tails(book, sheet):
+    """Percentiles against load: ROOFLINE_SIMULATE at shares of a replica's capacity, and their chart."""
+    inputs = tails_inputs()
+    book.title(sheet, "A1", "Tails: percentiles of the time to first token and per output token against the load")
+    book.note(sheet, "A2", "ROOFLINE_SIMULATE runs one replica iteration by iteration (continuous batching, chunked "
+                           "prefill, the engine's caps, KV memory) under a stream of requests at each load below, and "
+                           "gives the percentiles the means hide.")
+    book.note(sheet, "A3", "Loads are shares of what the replica completes at its largest batch (the closed form, no "
+                           "targets). Change the yellow inputs; bursts (gamma, cv 4) raise the p99 at the same load.")
+    book.put(sheet, "A4", "Inputs", bold=True, size=12)
+    book.inputs(sheet, 5, inputs)
+    book.style(sheet.getCellRangeByName("B5:B16"), align="LEFT")
+    drop_down(book, sheet, "B11", '"poisson";"constant";"gamma"', "How requests arrive.")
+    drop_down(book, sheet, "B16", PROFILES, "typical: the estimate; bound: the ideal roofline.")
+    book.put(sheet, "A18", "Capacity of one replica", bold=True)
+    book.put(sheet, "B18", '=ROOFLINE_REPLICA_RPS($B$5;$B$6;$B$9;$B$10;1000000;1000000;$B$7;"";$B$8;$B$16)',
+             fmt="0.00", bold=True, align="LEFT")
+    book.put(sheet, "C18", "requests/s at its largest batch (ROOFLINE_REPLICA_RPS without targets)", color=NOTE_COLOR)
+    book.name("Tails_Inputs", "Tails", "A5:B18")
+    top = TAILS_TOP
+    book.title(sheet, f"A{top - 1}", "Percentiles at each load (ROOFLINE_SIMULATE; ms)", size=12)
+    book.header(sheet, f"A{top}:I{top}", ["Load (share of capacity)", "Requests/s", "TTFT p50", "TTFT p90", "TTFT p99",
+                                          "TPOT p50", "TPOT p99", "Goodput (requests/s)", "Mean batch"])
+    call = ('ROOFLINE_SIMULATE($B$5;$B$6;B{r};$B$9;$B$10;$B$7;"";$B$8;$B$16;1;1;1;$B$11;$B$12;$B$13;1;"fixed";0;'
+            '$B$14;$B$15)')
+    # (column, row of the result, column of the result): the latencies' rows 2 (ttft) and 3 (tpot), the p50, p90,
+    # p99 columns 3 to 5; goodput and mean batch in the mean column (2) of their rows.
+    cells = [("C", 2, 3), ("D", 2, 4), ("E", 2, 5), ("F", 3, 3), ("G", 3, 5), ("H", 7, 2), ("I", 8, 2)]
+    # Each load's ROOFLINE_SIMULATE array once (15 rows x 5 columns, below the table), the table's cells INDEX into it.
+    arrays = top + len(TAILS_LOADS) + 5
+    book.title(sheet, f"A{arrays - 2}", "The simulation at each load: each ROOFLINE_SIMULATE array (metric by statistic)",
+               size=12)
+    for i, share in enumerate(TAILS_LOADS):
+        r = top + 1 + i
+        a_top = arrays + 16 * i
+        area = f"B{a_top}:F{a_top + 14}"
+        book.put(sheet, f"A{a_top}", f"=TEXT(A{r};\"0%\")&\" of the capacity\"", bold=True)
+        sheet.getCellRangeByName(area).setArrayFormula(f'=IFERROR({call.replace("B{r}", f"$B${r}")};"")')
+        book.put(sheet, f"A{r}", share, fmt="0%", bg=INPUT_BG)
+        book.put(sheet, f"B{r}", f"=A{r}*$B$18", fmt="0.00")
+        for col, row, column in cells:
+            book.put(sheet, f"{col}{r}", f'=IFERROR(INDEX($B${a_top}:$F${a_top + 14};{row};{column});"")',
+                     fmt="0.00" if col == "H" else "#,##0.0")
+    last = top + len(TAILS_LOADS)
+    book.name("Tails_Table", "Tails", f"A{top}:I{last}")
+    book.note(sheet, f"A{last + 1}", "TTFT: arrival to the first token; TPOT: each request's (end to end - TTFT) / "
+                                     "(output tokens - 1); goodput: requests within both targets per second. Near and "
+                                     "above the capacity the queue grows with the requests simulated.")
+    book.widths(sheet, [5.2, 2.4, 2.0, 2.0, 2.0, 2.0, 2.0, 2.6, 2.0])
+    xy_chart(book, sheet, "TailsChart", f"K{4}", "Time to first token against load", "requests/s", "ms",
+             [(f"$Tails.$B${top + 1}:$B${last}", f"$Tails.$C${top + 1}:$C${last}", f"$Tails.$C${top}", CURVE_COLOR,
+               0, 250, True),
+              (f"$Tails.$B${top + 1}:$B${last}", f"$Tails.$E${top + 1}:$E${last}", f"$Tails.$E${top}", P99_COLOR,
+               1, 250, True)],
+             log_y=True)
+
+
 def xy_chart(book, sheet, name, at, title, x_title, y_title, series, log_y=False, missing=0):
     """An XY chart of `series` ((x range, y range, label cell, color, symbol, symbol size, line): symbol a
     StandardSymbol or None for none) placed at cell `at`, 9.8 x 7.7 cm, its legend below. `missing`: how empty
@@ -1083,8 +1165,9 @@ def build(ctx, doc, output):
     sheets.insertNewByName("Planner", 3)
     sheets.insertNewByName("Models", 4)
     sheets.insertNewByName("Calibrate", 5)
-    while sheets.Count > 6:
-        sheets.removeByName(sheets.ElementNames[6])
+    sheets.insertNewByName("Tails", 6)
+    while sheets.Count > 7:
+        sheets.removeByName(sheets.ElementNames[7])
 
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
@@ -1093,6 +1176,7 @@ def build(ctx, doc, output):
     models(book, sheets.getByName("Models"))  # first: the Planner's lists live there
     planner(book, sheets.getByName("Planner"))
     calibrate(book, sheets.getByName("Calibrate"))
+    tails(book, sheets.getByName("Tails"))
     for cells in book.headers:
         cells.Rows.OptimalHeight = True
 
@@ -1108,6 +1192,9 @@ def build(ctx, doc, output):
     last_printed = _col(PLAN_COLS + 1)
     area = doc.Sheets.getByName("Planner").getCellRangeByName(f"A1:{last_printed}{PLAN_TOP + PLAN_PRINTED}").RangeAddress
     doc.Sheets.getByName("Planner").setPrintAreas((area,))
+    # The Tails sheet prints its table and chart; the simulation's arrays below them stay on screen.
+    tails_sheet = doc.Sheets.getByName("Tails")
+    tails_sheet.setPrintAreas((tails_sheet.getCellRangeByName(f"A1:S{TAILS_TOP + len(TAILS_LOADS) + 1}").RangeAddress,))
     if doc.CurrentController:
         doc.CurrentController.setActiveSheet(sheets.getByName("Article"))
 

@@ -48,8 +48,10 @@ TABLES = [
     ("Calibrate", "The profile fitted on the measured rows (ROOFLINE_CALIBRATE)", "Calibrate_Answer", False),
     ("Calibrate", "What the fit changes: the rows' median error", "Calibrate_Errors", True),
     ("Calibrate", "Each measured row, fitted and left out (ROOFLINE_CALIBRATE_ROWS array formula)", "Calibrate_Rows", True),
+    ("Tails", "Inputs", "Tails_Inputs", False),
+    ("Tails", "Percentiles at each load (ROOFLINE_SIMULATE, ms)", "Tails_Table", True),
 ]
-SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate"]
+SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate", "Tails"]
 
 # The article's figures beside what the workbook computes: (what, sheet, cell, seed case id). The
 # figures themselves come from tests/data/seed-cases.json: "printed" is what the article shows, and the
@@ -162,6 +164,7 @@ def show(doc, pdf_tmp):
     problems += check_lists(doc)
     problems += check_format_lists(doc)
     problems += check_calibrate(doc)
+    problems += check_tails(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -191,6 +194,40 @@ def show(doc, pdf_tmp):
 # ---- The Calibrate sheet against the C ABI ----
 
 CAL_TOP, CAL_ROWS = 13, 40  # the measured rows' range (make_capacity_planning.py)
+
+
+def check_tails(doc):
+    """The Tails sheet: each load's percentiles are ROOFLINE_SIMULATE's through the C ABI (the same seed, the same
+    numbers), p50 <= p90 <= p99, the p99 TTFT grows from the lightest load to the heaviest; its chart is there."""
+    problems = []
+    sheet = doc.Sheets.getByName("Tails")
+    inputs = [sheet.getCellByPosition(1, r) for r in range(4, 16)]
+    args = [c.getString() if c.getType().value == "TEXT" else c.getValue() for c in inputs]
+    model, gpu, weights, tp, prompt, output, arrival, cv, requests, ttft, tpot, profile = args
+    capacity = ROOFLINE.call("ROOFLINE_REPLICA_RPS", model, gpu, prompt, output, 1e6, 1e6, weights, "", tp, profile)
+    if not _close(sheet.getCellRangeByName("B18").getValue(), capacity):
+        problems.append(f"Tails: B18 is {sheet.getCellRangeByName('B18').getValue()}, the C ABI's capacity {capacity}")
+    rows = sheet.getCellRangeByName("A23:I33").DataArray
+    p99 = []
+    for share, rps, *cells in rows:
+        want = ROOFLINE.call("ROOFLINE_SIMULATE", model, gpu, rps, prompt, output, weights, "", tp, profile, 1, 1, 1,
+                             arrival, cv, requests, 1, "fixed", 0, ttft, tpot)
+        by = {r[0]: r[1:] for r in want[1:]}
+        expect = [by["ttft_ms"][1], by["ttft_ms"][2], by["ttft_ms"][3], by["tpot_ms"][1], by["tpot_ms"][3],
+                  by["goodput_rps"][0], by["mean_batch"][0]]
+        if not all(isinstance(g, float) and _close(g, e) for g, e in zip(cells, expect)):
+            problems.append(f"Tails at {share:.0%}: Calc {cells}, the C ABI {expect}")
+        if not cells[0] <= cells[1] <= cells[2]:
+            problems.append(f"Tails at {share:.0%}: TTFT p50, p90, p99 not ordered: {cells[:3]}")
+        p99.append(cells[2] if isinstance(cells[2], float) else float("nan"))
+    if p99 and not p99[-1] > p99[0]:
+        problems.append(f"Tails: the p99 TTFT at the heaviest load ({p99[-1]}) is not above the lightest's ({p99[0]})")
+    print(f"\nThe Tails sheet against ROOFLINE_SIMULATE through the C ABI: {len(rows)} loads, every cell the C ABI's: "
+          f"{'yes' if not problems else 'NO'}; p99 TTFT {p99[0]:.0f} ms at {rows[0][0]:.0%} to {p99[-1]:.0f} ms at "
+          f"{rows[-1][0]:.0%} of the capacity")
+    if sheet.Charts.Count != 1:
+        problems.append("the Tails chart is missing")
+    return problems
 
 
 def check_calibrate(doc):
