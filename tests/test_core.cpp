@@ -382,6 +382,12 @@ TEST_CASE("ROOFLINE_WHY says ok, or why the call fails", "[why]") {
     CHECK(why({text("ROOFLINE_GPU"), text("h100"), text("hbm_gb")}) ==
           "argument 'gpu': no GPU 'h100' in this machine's catalog or user folder; did you mean 'h100-sxm'? (see "
           "ROOFLINE_GPUS())");
+    // A GPU the text names with more after it (issue #43: "h200-sxm" suggested "h100-sxm", one letter away).
+    CHECK(why({text("ROOFLINE_GPU"), text("h200-sxm"), text("hbm_gb")}) ==
+          "argument 'gpu': no GPU 'h200-sxm' in this machine's catalog or user folder; did you mean 'h200'? (see "
+          "ROOFLINE_GPUS())");
+    CHECK(why({text("ROOFLINE_MODEL"), text("llama-3.1-70b-instruct"), text("layers")}).find("did you mean 'llama-3.1-70b'?") !=
+          std::string::npos);
     // Every unknown model and GPU of the call, not the first alone (a shared workbook opened on another machine).
     CHECK(why({text("ROOFLINE_STEP_MS"), text("my-model"), text("my-gpu"), {1.0}, {0.0}}) ==
           "argument 'model': no model 'my-model' in this machine's catalog or user folder (see ROOFLINE_MODELS()); "

@@ -28,8 +28,9 @@ constexpr std::size_t kPrefixMin = 3;
 template <typename Text> std::optional<std::size_t> nearest_of(std::string_view word, std::span<const Text> candidates) {
     const std::string word_skeleton = skeleton(word);
     const std::size_t allowed = std::max<std::size_t>(1, word_skeleton.size() / 3);
-    std::optional<std::size_t> best, best_prefix;
+    std::optional<std::size_t> best, best_prefix, best_stem;
     std::tuple<std::size_t, std::size_t> best_distance{}, best_prefix_length{};
+    std::size_t best_stem_length = 0;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::string_view candidate = candidates[i];
         const std::string candidate_skeleton = skeleton(candidate);
@@ -43,15 +44,25 @@ template <typename Text> std::optional<std::size_t> nearest_of(std::string_view 
                 best_prefix_length = length;
             }
         }
+        // A candidate that what was typed starts with ("h200-sxm" -> "h200", "llama-3.1-70b-instruct" ->
+        // "llama-3.1-70b"): the longest such one.
+        if (candidate_skeleton.size() >= kPrefixMin && word_skeleton.size() > candidate_skeleton.size() &&
+            word_skeleton.compare(0, candidate_skeleton.size(), candidate_skeleton) == 0 &&
+            candidate_skeleton.size() > best_stem_length) {
+            best_stem = i;
+            best_stem_length = candidate_skeleton.size();
+        }
         if (std::get<0>(distance) > allowed) continue;
         if (!best || distance < best_distance) {
             best = i;
             best_distance = distance;
         }
     }
-    // The same word but for case and separators first, then a candidate the word begins, then the closest typo.
+    // The same word but for case and separators first, then a candidate the word begins, then one that begins the
+    // word, then the closest typo.
     if (best && std::get<0>(best_distance) == 0) return best;
-    return best_prefix ? best_prefix : best;
+    if (best_prefix) return best_prefix;
+    return best_stem ? best_stem : best;
 }
 
 }  // namespace
