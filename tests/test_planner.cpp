@@ -451,6 +451,14 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
     require_error("ROOFLINE_REPLICA_RPS", {text("llama-3.1-8b"), text("h100-sxm"), num(2000), num(300), num(0.001), num(50)},
                   none, "ttft_ms");
     require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(-5), num(50)}, bad, "ttft_ms");
+    // A TTFT target no configuration meets: named, with the fastest first token of a request alone and where (#43).
+    require_error("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(5), num(50)}, none,
+                  "ttft_ms");
+    const std::string ttft_reason =
+        error_of("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(5), num(50)}).reason();
+    CHECK_THAT(ttft_reason, Contains("the fastest first token, 'gb200'"));
+    CHECK_THAT(ttft_reason, Contains("a ttft_ms above that is met at a low enough load"));
+    CHECK_THAT(ttft_reason, !Contains("per output token for one request"));  // the TPOT's note goes with a TPOT miss
     // Unknown ids, with the formula layer's wording and suggestion.
     const Error model =
         error_of("ROOFLINE_PLAN", {text("llama3.1-70b"), num(100), num(2000), num(300), num(500), num(50)});

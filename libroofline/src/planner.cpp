@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,9 @@ struct Failures {
     // The fastest TPOT of one sequence among the configurations that fit, and where.
     double fastest_tpot = kInf;
     std::string fastest_where;
+    // The fastest first token of one request alone among the configurations the TTFT target rules out, and where.
+    double fastest_ttft = kInf;
+    std::string fastest_ttft_where;
 
     void add(const Error& e) {
         const std::string& a = e.argument();
@@ -307,7 +311,14 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
             break;
         }
         case Miss::memory: ++s.failures.memory; break;
-        case Miss::ttft: ++s.failures.ttft; break;
+        case Miss::ttft:
+            ++s.failures.ttft;
+            if (state.ttft_ms < s.failures.fastest_ttft) {
+                s.failures.fastest_ttft = state.ttft_ms;
+                s.failures.fastest_ttft_where =
+                    fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights), layout_name(d.tp, d.layout));
+            }
+            break;
         case Miss::tpot:
             ++s.failures.tpot;
             // One sequence's TPOT (colocated at a batch of 1), the nearest to the target.
@@ -410,10 +421,15 @@ void search_gpu(Search& s, const GpuSpec& gpu) {
             "no configuration of '{}' meets ttft_ms = {} and tpot_ms = {} ({} ruled out by the TPOT target, {} by "
             "the TTFT target, {} by memory)",
             s.model.id, s.t.ttft_ms, s.t.tpot_ms, failures.tpot, failures.ttft, failures.memory);
-        if (std::isfinite(failures.fastest_tpot))
+        // The target that rules out most, with what its nearest configuration reaches.
+        if (std::string_view(argument) == "tpot_ms" && std::isfinite(failures.fastest_tpot))
             reason += fmt::format("; the fastest, {}, takes {:.4g} ms per output token for one request: a "
                                   "tpot_ms of at least that would be met",
                                   failures.fastest_where, failures.fastest_tpot);
+        if (std::string_view(argument) == "ttft_ms" && std::isfinite(failures.fastest_ttft))
+            reason += fmt::format("; the fastest first token, {}, comes {:.4g} ms after a request alone arrives: a "
+                                  "ttft_ms above that is met at a low enough load",
+                                  failures.fastest_ttft_where, failures.fastest_ttft);
     }
     if (*argument) fail(Status::no_solution, argument, reason);
     throw Error::of_call(Status::no_solution, "", "", reason);
