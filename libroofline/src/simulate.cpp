@@ -717,7 +717,7 @@ private:
             Request& r = requests_[i];
             const double tokens = r.prefilling() ? std::min(r.target - r.ctx, budget) : 1;
             const double need = held(r.ctx + tokens) - held(r.ctx);
-            if (!make_room(group, need))
+            if (group.used + need > capacity_ && !make_room(group, need))
                 while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
             if (group.used + need > capacity_) {  // not even alone with those before it: it waits
                 preempt(group, i);
