@@ -467,7 +467,7 @@ void at_percentile(Search& s) {
     std::vector<PlanRow> kept;
     std::string missed;
     for (PlanRow row : shortlist) {
-        const GpuSpec& gpu = *find_gpu(row.gpu);
+        const GpuSpec gpu = *find_gpu(row.gpu);  // a copy: find_gpu gives an optional by value
         Deployment d{s.model, gpu, row.linear, s.o.kv, row.tp};
         d.experts = row.experts;
         d.embedding = row.embedding;
