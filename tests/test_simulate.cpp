@@ -187,6 +187,12 @@ TEST_CASE("the simulation's bad inputs name their argument", "[simulate]") {
     o = with(10);
     o.arrival_times_s = {0, 2, 1};
     refused(1, {1000, 200}, o, "arrival_times_s");
+    // More work than a formula should compute (a million requests of a thousand tokens): refused at once, naming
+    // requests; so is a run that turns out longer than its budget.
+    refused(1, {1000, 1000}, with(1000000), "requests");
+    o = with(1000);
+    o.max_steps = 50000;
+    refused(20, {1000, 20}, o, "requests");
     // A request whose cache does not fit alone beside the weights: no solution, naming prompt_tokens.
     refused(1, {2000000, 200}, with(1), "prompt_tokens");
 }

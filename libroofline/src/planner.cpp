@@ -464,6 +464,8 @@ void at_percentile(Search& s) {
     SimulationOptions so;
     so.percentile = s.o.percentile;
     so.mem_util = s.o.mem_util;
+    // The shortlist's searches share three simulations' budget (a second or two of CPU), each row at most its own.
+    double left = 3 * defaults::simulate_max_steps;
     std::vector<PlanRow> kept;
     std::string missed;
     for (PlanRow row : shortlist) {
@@ -472,8 +474,10 @@ void at_percentile(Search& s) {
         d.experts = row.experts;
         d.embedding = row.embedding;
         d.layout = row.layout;
+        so.max_steps = std::min(defaults::simulate_max_steps, left / 2);
         try {
             const PercentileCapacity c = replica_rps_at(d, s.profile, s.w, s.t, so);
+            left -= c.work;
             row.replicas = replicas_for(s.rps, c.state.rps, s.o);
             row.batch = c.state.batch;
             row.ttft_ms = c.state.ttft_ms;

@@ -267,6 +267,16 @@ Percentiles percentiles(const std::vector<double>& values, double percentile) {
     return percentiles(std::move(w), percentile);
 }
 
+/// What an iteration costs beside its token steps, in token steps (SimulationOptions::max_steps).
+constexpr double kStepsPerIteration = 10;
+
+[[noreturn]] void too_long(double max_steps) {
+    fail(Status::invalid_argument, "requests",
+         fmt::format("the simulation would take more than {:.3g} token steps (each sequence's token or prefill chunk in "
+                     "an iteration), more than a formula should compute: simulate fewer requests or shorter answers",
+                     max_steps));
+}
+
 void check_simulation(double rps, const Workload& w, const SimulationOptions& o) {
     if (o.arrival_times_s.empty()) require_positive("rps", rps);
     require_whole("requests", o.requests, 1);
@@ -291,6 +301,10 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_non_negative("think_s", o.think_s);
     require_non_negative("host_kv_gb", o.host_kv_gb);
     require_non_negative("host_tbs", o.host_tbs);
+    require_positive("max_steps", o.max_steps);
+    // Each request decodes output_tokens - 1 tokens, a step each: beyond the budget, no need to start.
+    const double requests = o.arrival_times_s.empty() ? o.requests : static_cast<double>(o.arrival_times_s.size()) * o.turns;
+    if (requests * (w.output_tokens - 1) > o.max_steps) too_long(o.max_steps);
     if (o.percentile != 0 && !(o.percentile >= 50 && o.percentile <= 99.9))
         fail(Status::invalid_argument, "percentile",
              fmt::format("must be from 50 to 99.9, or 0 for the mean (got {})", o.percentile));
@@ -485,6 +499,9 @@ public:
             busy_s += dt;
             decode_seconds += decoding * dt;
             out.iterations += 1;
+            for (const auto& g : slots) out.steps += static_cast<double>(g.size());
+            // An iteration's own cost (its operators timed, its groups scheduled) counts as ten steps.
+            if (out.steps + kStepsPerIteration * out.iterations > o_.max_steps) too_long(o_.max_steps);
             // Progress: caches grow, prefills end in a token, decodes give one.
             double steady = 0;  // tokens whose previous one came at the end of the previous iteration
             for (int g = 0; g < groups_; ++g) {
@@ -777,8 +794,22 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
     if (is_bound(profile) || o.percentile == 0) return out;
     // The most a replica completes at its largest batch bounds every rate that meets the targets at a percentile.
     const double most = replica_state(d, profile, w, max_batch(d, profile, w, o.mem_util), o.mem_util).rps;
+    // The search's budget: twice one simulation's, for all its runs.
+    double left = 2 * o.max_steps;
     const auto meets = [&](double rps, SimulationResult& r) {
-        r = simulate(d, profile, rps, w, o);
+        SimulationOptions run = o;
+        run.max_steps = left;
+        try {
+            r = simulate(d, profile, rps, w, run);
+        } catch (const Error& e) {
+            if (e.status() != Status::invalid_argument || e.argument() != "requests") throw;
+            fail(Status::invalid_argument, "requests",
+                 fmt::format("the search for the rate at p{} would take more than {:.3g} token steps of simulation, "
+                             "more than a formula should compute: simulate fewer requests or shorter answers",
+                             o.percentile, 2 * o.max_steps));
+        }
+        left -= r.steps + kStepsPerIteration * r.iterations;
+        out.work += r.steps + kStepsPerIteration * r.iterations;
         ++out.simulations;
         return r.ttft_ms.at <= t.ttft_ms && r.tpot_ms.at <= t.tpot_ms;
     };

@@ -72,6 +72,10 @@ inline constexpr const char* simulate_arrival = "poisson";
 inline constexpr double simulate_cv = 1;
 inline constexpr const char* simulate_lengths = "fixed";
 inline constexpr double simulate_spread = 0;
+/// The most token steps (a sequence's decode token or prefill chunk in one iteration) one call simulates, about a
+/// second of CPU: past it an error names `requests`, so that no cell computes for minutes; a search at a percentile
+/// (ROOFLINE_REPLICA_RPS, ROOFLINE_PLAN) has twice that for all its simulations of one replica.
+inline constexpr double simulate_max_steps = 2e7;
 
 /// The fraction of each GPU's memory that weights and KV cache may use: every `mem_util` default (the formula
 /// table's and serving.hpp's), as vLLM's gpu_memory_utilization default.

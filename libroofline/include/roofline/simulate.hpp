@@ -71,6 +71,9 @@ struct SimulationOptions {
     /// A percentile to report besides p50, p90 and p99 (Percentiles::at), and the one replica_rps_at() meets the
     /// targets at: 50 to 99.9; 0: the mean.
     double percentile = 0;
+    /// The most work the run may take (defaults::simulate_max_steps): token steps, and ten for each iteration; past
+    /// it, Error naming "requests" (invalid_argument), so that no call computes for minutes.
+    double max_steps = defaults::simulate_max_steps;
     /// Targets for the goodput: a request counts when it meets both (a target of 0 is met by every request).
     Targets targets{0, 0};
 };
@@ -96,6 +99,7 @@ struct SimulationResult {
     double preemptions = 0;       ///< sequences evicted from the KV memory to be recomputed
     double max_queue = 0;         ///< the most requests waiting at once (arrived, not yet running)
     double offloaded_gb = 0;      ///< KV cache moved to host memory over the run, GB per GPU
+    double steps = 0;             ///< token steps simulated: each sequence's decode token or prefill chunk per iteration
 };
 
 /// Simulates `o.requests` requests arriving at `rps` requests/s (> 0) on one replica of the deployment, each of
@@ -113,6 +117,7 @@ SimulationResult simulate(const Deployment& d, const Profile& profile, double rp
 struct PercentileCapacity {
     ReplicaState state;
     int simulations = 0;  ///< runs it took
+    double work = 0;      ///< their work, as SimulationOptions::max_steps counts it
 };
 PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
                                   const SimulationOptions& o);
