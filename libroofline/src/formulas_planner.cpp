@@ -44,11 +44,6 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
 
 serving::Workload workload(double prompt_tokens, double output_tokens) { return {prompt_tokens, output_tokens}; }
 
-/// A percentile target: 0 (the mean) or 50 to 99.9.
-void require_percentile(const FormulaSpec& f, double percentile) {
-    if (percentile != 0 && percentile < 50)
-        out_of_domain(f, arg_named(f, "percentile"), percentile, "0 (the mean) or from 50 to 99.9");
-}
 
 
 
@@ -133,7 +128,6 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
                    double percentile) {
     const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
                                            kv_dtype, tp, profile, mem_util, ep, dp_attention, pp, percentile});
-    require_percentile(f, percentile);
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
@@ -238,7 +232,6 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
                                     min_replicas, percentile});
-    require_percentile(f, percentile);
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);

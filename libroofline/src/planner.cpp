@@ -295,6 +295,25 @@ std::vector<Candidate> candidates_of(Search& s, Deployment& d) {
     return candidates;
 }
 
+/// A colocated row sized for the load from one replica's state (the closed form's, or a percentile's): its
+/// replicas, batch, latencies, GPUs, capacity and cost.
+void size_colocated(PlanRow& row, const ReplicaState& state, const Search& s, std::optional<double> usd) {
+    row.replicas = replicas_for(s.rps, state.rps, s.o);
+    row.batch = state.batch;
+    row.ttft_ms = state.ttft_ms;
+    row.tpot_ms = state.tpot_ms;
+    row.gpus = row.replicas * row.tp;
+    row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
+    price(row, usd, s.rps, s.w);
+}
+
+/// The nearest miss of one target so far: one request's value there, and where.
+void note_nearest(double& best, std::string& where, double value, const Deployment& d) {
+    if (value >= best) return;
+    best = value;
+    where = fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights), layout_name(d.tp, d.layout));
+}
+
 /// A colocated replica of the candidate `d` holds (prefill and decode on the same GPUs): its row, or why it fails.
 /// No exception per configuration ruled out: search_replica says why.
 void colocated_candidate(Search& s, const Deployment& d, std::optional<double> usd) {
@@ -303,30 +322,18 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
         case Miss::none: {
             PlanRow row = row_of(d, state, s.rps, s.o);
             row.checkpoint = s.checkpoint;
-            row.gpus = row.replicas * d.tp;
-            row.ttft_ms = state.ttft_ms;
-            row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
-            price(row, usd, s.rps, s.w);
+            size_colocated(row, state, s, usd);
             s.rows.push_back(std::move(row));
             break;
         }
         case Miss::memory: ++s.failures.memory; break;
-        case Miss::ttft:
+        case Miss::ttft:  // one request alone's first token, the nearest to the target
             ++s.failures.ttft;
-            if (state.ttft_ms < s.failures.fastest_ttft) {
-                s.failures.fastest_ttft = state.ttft_ms;
-                s.failures.fastest_ttft_where =
-                    fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights), layout_name(d.tp, d.layout));
-            }
+            note_nearest(s.failures.fastest_ttft, s.failures.fastest_ttft_where, state.ttft_ms, d);
             break;
-        case Miss::tpot:
+        case Miss::tpot:  // one sequence's TPOT (colocated at a batch of 1), the nearest to the target
             ++s.failures.tpot;
-            // One sequence's TPOT (colocated at a batch of 1), the nearest to the target.
-            if (state.tpot_ms < s.failures.fastest_tpot) {
-                s.failures.fastest_tpot = state.tpot_ms;
-                s.failures.fastest_where =
-                    fmt::format("'{}' in {} at {}", d.gpu.id, to_string(d.weights), layout_name(d.tp, d.layout));
-            }
+            note_nearest(s.failures.fastest_tpot, s.failures.fastest_where, state.tpot_ms, d);
             break;
     }
 }
@@ -478,13 +485,7 @@ void at_percentile(Search& s) {
         try {
             const PercentileCapacity c = replica_rps_at(d, s.profile, s.w, s.t, so);
             left -= c.work;
-            row.replicas = replicas_for(s.rps, c.state.rps, s.o);
-            row.batch = c.state.batch;
-            row.ttft_ms = c.state.ttft_ms;
-            row.tpot_ms = c.state.tpot_ms;
-            row.gpus = row.replicas * row.tp;
-            row.capacity_tokens_per_s_per_gpu = row.replicas * c.state.rps * s.w.output_tokens / row.gpus;
-            price(row, price_of(gpu, s.o), s.rps, s.w);
+            size_colocated(row, c.state, s, price_of(gpu, s.o));
             kept.push_back(std::move(row));
         } catch (const Error& e) {
             if (e.status() != Status::no_solution) throw;
@@ -514,9 +515,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     const std::vector<GpuSpec> gpus = gpus_to_plan(o);
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
 
-    if (o.percentile != 0 && !(o.percentile >= 50 && o.percentile <= 99.9))
-        fail(Status::invalid_argument, "percentile",
-             fmt::format("must be from 50 to 99.9, or 0 for means (got {})", o.percentile));
+    check_percentile(o.percentile);
     if (o.percentile != 0 && o.disaggregated && !is_bound(*profile))
         fail(Status::invalid_argument, "percentile",
              "a percentile is planned for colocated replicas only (disaggregated 0): the simulation runs one replica "

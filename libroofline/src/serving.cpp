@@ -58,6 +58,12 @@ void check(const Workload& w) {
                          w.output_tokens));
 }
 
+void check_percentile(double percentile) {
+    if (percentile != 0 && !(percentile >= 50 && percentile <= 99.9))
+        fail(Status::invalid_argument, "percentile",
+             fmt::format("must be from 50 to 99.9, or 0 for the means (got {})", percentile));
+}
+
 void check(const Targets& t) {
     require_positive("ttft_ms", t.ttft_ms);
     require_positive("tpot_ms", t.tpot_ms);

@@ -21,6 +21,8 @@ void require_non_negative(const char* argument, double v);
 void require_fraction(const char* argument, double v);
 void check(const Workload& w);
 void check(const Targets& t);
+/// A percentile target: 0 (the means) or 50 to 99.9, named "percentile".
+void check_percentile(double percentile);
 
 /// What rules a replica out in the search of replica_rps (none: it has a solution).
 enum class Miss { none, memory, tpot, ttft };

@@ -305,9 +305,7 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     // Each request decodes output_tokens - 1 tokens, a step each: beyond the budget, no need to start.
     const double requests = o.arrival_times_s.empty() ? o.requests : static_cast<double>(o.arrival_times_s.size()) * o.turns;
     if (requests * (w.output_tokens - 1) > o.max_steps) too_long(o.max_steps);
-    if (o.percentile != 0 && !(o.percentile >= 50 && o.percentile <= 99.9))
-        fail(Status::invalid_argument, "percentile",
-             fmt::format("must be from 50 to 99.9, or 0 for the mean (got {})", o.percentile));
+    check_percentile(o.percentile);
     for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
         if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
             (i > 0 && o.arrival_times_s[i] < o.arrival_times_s[i - 1]))
