@@ -427,8 +427,20 @@ public:
             if (std::isfinite(requests_[i].arrival_s)) pending_.push({requests_[i].arrival_s, i});
     }
 
+    /// Ends the run as soon as its percentile of TTFT or of TPOT is sure to miss its target (missed() then): a search
+    /// needs no more of a rate that fails (nor the inter-token latencies: itl_ms is left empty). The percentile interpolates between the order statistics at rank q (n - 1):
+    /// once n - floor(q (n - 1)) requests are above a target, the one below that rank is too.
+    void stop_when_missed(const Targets& t, double percentile) {
+        stop_ = t;
+        const double n = static_cast<double>(requests_.size());
+        stop_misses_ = n - std::floor(percentile / 100 * (n - 1));
+    }
+    /// Whether the run ended early: a target sure to be missed (stop_when_missed).
+    bool missed() const noexcept { return missed_; }
+
     SimulationResult run() {
         const std::size_t n = requests_.size();
+        double ttft_misses = 0, tpot_misses = 0;
         std::size_t done = 0;
         double& t = now_;
         double busy_s = 0, decode_seconds = 0;
@@ -517,9 +529,12 @@ public:
                     r.generated += 1;
                     if (r.first_s < 0) {
                         r.first_s = t;
+                        if (stop_misses_ > 0 && (r.first_s - r.arrival_s) * 1000 > stop_.ttft_ms &&
+                            ++ttft_misses >= stop_misses_)
+                            missed_ = true;
                     } else if (r.last_s == before) {
                         steady += 1;
-                    } else {
+                    } else if (!stop_misses_) {
                         itl.emplace_back((t - r.last_s) * 1000, 1);
                     }
                     r.last_s = t;
@@ -528,11 +543,15 @@ public:
                         r.done_s = t;
                         ++done;
                         finish(group, s.request);
+                        if (stop_misses_ > 0 && (r.done_s - r.first_s) * 1000 / (r.output - 1) > stop_.tpot_ms &&
+                            ++tpot_misses >= stop_misses_)
+                            missed_ = true;
                     }
                 }
                 std::erase_if(group.running, [&](std::size_t i) { return !requests_[i].running; });
             }
-            if (steady > 0) itl.emplace_back(dt * 1000, steady);
+            if (steady > 0 && !stop_misses_) itl.emplace_back(dt * 1000, steady);
+            if (missed_) return out;  // its steps and iterations counted; no distributions
         }
         // The distributions.
         std::vector<double> ttft, tpot, e2e;
@@ -768,6 +787,9 @@ private:
     double offloaded_ = 0;      ///< bytes offloaded over the run (the replica's terms)
     double now_ = 0;     ///< the simulation's clock, s
     double hit_tokens_ = 0, prompt_tokens_ = 0;
+    Targets stop_{0, 0};      ///< stop_when_missed's targets
+    double stop_misses_ = 0;  ///< misses of either target that end the run (0: run to the end)
+    bool missed_ = false;
     /// Arrivals to come: (time, request), earliest first.
     std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>, std::greater<>>
         pending_;
@@ -794,11 +816,15 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
     const double most = replica_state(d, profile, w, max_batch(d, profile, w, o.mem_util), o.mem_util).rps;
     // The search's budget: twice one simulation's, for all its runs.
     double left = 2 * o.max_steps;
-    const auto meets = [&](double rps, SimulationResult& r) {
+    const auto meets = [&](double rps, SimulationResult& r, bool early = true) {
         SimulationOptions run = o;
         run.max_steps = left;
+        bool missed = false;
         try {
-            r = simulate(d, profile, rps, w, run);
+            Simulation sim(d, profile, rps, w, run);
+            if (early) sim.stop_when_missed(t, o.percentile);
+            r = sim.run();
+            missed = sim.missed();
         } catch (const Error& e) {
             if (e.status() != Status::invalid_argument || e.argument() != "requests") throw;
             fail(Status::invalid_argument, "requests",
@@ -809,7 +835,7 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
         left -= r.steps + kStepsPerIteration * r.iterations;
         out.work += r.steps + kStepsPerIteration * r.iterations;
         ++out.simulations;
-        return r.ttft_ms.at <= t.ttft_ms && r.tpot_ms.at <= t.tpot_ms;
+        return !missed && r.ttft_ms.at <= t.ttft_ms && r.tpot_ms.at <= t.tpot_ms;
     };
     // Bisection on the rate between nothing and what the replica completes at its largest batch, to 1% of the
     // bracket, the first probe at the closed form's rate (a tail target is met below it, a median one near it). The
@@ -829,7 +855,7 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
     }
     if (!found) {  // not even 1% of the bracket: a trickle, or nothing
         const double trickle = hi / 64;
-        if (!meets(trickle, at_lo))
+        if (!meets(trickle, at_lo, false))  // to the end: its percentiles are the error's
             fail(Status::no_solution, at_lo.ttft_ms.at > t.ttft_ms ? "ttft_ms" : "tpot_ms",
                  fmt::format("not even {:.3g} requests/s meet the targets at p{}: TTFT {:.4g} ms, TPOT {:.4g} ms",
                              trickle, o.percentile, at_lo.ttft_ms.at, at_lo.tpot_ms.at));
