@@ -371,3 +371,51 @@ TEST_CASE("a plan at a percentile: the closed form's shortlist sized again by th
     o.percentile = 0;
     CHECK(bound.size() == plan("llama-3.1-70b", 100, w, t, o).size());
 }
+
+TEST_CASE("a curve at a percentile: each point's TTFT and TPOT a simulation's at its load", "[simulate][percentile]") {
+    Deployment d{*find_model("llama-3.1-70b"), *find_gpu("h100-sxm"), DType::fp8, DType::bf16, 4};
+    const Profile& p = *find_profile("typical");
+    const Workload w{2000, 300};
+    CurveOptions o;
+    o.tp = 4;
+    const std::vector<CurvePoint> means = curve(d, p, w, o);
+    o.percentile = 90;
+    const std::vector<CurvePoint> p90 = curve(d, p, w, o);
+    REQUIRE(p90.size() == means.size());
+    SimulationOptions so;
+    so.percentile = 90;
+    for (std::size_t i = 0; i < p90.size(); ++i) {
+        INFO("batch " << means[i].state.batch);
+        // The same loads; the latencies those of a simulation at the load, at p90.
+        CHECK(p90[i].state.rps == means[i].state.rps);
+        CHECK(p90[i].state.batch == means[i].state.batch);
+        const SimulationResult r = simulate(d, p, means[i].state.rps, w, so);
+        CHECK(p90[i].state.tpot_ms == r.tpot_ms.at);
+        CHECK(p90[i].state.ttft_ms == r.ttft_ms.at);
+        CHECK(p90[i].tokens_per_s_per_user == Approx(1000 / r.tpot_ms.at));
+        if (i > 0) CHECK(p90[i].state.tpot_ms >= p90[i - 1].state.tpot_ms);
+    }
+    // A TTFT limit leaves out the points whose p90 TTFT is above it.
+    o.ttft_ms = p90[p90.size() / 2].state.ttft_ms;
+    for (const CurvePoint& c : curve(d, p, w, o)) CHECK(c.state.ttft_ms <= *o.ttft_ms);
+    // The front over every layout, at p90: faster rows sustain less.
+    o.tp = 0;
+    o.ttft_ms.reset();
+    const std::vector<CurvePoint> front = curve(d, p, w, o);
+    REQUIRE(front.size() > 2);
+    for (std::size_t i = 1; i < front.size(); ++i) {
+        CHECK(front[i].state.tpot_ms >= front[i - 1].state.tpot_ms);
+        CHECK(front[i].capacity_tokens_per_s_per_gpu > front[i - 1].capacity_tokens_per_s_per_gpu);
+    }
+    // bound: the means; out of range: refused naming percentile.
+    o.tp = 4;
+    CHECK(curve(d, *find_profile("bound"), w, o).front().state.tpot_ms ==
+          curve(d, *find_profile("bound"), w, CurveOptions{4, {}, {}, defaults::mem_util, 0}).front().state.tpot_ms);
+    o.percentile = 100;
+    try {
+        curve(d, p, w, o);
+        FAIL("percentile 100 was taken");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "percentile");
+    }
+}

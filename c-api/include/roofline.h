@@ -840,6 +840,18 @@ ROOFLINE_API int roofline_curve(const char* model, const char* gpu, double promp
                                 double ep, double dp_attention, double pp, double ttft_ms, double mem_util,
                                 roofline_array** result);
 
+/** roofline_curve with `percentile` appended (0: the means, as roofline_curve; 50 to 99.9): each row's "tpot_ms" and
+** "ttft_ms" at that percentile of the requests, as a simulation of the replica at the row's load (its requests/s)
+** finds them (ROOFLINE_SIMULATE: Poisson arrivals, 1000 requests, seed 1), and "tok_s_per_user" 1000 over that TPOT;
+** "batch", "rps" and "capacity_tok_s_per_gpu" stay the closed form's (the load the row stands for). With `tp` 0 the
+** closed form's front is simulated, then sorted and reduced to the front again; `ttft_ms` > 0 leaves out the rows
+** whose TTFT at the percentile is above it. Under the bound profile the means (no queue, no tail). A row whose
+** simulation would compute too long: ROOFLINE_ERROR_ARGUMENT naming "output_tokens". Since 0.14. */
+ROOFLINE_API int roofline_curve_v2(const char* model, const char* gpu, double prompt_tokens, double output_tokens,
+                                   const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                   double ep, double dp_attention, double pp, double ttft_ms, double mem_util,
+                                   double percentile, roofline_array** result);
+
 /**
 ** ROOFLINE_SIMULATE(model; gpu; rps; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1];
 ** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [arrival=poisson]; [cv=1]; [requests=1000]; [seed=1];

@@ -51,9 +51,14 @@ void run_curve(const CurveOptions& options) {
                    half_away(number(r, "tok_s_per_user"), 1), half_away(number(r, "capacity_tok_s_per_gpu"), 0),
                    number(r, "batch"), half_away(number(r, "ttft_ms"), 1), number(r, "tp"), number(r, "ep"),
                    number(r, "dp_attention"), number(r, "pp"));
-    fmt::print("\n  each row a replica at full load at one decode batch (means); tok/s/user: 1000 / TPOT; tok/s/GPU:\n"
+    const double percentile = values.at("percentile");
+    const bool simulated = percentile > 0 && values.text_at("profile") != "bound";
+    fmt::print("\n  each row a replica at full load at one decode batch ({}); tok/s/user: 1000 / TPOT; tok/s/GPU:\n"
                "  what each GPU of the replica sustains; {}\n",
+               simulated ? fmt::format("TPOT and TTFT at p{:g}", percentile) : "means",
                front ? "a row stays where no faster one sustains as much per GPU" : "one layout, every batch sampled");
+    if (simulated)
+        fmt::print("  p{:g}: a simulation of the replica at the row's load (Poisson, 1000 requests, seed 1)\n", percentile);
 }
 
 }  // namespace

@@ -343,6 +343,13 @@ inline constexpr ArgSpec kPercentile = with_max(optional(number("percentile", "p
     "always the closed form (no queue, no tail).",
     "在请求的这个百分位上满足 ttft_ms 与 tpot_ms，50 到 99.9，由副本在泊松到达下的模拟求得（ROOFLINE_SIMULATE，1000 个"
     "请求，种子 1）；0：按均值（闭式模型）。bound：总是闭式模型（无排队、无尾部）。"), 0), 99.9);
+inline constexpr ArgSpec kCurvePercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+    "TTFT and TPOT of each point at this percentile of the requests, 50 to 99.9, as a simulation of the replica at the "
+    "point's load finds them (Poisson arrivals, 1000 requests, seed 1; with tp 0 the closed form's front is simulated, "
+    "then reduced again); 0: means (the closed form). bound: always the means (no queue, no tail).",
+    "每个点的首 token 时间与每 token 时间取请求的这个百分位，50 到 99.9，由副本在该点负载下的模拟求得（泊松到达，1000 个"
+    "请求，种子 1；tp 为 0 时模拟闭式模型的前沿，再重新取前沿）；0：均值（闭式模型）。bound：总是均值（无排队、无尾部）。"),
+    0), 99.9);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -420,7 +427,7 @@ inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
                                kHeadroom, kMinReplicas, kPercentile};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
-                                kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil};
+                                kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil, kCurvePercentile};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kArrival, kCv, kRequests, kSeed, kLengths, kSpread,
                                 kGoodputTtftMs, kGoodputTpotMs, kMemUtil, kPrefixTokens, kPrefixShare, kTurns,
@@ -692,12 +699,14 @@ inline constexpr std::array kFormulas{
         "(1, 2, 3, 4, 6, 8, 12 ... up to the largest it runs), fastest first: TPOT, output tokens/s one user sees "
         "(1000 / TPOT), output tokens/s per GPU the replica sustains, the batch, TTFT, the replica's requests/s and its "
         "layout. With tp 0 (the default) every replica size and layout ROOFLINE_PLAN tries, reduced to the front: a "
-        "row stays when no faster one sustains as much per GPU. Since 0.13.",
+        "row stays when no faster one sustains as much per GPU. With percentile (since 0.14) TPOT and TTFT at that "
+        "percentile of the requests, as a simulation at each row's load finds them. Since 0.13.",
         "吞吐与交互性的关系曲线：一行表头，然后副本满载时每个 Decode 批大小一行（1、2、3、4、6、8、12……直到它能运行的最大"
         "批），最快的在前：每 token 时间、一个用户看到的每秒输出 token 数（1000 / TPOT）、副本每块 GPU 能维持的每秒输出 "
         "token 数、批大小、首 token 时间、副本每秒请求数及其并行布局。tp 为 0（默认）时尝试 ROOFLINE_PLAN 会尝试的每种副本"
-        "大小与布局，只留前沿：没有更快的行能让每块 GPU 维持同样多时才保留。自 0.13 起。",
-        kArgsCurve, "ROOFLINE_CURVE(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; \"fp8\")"),
+        "大小与布局，只留前沿：没有更快的行能让每块 GPU 维持同样多时才保留。给出 percentile 时（自 0.14 起）每 token 时间与首 token "
+        "时间取请求的该百分位，由每行负载下的模拟求得。自 0.13 起。",
+        kArgsCurve, "ROOFLINE_CURVE(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; \"fp8\")", kArgsCurve.size() - 1),
     formula<&formula::simulate>("ROOFLINE_SIMULATE", kPlanner, "metric, mean, p50, p90, p99",
         "A replica under a stream of requests, simulated iteration by iteration (continuous batching, chunked prefill, "
         "the engine's caps, KV memory with preemption, a prefix cache for a shared prefix and multi-turn "

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -38,6 +39,12 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
     } catch (const Error& e) {
         if (!e.where().empty()) throw;
         if (e.argument().empty()) throw Error::of_call(e.status(), f.name, "", e.reason());
+        // A simulation's budget names its requests; a formula that simulates a fixed number of them (a percentile)
+        // has no such argument: the answers' length is what to shorten.
+        const bool has_requests = std::any_of(f.args.begin(), f.args.end(),
+                                              [](const ArgSpec& a) { return std::string_view(a.name) == "requests"; });
+        if (e.argument() == "requests" && !has_requests)
+            throw Error::of_argument(e.status(), f.name, "output_tokens", e.reason());
         throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
     }
 }
@@ -140,9 +147,9 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
 
 Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
             std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
-            double dp_attention, double pp, double ttft_ms, double mem_util) {
+            double dp_attention, double pp, double ttft_ms, double mem_util, double percentile) {
     const auto& f = checked<&curve>({model, gpu, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile, ep,
-                                     dp_attention, pp, ttft_ms, mem_util});
+                                     dp_attention, pp, ttft_ms, mem_util, percentile});
     if (tp != 0 && !(tp >= 1 && tp == std::floor(tp)))
         out_of_domain(f, arg_named(f, "tp"), tp, "0 (every replica size and layout: the front) or a whole number >= 1");
     // tp 0: the formats on one GPU; serving::curve tries the layouts (and refuses a layout given with tp 0).
@@ -154,6 +161,7 @@ Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, 
     o.layout = layout;
     if (ttft_ms > 0) o.ttft_ms = ttft_ms;
     o.mem_util = mem_util;
+    o.percentile = percentile;
     const std::vector<serving::CurvePoint> points =
         serving_model(f, [&] { return serving::curve(d, p, workload(prompt_tokens, output_tokens), o); });
     Rows t(f);

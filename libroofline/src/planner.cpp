@@ -542,6 +542,49 @@ std::vector<double> curve_batches(double most) {
     return out;
 }
 
+/// Whether the curve's TTFT and TPOT are a simulation's percentiles (else the closed form's means).
+bool tails(const Profile& p, const CurveOptions& o) { return o.percentile != 0 && !is_bound(p); }
+
+/// Fastest first; of equal speed, the one that sustains more.
+void sort_fastest_first(std::vector<CurvePoint>& points) {
+    std::stable_sort(points.begin(), points.end(), [](const CurvePoint& a, const CurvePoint& b) {
+        if (a.state.tpot_ms != b.state.tpot_ms) return a.state.tpot_ms < b.state.tpot_ms;
+        return a.capacity_tokens_per_s_per_gpu > b.capacity_tokens_per_s_per_gpu;
+    });
+}
+
+/// The front of points sorted fastest first: a point stays when no faster one sustains as much per GPU.
+std::vector<CurvePoint> front_of(const std::vector<CurvePoint>& points) {
+    std::vector<CurvePoint> front;
+    for (const CurvePoint& c : points)
+        if (front.empty() || c.capacity_tokens_per_s_per_gpu > front.back().capacity_tokens_per_s_per_gpu)
+            front.push_back(c);
+    return front;
+}
+
+/// Each point's TTFT and TPOT at the percentile, as a simulation of its replica at its load finds them (the points
+/// above o.ttft_ms then go); the batch stays the point's, the load's decode batch in the closed form.
+void curve_at_percentile(const Deployment& base, const Profile& p, const Workload& w, const CurveOptions& o,
+                   std::vector<CurvePoint>& points) {
+    SimulationOptions so;
+    so.percentile = o.percentile;
+    so.mem_util = o.mem_util;
+    std::vector<CurvePoint> kept;
+    for (CurvePoint c : points) {
+        Deployment d = base;
+        d.tp = c.tp;
+        d.layout = c.layout;
+        const SimulationResult r = simulate(d, p, c.state.rps, w, so);
+        c.state.ttft_ms = r.ttft_ms.at;
+        c.state.tpot_ms = r.tpot_ms.at;
+        c.state.e2e_ms = r.e2e_ms.at;
+        c.tokens_per_s_per_user = 1e3 / c.state.tpot_ms;
+        if (o.ttft_ms && c.state.ttft_ms > *o.ttft_ms) continue;
+        kept.push_back(c);
+    }
+    points = std::move(kept);
+}
+
 /// The points of one replica size and layout (none where the weights do not fit).
 void curve_of(const Deployment& d, const Profile& p, const Workload& w, const CurveOptions& o, std::vector<CurvePoint>& out,
               bool& fits) {
@@ -562,7 +605,7 @@ void curve_of(const Deployment& d, const Profile& p, const Workload& w, const Cu
             if (e.status() != Status::no_solution) throw;
             continue;  // a batch whose prefill queue never empties
         }
-        if (o.ttft_ms && s.ttft_ms > *o.ttft_ms) continue;
+        if (o.ttft_ms && !tails(p, o) && s.ttft_ms > *o.ttft_ms) continue;
         out.push_back({d.tp, d.layout, s, 1e3 / s.tpot_ms, s.rps * w.output_tokens / d.tp});
     }
 }
@@ -573,6 +616,7 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
     check(w);
     require_fraction("mem_util", o.mem_util);
     if (o.ttft_ms) require_positive("ttft_ms", *o.ttft_ms);
+    check_percentile(o.percentile);
     std::vector<CurvePoint> points;
     bool fits = false;
     Deployment r = d;
@@ -605,20 +649,18 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
              fmt::format("the weights of '{}' do not fit in {} of the memory of {} '{}'{}", d.model.id, o.mem_util,
                          o.tp > 0 ? fmt::format("{} x", o.tp) : std::string("any replica of"), d.gpu.id,
                          o.tp > 0 ? "" : " the planner tries"));
+    sort_fastest_first(points);
+    if (o.tp == 0) points = front_of(points);
+    if (tails(p, o)) {  // the closed form's points (its front) simulated, then sorted and reduced again
+        curve_at_percentile(d, p, w, o, points);
+        sort_fastest_first(points);
+        if (o.tp == 0) points = front_of(points);
+    }
     if (points.empty())
         fail(Status::no_solution, "ttft_ms",
-             fmt::format("no batch of any replica meets ttft_ms = {}", o.ttft_ms ? *o.ttft_ms : 0.0));
-    // Fastest first; of equal speed, the one that sustains more.
-    std::stable_sort(points.begin(), points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        if (a.state.tpot_ms != b.state.tpot_ms) return a.state.tpot_ms < b.state.tpot_ms;
-        return a.capacity_tokens_per_s_per_gpu > b.capacity_tokens_per_s_per_gpu;
-    });
-    if (o.tp > 0) return points;
-    std::vector<CurvePoint> front;
-    for (const CurvePoint& c : points)
-        if (front.empty() || c.capacity_tokens_per_s_per_gpu > front.back().capacity_tokens_per_s_per_gpu)
-            front.push_back(c);
-    return front;
+             fmt::format("no batch of any replica meets ttft_ms = {}{}", o.ttft_ms ? *o.ttft_ms : 0.0,
+                         tails(p, o) ? fmt::format(" at p{}", o.percentile) : std::string()));
+    return points;
 }
 
 std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload& w, const Targets& t,

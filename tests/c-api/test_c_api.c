@@ -280,6 +280,23 @@ static void test_planner(void) {
               ROOFLINE_OK);
         CHECK(roofline_array_number(front, roofline_array_rows(front) - 1, 2) >=
               roofline_array_number(one, roofline_array_rows(one) - 1, 2));
+        {
+            /* At p99: the same rows and loads, each TPOT and TTFT a simulation's p99 (above the means here). */
+            roofline_array* p99 = NULL;
+            CHECK(roofline_curve_v2("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4, "typical", 1, 1, 1, 0, 0.9, 99,
+                                    &p99) == ROOFLINE_OK);
+            CHECK(roofline_array_rows(p99) == roofline_array_rows(one));
+            for (i = 1; i < roofline_array_rows(p99); ++i) {
+                CHECK(roofline_array_number(p99, i, 5) == roofline_array_number(one, i, 5)); /* rps */
+                CHECK(roofline_array_number(p99, i, 0) > roofline_array_number(one, i, 0));  /* tpot_ms */
+                CHECK(roofline_array_number(p99, i, 4) > roofline_array_number(one, i, 4));  /* ttft_ms */
+            }
+            roofline_array_free(p99);
+            p99 = NULL;
+            CHECK(roofline_curve_v2("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4, "typical", 1, 1, 1, 0, 0.9, 30,
+                                    &p99) == ROOFLINE_ERROR_ARGUMENT && p99 == NULL &&
+                  strcmp(roofline_errarg(), "percentile") == 0);
+        }
         roofline_array_free(one);
         roofline_array_free(front);
         front = NULL;

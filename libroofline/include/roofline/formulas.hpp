@@ -250,7 +250,7 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
 /// batch, fastest first; with tp 0 every replica size and layout the planner tries, reduced to the front.
 Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
             std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep,
-            double dp_attention, double pp, double ttft_ms, double mem_util);
+            double dp_attention, double pp, double ttft_ms, double mem_util, double percentile = 0);
 /// ROOFLINE_SIMULATE: one replica under a stream of requests, simulated (serving::simulate): a header row, then the
 /// latencies' mean and percentiles, then the run's values.
 Table simulate(std::string_view model, std::string_view gpu, double rps, double prompt_tokens, double output_tokens,

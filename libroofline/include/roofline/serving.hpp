@@ -217,14 +217,20 @@ struct CurveOptions {
     Layout layout;                 ///< with tp > 0; all 1 with tp 0 (else invalid_argument naming ep, dp_attention or pp)
     std::optional<double> ttft_ms; ///< leaves out the points whose TTFT is above it
     double mem_util = defaults::mem_util;
+    /// 50 to 99.9: each point's TTFT and TPOT at that percentile of the requests, as a simulation of the replica at the
+    /// point's load finds them (Poisson arrivals, 1000 requests, seed 1: simulate.hpp); 0: the closed form's means.
+    /// `bound` keeps the means (no queue, no tail). Since 0.14.
+    double percentile = 0;
 };
 
 /// The throughput-against-interactivity curve of a model on a GPU (`d` gives both, the formats and, with o.tp > 0,
 /// ignoring d.tp, the replica): one point per decode batch, 1, 2, 3, 4, 6, 8, 12 ... (powers of two and 1.5 times
 /// them) up to the largest the replica runs (max_batch), that one included, at steady full load; by TPOT, fastest
 /// first. With o.tp = 0 the points of every replica size and layout the planner tries, reduced to the front: a
-/// point is kept when no faster one (higher tokens/s per user) sustains as much per GPU. Throws no_solution
-/// naming "model" when no replica holds the weights, "ttft_ms" when no point meets it.
+/// point is kept when no faster one (higher tokens/s per user) sustains as much per GPU. With o.percentile, each
+/// point (with o.tp = 0, each of the closed form's front) is simulated at its load and its TTFT and TPOT are those at
+/// the percentile; the points are then sorted, filtered by o.ttft_ms and reduced to the front again. Throws
+/// no_solution naming "model" when no replica holds the weights, "ttft_ms" when no point meets it.
 std::vector<CurvePoint> curve(const Deployment& d, const Profile& profile, const Workload& w, const CurveOptions& o);
 
 /// The same for a model of the catalog: throws invalid_argument naming "model" for an unknown id.
