@@ -419,3 +419,44 @@ TEST_CASE("a curve at a percentile: each point's TTFT and TPOT a simulation's at
         CHECK(e.argument() == "percentile");
     }
 }
+
+TEST_CASE("a concurrency limit: requests held at the client, a closed loop when they come faster than that",
+          "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    const SimulationResult alone = simulate(d, p, 1, w, with(1));
+    // One at a time, however fast they come: each request alone, counted from when it is sent.
+    SimulationOptions one = with(20);
+    one.concurrency = 1;
+    const SimulationResult serial = simulate(d, p, 1000, w, one);
+    CHECK(serial.e2e_ms.p99 == Approx(alone.e2e_ms.mean).epsilon(1e-9));
+    CHECK(serial.e2e_ms.p50 == Approx(alone.e2e_ms.mean).epsilon(1e-9));
+    CHECK(serial.ttft_ms.p99 == Approx(alone.ttft_ms.mean).epsilon(1e-9));
+    CHECK(serial.max_queue <= 1);
+    CHECK(serial.mean_batch <= 1);
+    // Eight users: at most eight in flight, so at most eight decode; Little's law: the requests completed per second
+    // are the eight in flight over the mean latency (the first arrival of the run aside).
+    SimulationOptions eight = with(400);
+    eight.concurrency = 8;
+    const SimulationResult closed = simulate(d, p, 1000, w, eight);
+    CHECK(closed.mean_batch <= 8);
+    CHECK(closed.mean_batch > 6);
+    CHECK(closed.max_queue <= 8);
+    CHECK(400 / closed.duration_s == Approx(8 / (closed.e2e_ms.mean / 1000)).epsilon(0.03));
+    // Without the limit the same stream queues at the replica: its first tokens wait longer.
+    const SimulationResult open = simulate(d, p, 1000, w, with(400));
+    CHECK(open.max_queue > 8);
+    // Below the limit nothing is held: the same run as without it.
+    SimulationOptions loose = with(400);
+    loose.concurrency = 1000;
+    CHECK(simulate(d, p, 5, w, loose).ttft_ms.p99 == simulate(d, p, 5, w, with(400)).ttft_ms.p99);
+    SimulationOptions bad = with(10);
+    bad.concurrency = 1.5;
+    try {
+        simulate(d, p, 1, w, bad);
+        FAIL("concurrency 1.5 was taken");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "concurrency");
+    }
+}

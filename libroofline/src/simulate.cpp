@@ -301,6 +301,7 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_non_negative("think_s", o.think_s);
     require_non_negative("host_kv_gb", o.host_kv_gb);
     require_non_negative("host_tbs", o.host_tbs);
+    if (o.concurrency != 0) require_whole("concurrency", o.concurrency, 1);
     require_positive("max_steps", o.max_steps);
     // Each request decodes output_tokens - 1 tokens, a step each: beyond the budget, no need to start.
     const double requests = o.arrival_times_s.empty() ? o.requests : static_cast<double>(o.arrival_times_s.size()) * o.turns;
@@ -451,7 +452,7 @@ public:
             while (!pending_.empty() && pending_.top().first <= t) {
                 const std::size_t i = pending_.top().second;
                 pending_.pop();
-                groups_state_[static_cast<std::size_t>(requests_[i].group)].waiting.push_back(i);
+                send(i);
             }
             bool any = false;
             double queued = 0;  // left waiting by this iteration's schedule
@@ -607,9 +608,26 @@ private:
     }
 
     /// A request done: its cache freed, or kept for its conversation's next turn (evictable until that turn comes).
+    /// A request leaves the client: to its group's queue, or to wait at the client while `concurrency` are in flight.
+    void send(std::size_t i) {
+        if (o_.concurrency > 0 && in_flight_ >= o_.concurrency) {
+            held_.push_back(i);
+            return;
+        }
+        ++in_flight_;
+        groups_state_[static_cast<std::size_t>(requests_[i].group)].waiting.push_back(i);
+    }
+
     void finish(Group& group, std::size_t i) {
         Request& r = requests_[i];
         r.running = false;
+        --in_flight_;
+        if (!held_.empty()) {  // the client sends the first request it held back: its time counts from now
+            const std::size_t next = held_.front();
+            held_.pop_front();
+            requests_[next].arrival_s = now_;
+            send(next);
+        }
         const double bytes = own(r, r.ctx);
         const bool keeps_prefix = r.uses_prefix;
         release_prefix(group, r);
@@ -787,6 +805,8 @@ private:
     double offloaded_ = 0;      ///< bytes offloaded over the run (the replica's terms)
     double now_ = 0;     ///< the simulation's clock, s
     double hit_tokens_ = 0, prompt_tokens_ = 0;
+    double in_flight_ = 0;           ///< requests sent and not finished
+    std::deque<std::size_t> held_;   ///< requests the client holds back (SimulationOptions::concurrency), oldest first
     Targets stop_{0, 0};      ///< stop_when_missed's targets
     double stop_misses_ = 0;  ///< misses of either target that end the run (0: run to the end)
     bool missed_ = false;

@@ -68,6 +68,12 @@ struct SimulationOptions {
     /// host_link_tbs), the iteration that admits it waiting for the transfer.
     double host_kv_gb = 0;
     double host_tbs = 0;
+    /// At most this many requests in flight (a whole number; 0: no limit), as a benchmark client with a concurrency
+    /// limit sends them (vllm bench serve --max-concurrency, GuideLLM's concurrent profile): a request that arrives
+    /// while `concurrency` are in flight waits at the client, first come first served, and is sent when one ends;
+    /// its TTFT and latency count from then. With a rate far above what the replica sustains, a closed loop of
+    /// `concurrency` users.
+    double concurrency = 0;
     /// A percentile to report besides p50, p90 and p99 (Percentiles::at), and the one replica_rps_at() meets the
     /// targets at: 50 to 99.9; 0: the mean.
     double percentile = 0;
