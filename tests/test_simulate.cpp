@@ -460,3 +460,37 @@ TEST_CASE("a concurrency limit: requests held at the client, a closed loop when 
         CHECK(e.argument() == "concurrency");
     }
 }
+
+TEST_CASE("a trace: arrival times and lengths row by row", "[simulate]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    const Workload w{1000, 200};
+    // Two requests far apart, each alone: the first of the workload's lengths, the second of its own row's.
+    SimulationOptions o;
+    o.arrival_times_s = {0, 100};
+    o.length_rows = {{1000, 200}, {500, 100}};
+    const SimulationResult r = simulate(d, p, 1, w, o);
+    const double first = simulate(d, p, 1, w, with(1)).e2e_ms.mean;
+    const double second = simulate(d, p, 1, {500, 100}, with(1)).e2e_ms.mean;
+    CHECK(r.requests == 2);
+    CHECK(r.e2e_ms.mean == Approx((first + second) / 2).epsilon(1e-9));
+    CHECK(r.duration_s == Approx(100 + second / 1000).epsilon(1e-9));
+    // Rows cycle when the requests outnumber them; rps and the workload's lengths are aside.
+    SimulationOptions cycled = with(6, Arrival::constant);
+    cycled.length_rows = {{500, 100}};
+    const SimulationResult c = simulate(d, p, 0.01, {3000, 900}, cycled);
+    CHECK(c.e2e_ms.p99 == Approx(second).epsilon(1e-9));
+    CHECK(c.throughput_tok_s == Approx(600 / c.duration_s).epsilon(1e-9));
+    // A row that is not a length, or arrivals out of order: named.
+    o.length_rows = {{1000, 200}, {500, 1}};
+    try {
+        simulate(d, p, 1, w, o);
+        FAIL("an output of one token was taken");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "length_rows");
+        CHECK(std::string(e.what()).find("row 2") != std::string::npos);
+    }
+    o.length_rows.clear();
+    o.arrival_times_s = {5, 1};
+    CHECK_THROWS_AS(simulate(d, p, 1, w, o), Error);
+}

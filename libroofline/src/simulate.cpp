@@ -303,9 +303,23 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_non_negative("host_tbs", o.host_tbs);
     if (o.concurrency != 0) require_whole("concurrency", o.concurrency, 1);
     require_positive("max_steps", o.max_steps);
-    // Each request decodes output_tokens - 1 tokens, a step each: beyond the budget, no need to start.
+    for (std::size_t i = 0; i < o.length_rows.size(); ++i) {
+        const auto& [prompt, output] = o.length_rows[i];
+        if (!(prompt >= 1 && prompt == std::floor(prompt) && output >= 2 && output == std::floor(output) &&
+              std::isfinite(prompt + output)))
+            fail(Status::invalid_argument, "length_rows",
+                 fmt::format("row {}: a prompt must be a whole number of tokens >= 1 and an output one >= 2 (got {} "
+                             "and {})", i + 1, prompt, output));
+    }
+    // Each request decodes its output less one token, a step each: beyond the budget, no need to start.
     const double requests = o.arrival_times_s.empty() ? o.requests : static_cast<double>(o.arrival_times_s.size()) * o.turns;
-    if (requests * (w.output_tokens - 1) > o.max_steps) too_long(o.max_steps);
+    double output = w.output_tokens;
+    if (!o.length_rows.empty()) {
+        output = 0;
+        for (const auto& row : o.length_rows) output += row[1];
+        output /= static_cast<double>(o.length_rows.size());
+    }
+    if (requests * (output - 1) > o.max_steps) too_long(o.max_steps);
     check_percentile(o.percentile);
     for (std::size_t i = 0; i < o.arrival_times_s.size(); ++i)
         if (!(std::isfinite(o.arrival_times_s[i]) && o.arrival_times_s[i] >= 0) ||
@@ -343,8 +357,14 @@ std::vector<Request> requests_of(double rps, const Workload& w, const Simulation
             Request& r = out[i];
             r.arrival_s = k == 0 ? t : kInf;  // a later turn's: when the answer before it is out
             r.conversation = c;
-            r.prompt = history + length_of(random, o.lengths, w.prompt_tokens, o.spread, 1);
-            r.output = length_of(random, o.lengths, w.output_tokens, o.spread, 2);
+            if (o.length_rows.empty()) {
+                r.prompt = history + length_of(random, o.lengths, w.prompt_tokens, o.spread, 1);
+                r.output = length_of(random, o.lengths, w.output_tokens, o.spread, 2);
+            } else {
+                const auto& row = o.length_rows[i % o.length_rows.size()];
+                r.prompt = history + row[0];
+                r.output = row[1];
+            }
             r.target = r.prompt;
             r.group = static_cast<int>(c % static_cast<std::size_t>(groups));  // round robin over the attention groups
             if (k == 0) shared = shared && r.prompt > o.prefix_tokens;  // a first prompt longer than the prefix

@@ -13,6 +13,7 @@
 // distributions, no std:: distribution).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,11 @@ struct SimulationOptions {
     double spread = 0;                              ///< Lengths::uniform's fraction (< 1), lognormal's cv (>= 0)
     /// Arrival times, seconds (ascending, >= 0): when not empty, the requests arrive then (rps and arrival aside).
     std::vector<double> arrival_times_s;
+    /// The requests' prompt and output tokens, row by row (whole numbers, a prompt >= 1, an output >= 2; a trace's
+    /// rows): when not empty, request i (in order of conversation and turn) takes row i, the rows again from the first
+    /// when the requests outnumber them (the workload's lengths, `lengths` and `spread` aside; a later turn's prompt
+    /// still carries its conversation's history).
+    std::vector<std::array<double, 2>> length_rows;
     double mem_util = defaults::mem_util;           ///< fraction of each GPU's memory for weights and KV cache
     /// A shared prefix (a system prompt): the first `prefix_tokens` tokens of the prompts of a share `prefix_share`
     /// (0 ... 1) of the conversations are the same, and computed once while they stay in the prefix cache (the KV
