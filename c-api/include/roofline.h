@@ -887,6 +887,21 @@ ROOFLINE_API int roofline_simulate(const char* model, const char* gpu, double rp
                                    double prefix_share, double turns, double think_s, double host_kv_gb,
                                    double host_tbs, roofline_array** result);
 
+/** roofline_simulate with `concurrency` appended (0: no limit, as roofline_simulate): at most that many requests in
+** flight, as a benchmark client with a concurrency limit sends them (vllm bench serve --max-concurrency): a request
+** that arrives while that many are in flight waits at the client, first come first served, and is sent when one ends;
+** its TTFT and latency count from then ("max_queue" counts the requests sent and waiting at the replica, not those
+** held at the client). With `rps` far above what the replica sustains, a closed loop of `concurrency` users. A whole
+** number (else ROOFLINE_ERROR_ARGUMENT naming it), at most 1e6. Since 0.14. */
+ROOFLINE_API int roofline_simulate_v2(const char* model, const char* gpu, double rps, double prompt_tokens,
+                                      double output_tokens, const char* weight_dtype, const char* kv_dtype, double tp,
+                                      const char* profile, double ep, double dp_attention, double pp,
+                                      const char* arrival, double cv, double requests, double seed,
+                                      const char* lengths, double spread, double ttft_ms, double tpot_ms,
+                                      double mem_util, double prefix_tokens, double prefix_share, double turns,
+                                      double think_s, double host_kv_gb, double host_tbs, double concurrency,
+                                      roofline_array** result);
+
 /**
 ** ROOFLINE_COST_PER_MTOK(usd_per_gpu_hour; gpus; output_tokens_per_s): the cost of a million output tokens,
 ** USD: usd_per_gpu_hour (>= 0) x gpus (a whole number >= 1) / (output_tokens_per_s (> 0) x 3600) x 1e6.

@@ -59,9 +59,11 @@ void run_simulate(const SimulateOptions& options) {
         fmt::print("{}\n", object.dump(2));
         return;
     }
-    fmt::print("Simulation: {} on {} ({} GPU{} per replica), {} requests at {:g} requests/s ({} arrivals), {} in, {} out\n",
+    const double concurrency = values.at("concurrency");
+    fmt::print("Simulation: {} on {} ({} GPU{} per replica), {} requests at {:g} requests/s ({} arrivals{}), {} in, {} out\n",
                model_label(values.text_at("model")), values.text_at("gpu"), values.at("tp"), values.at("tp") == 1 ? "" : "s",
                value("requests"), values.at("rps"), values.text_at("arrival"),
+               concurrency > 0 ? fmt::format(", at most {:g} in flight", concurrency) : std::string(),
                count_of(values.at("prompt_tokens"), "token"), count_of(values.at("output_tokens"), "token"));
     fmt::print("profile {}; weights {}; {}; lengths {}; seed {}\n\n", values.text_at("profile"),
                values.text_at("weight_dtype").empty() ? "native" : values.text_at("weight_dtype"), kv_cache.phrase(),

@@ -337,6 +337,14 @@ inline constexpr ArgSpec kHostTbs = optional(number("host_tbs", "TB/s", Check::n
     "host_link_tbs: PCIe or NVLink-C2C).",
     "每块 GPU 与主机内存之间每个方向的带宽，TB/s；0：GPU 的主机链路（ROOFLINE_GPU 的 host_link_tbs：PCIe 或 "
     "NVLink-C2C）。"), 0);
+inline constexpr ArgSpec kConcurrency = with_max(optional(number("concurrency", "requests", Check::non_negative,
+    "At most this many requests in flight, as a benchmark client with a concurrency limit sends them (vllm bench "
+    "serve --max-concurrency): one that arrives while that many are in flight waits at the client and is sent when "
+    "one ends, its times counted from then; with rps far above what the replica sustains, a closed loop of that many "
+    "users (a whole number; 0: no limit).",
+    "同时在途的请求至多这么多，如设了并发上限的压测客户端（vllm bench serve --max-concurrency）：在途已满时到达的请求在"
+    "客户端等待，有请求结束时才发出，其时间从发出时算起；rps 远高于副本的承载能力时，即这么多个用户的闭环（整数；0：不限）。"),
+    0), 1e6);
 inline constexpr ArgSpec kPercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
     "Meet ttft_ms and tpot_ms at this percentile of the requests, 50 to 99.9, as a simulation of the replica under "
     "Poisson arrivals finds it (ROOFLINE_SIMULATE, 1000 requests, seed 1); 0: as means (the closed form). bound: "
@@ -431,7 +439,7 @@ inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputToken
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kArrival, kCv, kRequests, kSeed, kLengths, kSpread,
                                 kGoodputTtftMs, kGoodputTpotMs, kMemUtil, kPrefixTokens, kPrefixShare, kTurns,
-                                kThinkS, kHostKvGb, kHostTbs};
+                                kThinkS, kHostKvGb, kHostTbs, kConcurrency};
 inline constexpr std::array kArgsCostPerMtok{kUsdPerGpuHour, kGpus, kOutputTokensPerS};
 inline constexpr std::array kArgsSpecTokens{kAcceptance, kDraftLen};
 inline constexpr std::array kArgsSpecStep{kModel, kDraftModel, kGpu, kBatch, kCtx, kDraftLen, kAcceptance, kWeightDtype,
@@ -719,7 +727,7 @@ inline constexpr std::array kFormulas{
         "tpot_ms、itl_ms 与 e2e_ms，各有均值、p50、p90 与 p99；然后各一个值（在 mean 列）：throughput_tok_s、goodput_rps、"
         "mean_batch、prefix_hit_rate、requests、duration_s、iterations、preemptions、max_queue、offloaded_gb。同一个种子给出同样的数字。"
         "自 0.14 起。",
-        kArgsSimulate, "ROOFLINE_SIMULATE(\"llama-3.1-8b\"; \"h100-sxm\"; 10; 1000; 200)"),
+        kArgsSimulate, "ROOFLINE_SIMULATE(\"llama-3.1-8b\"; \"h100-sxm\"; 10; 1000; 200)", kArgsSimulate.size() - 1),
     formula<&formula::cost_per_mtok>("ROOFLINE_COST_PER_MTOK", kPlanner, "USD per million output tokens",
         "Cost of a million output tokens: usd_per_gpu_hour x gpus / (output_tokens_per_s x 3600) x 1e6, USD.",
         "一百万个输出 token 的成本：usd_per_gpu_hour × gpus / (output_tokens_per_s × 3600) × 1e6，美元。",

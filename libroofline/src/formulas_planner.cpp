@@ -180,11 +180,11 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
                double dp_attention, double pp, std::string_view arrival, double cv, double requests, double seed,
                std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util,
                double prefix_tokens, double prefix_share, double turns, double think_s, double host_kv_gb,
-               double host_tbs) {
+               double host_tbs, double concurrency) {
     const auto& f = checked<&simulate>({model, gpu, rps, prompt_tokens, output_tokens, weight_dtype, kv_dtype, tp, profile,
                                         ep, dp_attention, pp, arrival, cv, requests, seed, lengths, spread, ttft_ms,
                                         tpot_ms, mem_util, prefix_tokens, prefix_share, turns, think_s, host_kv_gb,
-                                        host_tbs});
+                                        host_tbs, concurrency});
     if (seed != std::floor(seed)) out_of_domain(f, arg_named(f, "seed"), seed, "a whole number >= 0");
     serving::SimulationOptions o;
     const std::string_view how = trimmed(or_default(f, "arrival", arrival));
@@ -211,6 +211,7 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     o.think_s = think_s;
     o.host_kv_gb = host_kv_gb;
     o.host_tbs = host_tbs;
+    o.concurrency = concurrency;
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, Layout{ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
     const serving::SimulationResult r = serving_model(f, [&] {

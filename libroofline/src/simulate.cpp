@@ -301,7 +301,9 @@ void check_simulation(double rps, const Workload& w, const SimulationOptions& o)
     require_non_negative("think_s", o.think_s);
     require_non_negative("host_kv_gb", o.host_kv_gb);
     require_non_negative("host_tbs", o.host_tbs);
-    if (o.concurrency != 0) require_whole("concurrency", o.concurrency, 1);
+    if (!(o.concurrency == 0 || (o.concurrency >= 1 && o.concurrency == std::floor(o.concurrency))))
+        fail(Status::invalid_argument, "concurrency",
+             fmt::format("must be 0 (no limit) or a whole number >= 1 (got {})", o.concurrency));
     require_positive("max_steps", o.max_steps);
     for (std::size_t i = 0; i < o.length_rows.size(); ++i) {
         const auto& [prompt, output] = o.length_rows[i];

@@ -193,10 +193,25 @@ static void test_simulate(void) {
     }
     CHECK(roofline_array_number(a, 1, 4) != roofline_array_number(c, 1, 4));
     CHECK(roofline_array_number(a, 9, 1) == 300); /* requests */
-    roofline_array_free(a);
     roofline_array_free(b);
     roofline_array_free(c);
-    a = NULL;
+    b = c = NULL;
+    /* _v2: concurrency 0 is roofline_simulate's run; at most 4 in flight, at most 4 decode together. */
+    CHECK(roofline_simulate_v2("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1,
+                               300, 1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, 0, &b) == ROOFLINE_OK);
+    for (r = 1; r < roofline_array_rows(a); ++r)
+        CHECK(roofline_array_number(a, r, 1) == roofline_array_number(b, r, 1));
+    CHECK(roofline_simulate_v2("llama-3.1-8b", "h100-sxm", 1000, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1,
+                               300, 1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, 4, &c) == ROOFLINE_OK);
+    CHECK(strcmp(roofline_array_text(c, 7, 0), "mean_batch") == 0 && roofline_array_number(c, 7, 1) <= 4);
+    roofline_array_free(c);
+    c = NULL;
+    CHECK(roofline_simulate_v2("llama-3.1-8b", "h100-sxm", 1000, 1000, 200, "", "", 1, "typical", 1, 1, 1, "poisson", 1,
+                               300, 1, "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, 0.5, &c) == ROOFLINE_ERROR_ARGUMENT &&
+          c == NULL && strcmp(roofline_errarg(), "concurrency") == 0);
+    roofline_array_free(a);
+    roofline_array_free(b);
+    a = b = NULL;
     CHECK(roofline_simulate("llama-3.1-8b", "h100-sxm", 12, 1000, 200, "", "", 1, "typical", 1, 1, 1, "burst", 1, 300, 1,
                             "fixed", 0, 0, 0, 0.9, 0, 0, 1, 0, 0, 0, &a) == ROOFLINE_ERROR_UNKNOWN_ID && a == NULL);
     CHECK(strcmp(roofline_errarg(), "arrival") == 0);

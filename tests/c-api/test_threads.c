@@ -14,7 +14,7 @@
 #define THREADS 8
 #define ROUNDS 20 /* ROOFLINE_THREAD_ROUNDS overrides it (the tsan test preset: 5) */
 static size_t rounds = ROUNDS;
-#define MAX_ARGS 32 /* ROOFLINE_SIMULATE has 27; main() refuses a formula with more */
+#define MAX_ARGS 32 /* ROOFLINE_SIMULATE has 28; main() refuses a formula with more */
 
 typedef struct {
     const char* name;

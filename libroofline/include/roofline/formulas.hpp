@@ -258,7 +258,7 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
                double dp_attention, double pp, std::string_view arrival, double cv, double requests, double seed,
                std::string_view lengths, double spread, double ttft_ms, double tpot_ms, double mem_util,
                double prefix_tokens, double prefix_share, double turns, double think_s, double host_kv_gb,
-               double host_tbs);
+               double host_tbs, double concurrency = 0);
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
