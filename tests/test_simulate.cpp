@@ -11,6 +11,7 @@
 #include "roofline/serving.hpp"
 #include "roofline/simulate.hpp"
 
+#include <tuple>
 #include <vector>
 
 using namespace roofline;
@@ -493,4 +494,42 @@ TEST_CASE("a trace: arrival times and lengths row by row", "[simulate]") {
     o.length_rows.clear();
     o.arrival_times_s = {5, 1};
     CHECK_THROWS_AS(simulate(d, p, 1, w, o), Error);
+}
+
+TEST_CASE("the batch at a percentile: the most concurrent requests whose TPOT meets the target there", "[simulate][percentile]") {
+    const Deployment d = deploy("llama-3.1-8b", "h100-sxm", DType::bf16, 1);
+    const Profile& p = *find_profile("typical");
+    SimulationOptions o;
+    o.percentile = 99;
+    const double b = slo_batch_at(d, p, 4096, 15, 2048, o);
+    REQUIRE(b >= 2);
+    // A closed loop of that many users meets 15 ms at p99 (its first requests sent together here, not spread: within
+    // a few percent); twice as many do not.
+    SimulationOptions loop;
+    loop.percentile = 99;
+    loop.concurrency = b;
+    loop.requests = 20 * b;
+    CHECK(simulate(d, p, 1e6, {2048, 2048}, loop).tpot_ms.p99 <= 15 * 1.05);
+    loop.concurrency = 2 * b;
+    loop.requests = 40 * b;
+    CHECK(simulate(d, p, 1e6, {2048, 2048}, loop).tpot_ms.p99 > 15);
+    // A looser target, or a lower percentile, takes at least as many.
+    CHECK(slo_batch_at(d, p, 4096, 20, 2048, o) >= b);
+    o.percentile = 50;
+    CHECK(slo_batch_at(d, p, 4096, 15, 2048, o) >= b);
+    // bound and percentile 0: the closed form (the decode step at ctx).
+    CHECK(slo_batch_at(d, *find_profile("bound"), 4096, 15, 2048, o) == slo_batch(d, *find_profile("bound"), 4096, 15));
+    o.percentile = 0;
+    CHECK(slo_batch_at(d, p, 4096, 15, 0, o) == slo_batch(d, p, 4096, 15));
+    // A prompt that leaves no answer, a target one sequence misses: named.
+    o.percentile = 99;
+    for (const auto& [prompt, tpot, argument] :
+         {std::tuple{4095.0, 15.0, "prompt_tokens"}, {0.0, 15.0, "prompt_tokens"}, {2048.0, 1.0, "tpot_ms"}}) {
+        try {
+            slo_batch_at(d, p, 4096, tpot, prompt, o);
+            FAIL("taken: prompt " << prompt << ", tpot " << tpot);
+        } catch (const Error& e) {
+            CHECK(e.argument() == argument);
+        }
+    }
 }

@@ -723,6 +723,20 @@ ROOFLINE_API int roofline_slo_batch_v2(const char* model, const char* gpu, doubl
                                        const char* profile, double mem_util, double ep, double dp_attention,
                                        double pp, double* result);
 
+/** roofline_slo_batch_v2 with `percentile` and `prompt_tokens` appended (0 and 0: roofline_slo_batch_v2, the decode
+** step at ctx). With `percentile` (50 to 99.9), the most concurrent requests whose TPOT meets `tpot_ms` at that
+** percentile of the requests, as a simulation finds it: a closed loop (each user sends its next request as its answer
+** ends; ROOFLINE_SIMULATE's concurrency) of prompts of `prompt_tokens` tokens whose answers end at `ctx` tokens of
+** context, so that the prefills of new requests fall among the decode steps; at most what the replica holds in memory
+** and its engine caps; bisected over whole batches, 20 requests per user (200 to 2000), seed 1. Under the bound
+** profile the closed form. ROOFLINE_ERROR_ARGUMENT naming "prompt_tokens" where it leaves no answer of at least 2
+** tokens before ctx (or is not 0 without percentile); ROOFLINE_ERROR_NO_SOLUTION naming "tpot_ms" where one sequence
+** alone misses it. Since 0.14. */
+ROOFLINE_API int roofline_slo_batch_v3(const char* model, const char* gpu, double ctx, double tpot_ms,
+                                       const char* weight_dtype, const char* kv_dtype, double tp,
+                                       const char* profile, double mem_util, double ep, double dp_attention,
+                                       double pp, double percentile, double prompt_tokens, double* result);
+
 /**
 ** ROOFLINE_REPLICA_RPS(model; gpu; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [weight_dtype=native];
 ** [kv_dtype=bf16]; [tp=1]; [profile=typical]; [mem_util=0.9]): the requests per second one replica of `tp` GPUs

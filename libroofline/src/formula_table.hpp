@@ -358,6 +358,19 @@ inline constexpr ArgSpec kCurvePercentile = with_max(optional(number("percentile
     "每个点的首 token 时间与每 token 时间取请求的这个百分位，50 到 99.9，由副本在该点负载下的模拟求得（泊松到达，1000 个"
     "请求，种子 1；tp 为 0 时模拟闭式模型的前沿，再重新取前沿）；0：均值（闭式模型）。bound：总是均值（无排队、无尾部）。"),
     0), 99.9);
+inline constexpr ArgSpec kSloPercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+    "Meet tpot_ms at this percentile of the requests, 50 to 99.9: the batch is then the most concurrent requests of "
+    "prompt_tokens tokens whose answers end at ctx (a closed loop, each user sending its next request as an answer "
+    "ends) whose simulated TPOT meets it, prefills among the decode steps included; 0: the decode step at ctx (the "
+    "closed form). bound: always the closed form.",
+    "在请求的这个百分位上满足 tpot_ms，50 到 99.9：批大小即为提示长 prompt_tokens、回答结束于 ctx 的并发请求（闭环：每个"
+    "用户在回答结束时发出下一个请求）之中，模拟所得 TPOT（含夹在 Decode 步之间的 Prefill）满足目标的最大并发数；0：ctx 处的"
+    "一步 Decode（闭式模型）。bound：总是闭式模型。"), 0), 99.9);
+inline constexpr ArgSpec kSloPromptTokens = optional(number("prompt_tokens", "tokens", Check::non_negative,
+    "With percentile: the tokens of each prompt, a whole number >= 1 leaving at least 2 tokens of answer before ctx; "
+    "0 (the default) without percentile.",
+    "给出 percentile 时：每个提示的 token 数，不小于 1 的整数，且在 ctx 之前至少留出 2 个 token 的回答；不给 percentile "
+    "时为 0（默认）。"), 0);
 inline constexpr ArgSpec kDisaggregated = with_max(optional(number("disaggregated", "0 or 1", Check::non_negative,
     "0: prefill and decode share each replica (chunked prefill); 1: separate prefill and decode pools, each sized "
     "for its own target.",
@@ -428,7 +441,7 @@ inline constexpr std::array kArgsCache{kModel, kBatch, kCtx, kKvDtype, kTp, kEp,
 inline constexpr std::array kArgsE2e{kModel, kGpu, kPromptTokens, kOutputTokens, kBatch, kWeightDtype, kKvDtype, kTp,
                               kPlanProfile, kMemUtil, kEp, kDpAttention, kPp};
 inline constexpr std::array kArgsSloBatch{kModel, kGpu, kCtx, kTpotMs, kWeightDtype, kKvDtype, kTp, kPlanProfile, kMemUtil,
-                                   kEp, kDpAttention, kPp};
+                                   kEp, kDpAttention, kPp, kSloPercentile, kSloPromptTokens};
 inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kWeightDtype,
                                      kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp, kPercentile};
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
@@ -671,10 +684,12 @@ inline constexpr std::array kFormulas{
         kArgsE2e, "ROOFLINE_E2E_MS(\"llama-3.1-70b\"; \"h100-sxm\"; 2000; 300; 32; \"fp8\"; \"\"; 4)", before_layout(kArgsE2e)),
     formula<&formula::slo_batch>("ROOFLINE_SLO_BATCH", kPlanner, "sequences",
         "The largest batch whose decode step at ctx tokens of context meets tpot_ms and fits in memory; an error "
-        "where even one sequence is slower than tpot_ms.",
+        "where even one sequence is slower than tpot_ms. With percentile (since 0.14) the most concurrent requests "
+        "whose TPOT meets tpot_ms at that percentile, as a simulation finds it.",
         "在 ctx 个 token 的上下文下，一步 Decode 满足 tpot_ms 且放得进显存的最大批大小；连一个序列都慢于 tpot_ms 时返回"
-        "错误值。",
-        kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)", before_layout(kArgsSloBatch)),
+        "错误值。给出 percentile 时（自 0.14 起）为 TPOT 在该百分位上满足 tpot_ms 的最大并发请求数，由模拟求得。",
+        kArgsSloBatch, "ROOFLINE_SLO_BATCH(\"llama-3.1-8b\"; \"h100-sxm\"; 4096; 20)", kArgsSloBatch.size() - 5,
+        kArgsSloBatch.size() - 2),
     formula<&formula::replica_rps>("ROOFLINE_REPLICA_RPS", kPlanner, "requests/s",
         "Requests per second one replica of tp GPUs sustains within both targets (chunked prefill and decode on "
         "the same GPUs); an error naming the target that not even one request meets. With percentile (since 0.14) "

@@ -43,8 +43,12 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
         // has no such argument: the answers' length is what to shorten.
         const bool has_requests = std::any_of(f.args.begin(), f.args.end(),
                                               [](const ArgSpec& a) { return std::string_view(a.name) == "requests"; });
-        if (e.argument() == "requests" && !has_requests)
-            throw Error::of_argument(e.status(), f.name, "output_tokens", e.reason());
+        if (e.argument() == "requests" && !has_requests) {
+            const bool has_output = std::any_of(f.args.begin(), f.args.end(), [](const ArgSpec& a) {
+                return std::string_view(a.name) == "output_tokens";
+            });
+            throw Error::of_argument(e.status(), f.name, has_output ? "output_tokens" : "ctx", e.reason());
+        }
         throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
     }
 }
@@ -122,11 +126,20 @@ double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens
 }
 
 double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms, std::string_view weight_dtype,
-                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep, double dp_attention, double pp) {
-    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
+                 std::string_view kv_dtype, double tp, std::string_view profile, double mem_util, double ep, double dp_attention, double pp,
+                 double percentile, double prompt_tokens) {
+    const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util, ep,
+                                         dp_attention, pp, percentile, prompt_tokens});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const Profile& p = profile_of(f, profile);
-    return finite(f, serving_model(f, [&] { return serving::slo_batch(d, p, ctx, tpot_ms, mem_util); }));
+    if (percentile == 0 && prompt_tokens != 0)
+        out_of_domain(f, arg_named(f, "prompt_tokens"), prompt_tokens, "0 without percentile (the decode step at ctx)");
+    return finite(f, serving_model(f, [&] {
+        serving::SimulationOptions o;
+        o.percentile = percentile;
+        o.mem_util = mem_util;
+        return serving::slo_batch_at(d, p, ctx, tpot_ms, prompt_tokens, o);
+    }));
 }
 
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,

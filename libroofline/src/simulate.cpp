@@ -912,4 +912,57 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
     return out;
 }
 
+double slo_batch_at(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double prompt_tokens,
+                    const SimulationOptions& o) {
+    check_percentile(o.percentile);
+    if (is_bound(profile) || o.percentile == 0) return slo_batch(d, profile, ctx, tpot_ms, o.mem_util);
+    require_positive("tpot_ms", tpot_ms);
+    require_whole("prompt_tokens", prompt_tokens, 1);
+    if (!(ctx - prompt_tokens >= 2))
+        fail(Status::invalid_argument, "prompt_tokens",
+             fmt::format("must leave an answer of at least 2 tokens before ctx = {} (got {}): with a percentile the "
+                         "batch is a closed loop of requests of prompt_tokens tokens whose answers end at ctx",
+                         ctx, prompt_tokens));
+    const Workload w{prompt_tokens, ctx - prompt_tokens};
+    check_simulation(1, w, o);
+    const double most = max_batch(d, profile, w, o.mem_util);
+    if (!(most >= 1))
+        fail(Status::no_solution, "ctx", fmt::format("not one sequence of {} tokens fits beside the weights", ctx));
+    double left = 2 * o.max_steps;  // the search's budget: twice one simulation's
+    SimulationResult r;
+    const auto meets = [&](double batch, bool early = true) {
+        SimulationOptions run = o;
+        run.max_steps = left;
+        run.concurrency = batch;
+        // The users' first requests spread over one request's latency at that batch (the closed form's), the rest
+        // held at the client until a user's answer ends: a steady loop, not waves of prompts sent together.
+        double spread_s = 0;
+        try {
+            spread_s = e2e_ms(d, profile, w, batch, o.mem_util) / 1000;
+        } catch (const Error& e) {
+            if (e.status() != Status::no_solution) throw;
+        }
+        const auto n = static_cast<std::size_t>(std::clamp(20 * batch, 200.0, 2000.0));
+        run.arrival_times_s.assign(n, spread_s * (batch - 1) / batch);
+        for (std::size_t k = 0; k + 1 < static_cast<std::size_t>(batch) && k < n; ++k)
+            run.arrival_times_s[k] = spread_s * static_cast<double>(k) / batch;
+        Simulation sim(d, profile, 1, w, run);
+        if (early) sim.stop_when_missed({kInf, tpot_ms}, o.percentile);
+        r = sim.run();
+        left -= r.steps + kStepsPerIteration * r.iterations;
+        return !sim.missed() && r.tpot_ms.at <= tpot_ms;
+    };
+    if (!meets(1, false))  // to the end: its percentile is the error's
+        fail(Status::no_solution, "tpot_ms",
+             fmt::format("no batch meets tpot_ms = {} at p{}: one sequence alone takes {:.4g} ms per token", tpot_ms,
+                         o.percentile, r.tpot_ms.at));
+    double lo = 1, hi = std::floor(most) + 1;  // lo meets, hi does not (or is beyond what the replica holds)
+    while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        if (meets(mid)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 }  // namespace roofline::serving

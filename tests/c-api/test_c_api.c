@@ -228,6 +228,13 @@ static void test_planner(void) {
     CHECK(roofline_slo_batch("llama-3.1-8b", "h100-sxm", 4096, 20, "bf16", "", 1, "typical", 0.9, &r) == ROOFLINE_OK);
     CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", r, 4096, "bf16", "", 1, "typical", &step) == ROOFLINE_OK && step <= 20);
     CHECK(roofline_step_ms("llama-3.1-8b", "h100-sxm", r + 1, 4096, "bf16", "", 1, "typical", &next) == ROOFLINE_OK && next > 20);
+    /* _v3: percentile 0 is the closed form; at p99 a closed loop of 2048-token prompts answered up to 4096 tokens. */
+    CHECK(roofline_slo_batch_v3("llama-3.1-8b", "h100-sxm", 4096, 20, "bf16", "", 1, "typical", 0.9, 1, 1, 1, 0, 0, &r2) ==
+              ROOFLINE_OK && r2 == r);
+    CHECK(roofline_slo_batch_v3("llama-3.1-8b", "h100-sxm", 4096, 20, "bf16", "", 1, "typical", 0.9, 1, 1, 1, 99, 2048,
+                                &r2) == ROOFLINE_OK && r2 >= 1 && r2 == floor(r2));
+    CHECK(roofline_slo_batch_v3("llama-3.1-8b", "h100-sxm", 4096, 20, "bf16", "", 1, "typical", 0.9, 1, 1, 1, 0, 2048,
+                                &r2) == ROOFLINE_ERROR_ARGUMENT && strcmp(roofline_errarg(), "prompt_tokens") == 0);
     /* E2E under bound: the prefill alone, then 299 iterations each at least a decode step at the prompt's context. */
     CHECK(roofline_e2e_ms("llama-3.1-8b", "h100-sxm", 2000, 300, 16, "bf16", "", 1, "bound", 0.9, &r) == ROOFLINE_OK);
     CHECK(roofline_ttft_ms("llama-3.1-8b", "h100-sxm", 2000, 1, "bf16", 1, "bound", &ttft) == ROOFLINE_OK);

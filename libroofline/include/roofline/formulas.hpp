@@ -241,7 +241,7 @@ double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens
 double slo_batch(std::string_view model, std::string_view gpu, double ctx, double tpot_ms,
                  std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
                  double mem_util, double ep = defaults::ep, double dp_attention = defaults::dp_attention,
-                 double pp = defaults::pp);
+                 double pp = defaults::pp, double percentile = 0, double prompt_tokens = 0);
 double replica_rps(std::string_view model, std::string_view gpu, double prompt_tokens, double output_tokens,
                    double ttft_ms, double tpot_ms, std::string_view weight_dtype, std::string_view kv_dtype, double tp,
                    std::string_view profile, double mem_util, double ep = defaults::ep,

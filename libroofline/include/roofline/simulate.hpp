@@ -134,4 +134,15 @@ struct PercentileCapacity {
 PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, const Workload& w, const Targets& t,
                                   const SimulationOptions& o);
 
+/// The largest batch whose TPOT meets `tpot_ms` at a percentile (SimulationOptions::percentile) of the requests: the
+/// most concurrent requests (a closed loop, SimulationOptions::concurrency, each user sending its next request as its
+/// answer ends, the users' first requests spread over one request's latency) of `prompt_tokens` tokens whose answers
+/// end at `ctx` tokens of context (output ctx - prompt_tokens), that the replica holds in memory and its engine caps,
+/// and whose simulated TPOT at the percentile meets the target; bisected over whole batches, 20 requests per user (200
+/// to 2000) a run. Under `bound`, or with percentile 0, slo_batch() (the decode step at ctx). Throws no_solution naming
+/// tpot_ms when not even one sequence meets it, invalid_argument naming prompt_tokens when it leaves no answer of at
+/// least 2 tokens before ctx.
+double slo_batch_at(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double prompt_tokens,
+                    const SimulationOptions& o);
+
 }  // namespace roofline::serving
