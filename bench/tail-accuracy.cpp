@@ -9,7 +9,9 @@
 //   3. The same with the p99 limits taken as means (the closed form's replica_rps): the error of a planner that knows
 //      no tails; and `bound` (no queue, no tail), which no run may beat.
 //
-// Then the median absolute percentage error (MdAPE) of each, overall and per GPU.
+// Then the median absolute percentage error (MdAPE) of each, overall and per GPU. A file of serving-benchmark runs
+// instead (tests/data/tail-validation-bench.csv, a column rps): each run simulated at its rate, its measured medians of
+// TTFT and inter-token latency, mean latency and throughput against the simulation's.
 //
 //   build/bench/roofline-tail-accuracy [tests/data/tail-validation.csv] [--requests N] [--lengths fixed|uniform|lognormal]
 //                                      [--spread X]
@@ -17,6 +19,7 @@
 // Exit status 1 when `bound` is below a published rate (no engine should beat it), 2 on bad arguments.
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +46,43 @@ struct Errors {
 
 std::string mdape(const std::vector<double>& v) {
     return v.empty() ? std::string("-") : fmt::format("{:.1f}%", median(v));
+}
+
+/// A file of serving-benchmark runs (tests/data/tail-validation-bench.csv: a rate, lengths, the measured medians): each
+/// simulated at its rate with its requests and lengths; the medians, mean latency and throughput against the run's.
+int bench_runs(const std::vector<measurements::Row>& rows, const std::string& path) {
+    const Profile& typical = *find_profile("typical");
+    fmt::print("Simulated against serving-benchmark runs ({} rows of {}): typical, seed 1, Poisson, each row's requests "
+               "and lengths\n\n{:<46} {:>5} | {:>15} {:>15} {:>15} {:>15}\n{:<46} {:>5} | {:>15} {:>15} {:>15} {:>15}\n",
+               rows.size(), path, "row", "rps", "TTFT p50 ms", "ITL p50 ms", "E2E mean ms", "output tok/s", "", "",
+               "meas / sim", "meas / sim", "meas / sim", "meas / sim");
+    std::map<std::string, std::array<std::vector<double>, 4>> by;
+    for (const measurements::Row& r : rows) {
+        const Deployment d = serving_validation::deployment(r);
+        const serving::Workload w{r.number("prompt_tokens"), r.number("output_tokens")};
+        serving::SimulationOptions o;
+        o.requests = r.number("requests");
+        const std::string lengths = r["lengths"];
+        o.lengths = lengths == "uniform"     ? serving::Lengths::uniform
+                    : lengths == "lognormal" ? serving::Lengths::lognormal
+                                             : serving::Lengths::fixed;
+        o.spread = r.number("spread");
+        const serving::SimulationResult s = serving::simulate(d, typical, r.number("rps"), w, o);
+        const double measured[] = {r.number("ttft_p50_ms"), r.number("itl_p50_ms"), r.number("e2e_mean_ms"),
+                                   r.number("output_tok_s")};
+        const double simulated[] = {s.ttft_ms.p50, s.itl_ms.p50, s.e2e_ms.mean, s.throughput_tok_s};
+        fmt::print("{:<46} {:>5g} |", r["id"].substr(0, 46), r.number("rps"));
+        for (int i = 0; i < 4; ++i) fmt::print(" {:>7.4g} {:>7.4g}", measured[i], simulated[i]);
+        fmt::print("\n");
+        for (const std::string& key : {std::string("all"), r["model"] + " tp" + r["tp"]})
+            for (int i = 0; i < 4; ++i) by[key][static_cast<std::size_t>(i)].push_back(std::fabs(error_percent(simulated[i], measured[i])));
+    }
+    fmt::print("\nMedian absolute percentage error (typical):\n\n{:<22} {:>5} {:>9} {:>9} {:>9} {:>9}\n", "", "rows",
+               "TTFT p50", "ITL p50", "E2E mean", "tok/s");
+    for (const auto& [key, e] : by)
+        fmt::print("{:<22} {:>5} {:>9} {:>9} {:>9} {:>9}\n", key, e[0].size(), mdape(e[0]), mdape(e[1]), mdape(e[2]),
+                   mdape(e[3]));
+    return 0;
 }
 
 }  // namespace
@@ -79,6 +119,7 @@ int main(int argc, char** argv) {
         }
     }
     const std::vector<measurements::Row> rows = measurements::read(path);
+    if (!rows.empty() && rows.front().field.count("rps")) return bench_runs(rows, path);
     const Profile& typical = *find_profile("typical");
     const Profile& bound = *find_profile("bound");
     fmt::print("Simulated percentiles against MLPerf's ({} rows of {}): {} requests a run, seed 1, Poisson, lengths {}",
