@@ -179,6 +179,13 @@ public:
             return of_parts<T>({c_[0][0] + ctx * (c_[1][0] + ctx * c_[2][0]), c_[0][1] + ctx * (c_[1][1] + ctx * c_[2][1])});
         return computed(ctx);
     }
+    /// at(ctx + 1) - at(ctx) of the first component, ctx >= 1 (a sequence's next token): one expression where a
+    /// polynomial stands for it.
+    double growth(double ctx) {
+        if (degree_ > 0) [[likely]]
+            return c_[1][0] + (2 * ctx + 1) * c_[2][0];
+        return parts(computed(ctx + 1))[0] - parts(computed(ctx))[0];
+    }
 
 private:
     [[gnu::noinline]] T computed(double ctx) {
@@ -790,7 +797,7 @@ private:
             const std::size_t i = group.running[k];
             Request& r = requests_[i];
             const double tokens = r.prefilling() ? std::min(r.target - r.ctx, budget) : 1;
-            const double need = held(r.ctx + tokens) - held(r.ctx);
+            const double need = tokens == 1 && r.ctx >= 1 ? kv_.growth(r.ctx) : held(r.ctx + tokens) - held(r.ctx);
             if (group.used + need > capacity_ && !make_room(group, need))
                 while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
             if (group.used + need > capacity_) {  // not even alone with those before it: it waits
