@@ -220,7 +220,7 @@ TEST_CASE("ROOFLINE_MODEL_CONFIG: every catalog model's config text computes as 
         }
         for (const char* weights : {"native", "bf16"}) {
             INFO(weights);
-            const std::vector<Arg> tail{num(16), num(4096), text(weights), text(""), num(1)};
+            const std::vector<Arg> tail{num(16), num(2048), text(weights), text(""), num(1)};
             std::vector<Arg> by_id{text(id), text("b200")}, by_text{text(cfg), text("b200")};
             by_id.insert(by_id.end(), tail.begin(), tail.end());
             by_text.insert(by_text.end(), tail.begin(), tail.end());

@@ -145,12 +145,20 @@ TEST_CASE("dtypes, tensor parallelism and sliding windows move the step as they 
     CHECK(op(tp2, "allreduce").ms > 0);
     // Gemma 2's sliding-window layers stop reading KV past their window.
     const double w = model("gemma-2-9b", "sliding_window");
-    const double at_w = op(breakdown("gemma-2-9b", "h100-sxm", 1, w), "attention").bytes;
-    const double at_4w = op(breakdown("gemma-2-9b", "h100-sxm", 1, 4 * w), "attention").bytes;
-    CHECK(at_4w / at_w == Approx((4.0 * 21 + 21) / (21 + 21)).epsilon(0.01));  // 21 global, 21 sliding layers
+    const double at_w = op(breakdown("gemma-2-9b", "h100-sxm", 1, w / 2), "attention").bytes;
+    const double at_2w = op(breakdown("gemma-2-9b", "h100-sxm", 1, 2 * w), "attention").bytes;
+    CHECK(at_2w / at_w == Approx((4.0 * 21 + 2 * 21) / (21 + 21)).epsilon(0.01));  // 21 global, 21 sliding layers
     double v;
     CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 0, "bf16", "", 3, "bound", &v) == ROOFLINE_ERROR_ARGUMENT);
     CHECK(std::string(roofline_errarg()) == "tp");
+    // A context beyond the model's window (Gemma 2's 8192 positions, twice its sliding window) is refused, named.
+    CHECK(model("gemma-2-9b", "context_window") == 2 * w);
+    CHECK(roofline_step_ms("gemma-2-9b", "h100-sxm", 1, 2 * w + 1, "bf16", "", 1, "bound", &v) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "ctx");
+    CHECK(std::string(roofline_errmsg()).find("8192 tokens") != std::string::npos);
+    CHECK(roofline_ttft_ms("llama-3.1-8b", "h100-sxm", 131073, 1, "bf16", 1, "bound", &v) == ROOFLINE_ERROR_ARGUMENT);
+    CHECK(std::string(roofline_errarg()) == "prompt_tokens");
+    CHECK(roofline_ttft_ms("llama-3.1-8b", "h100-sxm", 131072, 1, "bf16", 1, "bound", &v) == ROOFLINE_OK);
 }
 
 TEST_CASE("the prefill operator by operator adds up to ROOFLINE_TTFT_MS under every profile", "[operators][ttft]") {

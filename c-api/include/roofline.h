@@ -538,7 +538,10 @@ ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result
 ** (counted from the architecture, billions), params_b_reported, active_params_b_reported (as published),
 ** layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts,
 ** expert_ffn, kv_lora_rank, sliding_window, sliding_layers, kv_kib_per_token (all layers, K and V, at
-** 2 bytes per value, KiB).
+** 2 bytes per value, KiB), context_window (tokens a sequence may hold, prompt and answer: the config's
+** max_position_embeddings, or its rope_scaling's factor x original_max_position_embeddings where larger; 0: not
+** given; since 0.14, every formula refuses a context beyond it, ROOFLINE_ERROR_ARGUMENT naming ctx, prompt_tokens,
+** output_tokens or turns).
 */
 ROOFLINE_API int roofline_model(const char* model, const char* field, double* result);
 

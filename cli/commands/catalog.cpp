@@ -24,9 +24,11 @@ void run_catalog(const CatalogOptions& options) {
     const std::vector<std::string> fields =
         gpus ? std::vector<std::string>{"bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_tbs", "hbm_gb", "interconnect_tbs",
                                         "scaleup_gpus", "scaleout_tbs"}
-             : std::vector<std::string>{"params_b", "active_params_b", "layers", "kv_heads", "kv_kib_per_token"};
+             : std::vector<std::string>{"params_b", "active_params_b", "layers", "kv_heads", "kv_kib_per_token",
+                                        "context_window"};
     // Models: the cache one sequence of 32768 tokens holds (ROOFLINE_CACHE_GB), windows, chunks and state
-    // layers counted, beside kv_kib_per_token (as if every attention layer kept every token).
+    // layers counted, beside kv_kib_per_token (as if every attention layer kept every token); "-" where the model's
+    // context window is shorter.
     constexpr double kCacheCtx = 32768;
     const char* cache_field = "cache_gb_at_32k";
     std::size_t width = 16;
@@ -49,7 +51,12 @@ void run_catalog(const CatalogOptions& options) {
         for (const auto& field : fields)
             // A field the entry does not have (a GPU without fp8) is "no answer": printed as "-".
             put(field, number_or_none([&] { return call(gpus ? "ROOFLINE_GPU" : "ROOFLINE_MODEL", {id, field}); }));
-        if (!gpus) put(cache_field, number_or_none([&] { return call("ROOFLINE_CACHE_GB", {id, 1.0, kCacheCtx}); }));
+        if (!gpus) {
+            const double window = call("ROOFLINE_MODEL", {id, std::string("context_window")}).number();
+            put(cache_field, window > 0 && window < kCacheCtx
+                                 ? std::nullopt
+                                 : number_or_none([&] { return call("ROOFLINE_CACHE_GB", {id, 1.0, kCacheCtx}); }));
+        }
         if (!options.json) fmt::print("\n");
         entries.push_back(entry);
     }

@@ -542,10 +542,15 @@ class Simulate(unittest.TestCase):
         r = run(*self.ARGV[:-2], "--requests", "0")
         self.assertEqual(r.returncode, 3, r.stdout)
         self.assertIn("--requests", r.stderr)
-        r = run("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--rps", "12", "--prompt", "3000000",
-                "--output", "200", "--requests", "5")
+        r = run("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--rps", "12", "--prompt", "120000",
+                "--output", "200", "--requests", "5", "--mem-util", "0.3")
         self.assertEqual(r.returncode, 4, r.stdout)
         self.assertIn("--prompt", r.stderr)
+        r = run("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--rps", "12", "--prompt", "3000000",
+                "--output", "200", "--requests", "5")
+        self.assertEqual(r.returncode, 3, r.stdout)
+        self.assertIn("--prompt", r.stderr)
+        self.assertIn("window", r.stderr)
 
 
 class Plan(unittest.TestCase):

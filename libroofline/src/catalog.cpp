@@ -625,6 +625,7 @@ constexpr ModelField kModelFields[] = {
     // At 2 bytes per value, K and V together, over the layers that keep a KV cache as if each kept every
     // token (windows, chunks and state layers: ROOFLINE_CACHE_GB).
     {"kv_kib_per_token", [](const ModelSpec& m) { return m.attention_layers() * m.kv_values_per_token_layer() * 2 / 1024; }},
+    {"context_window", [](const ModelSpec& m) { return m.context_window; }},
 };
 
 template <typename Field> std::vector<std::string> names_of(std::span<const Field> fields) {

@@ -61,6 +61,13 @@ Deployed deployed(const FormulaSpec& f, std::string_view model, std::string_view
 Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_view gpu, std::string_view weight_dtype,
                       std::string_view kv_dtype, double tp, const Layout& layout);
 
+/// Refuses `tokens` of context beyond the model's window (ModelSpec::context_window; 0: no window known), naming
+/// `arg`; `what` says what they are ("prompt and answer").
+void check_window(const FormulaSpec& f, const ModelSpec& m, double tokens, const char* arg, std::string_view what);
+
+/// The same for a workload: a prompt beyond it names prompt_tokens, a prompt and answer output_tokens.
+void check_window(const FormulaSpec& f, const ModelSpec& m, double prompt_tokens, double output_tokens);
+
 /// The operator list of the calling thread's formula calls: its memory is reused from call to call.
 std::vector<Operator>& operator_scratch();
 

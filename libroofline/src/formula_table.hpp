@@ -166,10 +166,12 @@ inline constexpr ArgSpec kGpuField = text("field", "field name",
 inline constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
-    "kv_lora_rank, sliding_window, sliding_layers, kv_kib_per_token (at 2 bytes per value).",
+    "kv_lora_rank, sliding_window, sliding_layers, kv_kib_per_token (at 2 bytes per value), context_window (tokens a "
+    "sequence may hold: the config's max_position_embeddings, or its rope_scaling's extension; 0: not given).",
     "模型目录的字段：params_b、active_params_b、params_b_reported、active_params_b_reported、layers、hidden、heads、"
     "kv_heads、head_dim、ffn、vocab、experts、experts_per_token、shared_experts、expert_ffn、kv_lora_rank、"
-    "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）。");
+    "sliding_window、sliding_layers、kv_kib_per_token（按每个值 2 字节）、context_window（一个序列可容纳的 token 数：配置的 "
+    "max_position_embeddings，或 rope_scaling 扩展后的长度；0：未给出）。");
 inline constexpr ArgSpec kWeightDtype = optional_text(text("weight_dtype", "dtype",
     "Format of the weights: native (the checkpoint's own formats, per module: the default), fp32, bf16, fp16, fp8, "
     "int8, int4, q8_0, q4_0, q4_k_m, nvfp4, mxfp4, fp8_block (block scales included).",

@@ -234,6 +234,20 @@ Deployment deployment(const FormulaSpec& f, std::string_view model, std::string_
 }
 
 /// The operator list of the calling thread's formula calls: its memory is reused from call to call.
+void check_window(const FormulaSpec& f, const ModelSpec& m, double tokens, const char* arg, std::string_view what) {
+    if (m.context_window > 0 && tokens > m.context_window) [[unlikely]]
+        throw Error::of_argument(Status::invalid_argument, f.name, arg,
+                                 fmt::format("{} tokens of context ({}) exceed the window of '{}', {} tokens (its "
+                                             "config.json's max_position_embeddings, or rope_scaling where it extends "
+                                             "them)",
+                                             tokens, what, m.id, m.context_window));
+}
+
+void check_window(const FormulaSpec& f, const ModelSpec& m, double prompt_tokens, double output_tokens) {
+    check_window(f, m, prompt_tokens, "prompt_tokens", "the prompt");
+    check_window(f, m, prompt_tokens + output_tokens, "output_tokens", "prompt and answer");
+}
+
 std::vector<Operator>& operator_scratch() {
     struct Scratch;
     return per_thread<Scratch, std::vector<Operator>>();
@@ -306,6 +320,7 @@ double step_ms(std::string_view model, std::string_view gpu, double batch, doubl
                std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
     const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, *d.model, ctx, "ctx", "each sequence's");
     auto& ops = operator_scratch();
     decode_operators(d.ref, batch, ctx, ops);
     return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
@@ -315,6 +330,7 @@ double step_toks(std::string_view model, std::string_view gpu, double batch, dou
                  std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
     const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, *d.model, ctx, "ctx", "each sequence's");
     auto& ops = operator_scratch();
     decode_operators(d.ref, batch, ctx, ops);
     return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, *d.gpu, profile_of(f, profile)))));
@@ -325,6 +341,7 @@ double ttft_ms(std::string_view model, std::string_view gpu, double prompt_token
     const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
     // The prefill writes a 16-bit KV cache, whatever the weights' format.
     const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, *d.model, prompt_tokens, "prompt_tokens", "the prompt");
     auto& ops = operator_scratch();
     prefill_operators(d.ref, batch, prompt_tokens, ops);
     return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
@@ -335,6 +352,7 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     const auto& f = checked<&fit_batch>({model, gpu, ctx, weight_dtype, kv_dtype, tp, mem_util, ep, dp_attention, pp});
     const Deployed deployment = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const DeploymentRef& d = deployment.ref;
+    check_window(f, d.model, ctx, "ctx", "each sequence's");
     const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)
@@ -347,6 +365,7 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
 double cache_gb(std::string_view model, double batch, double ctx, std::string_view kv_dtype, double tp, double ep, double dp_attention, double pp) {
     const auto& f = checked<&cache_gb>({model, batch, ctx, kv_dtype, tp, ep, dp_attention, pp});
     const auto m = model_entry_of(f, model);
+    check_window(f, *m, ctx, "ctx", "each sequence's");
     const Layout layout{ep, dp_attention, pp};
     check_layout(f, *m, tp, layout);
     static const GpuSpec no_gpu{};  // the cache does not depend on the GPU
@@ -359,6 +378,7 @@ Table step_breakdown(std::string_view model, std::string_view gpu, double batch,
                      std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&step_breakdown>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, ctx, "ctx", "each sequence's");
     auto ops = decode_operators(d, batch, ctx);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
 }
@@ -368,6 +388,7 @@ Table ttft_breakdown(std::string_view model, std::string_view gpu, double prompt
     const auto& f = checked<&ttft_breakdown>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
     // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
     const Deployment d = deployment(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, prompt_tokens, "prompt_tokens", "the prompt");
     auto ops = prefill_operators(d, batch, prompt_tokens);
     return breakdown(f, ops, d.gpu, profile_of(f, profile));
 }

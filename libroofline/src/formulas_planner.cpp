@@ -119,6 +119,7 @@ double e2e_ms(std::string_view model, std::string_view gpu, double prompt_tokens
     const auto& f = checked<&e2e_ms>(
         {model, gpu, prompt_tokens, output_tokens, batch, weight_dtype, kv_dtype, tp, profile, mem_util, ep, dp_attention, pp});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, prompt_tokens, output_tokens);
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
         return serving::e2e_ms(d, p, workload(prompt_tokens, output_tokens), batch, mem_util);
@@ -131,6 +132,7 @@ double slo_batch(std::string_view model, std::string_view gpu, double ctx, doubl
     const auto& f = checked<&slo_batch>({model, gpu, ctx, tpot_ms, weight_dtype, kv_dtype, tp, profile, mem_util, ep,
                                          dp_attention, pp, percentile, prompt_tokens});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, ctx, "ctx", "each sequence's");
     const Profile& p = profile_of(f, profile);
     if (percentile == 0 && prompt_tokens != 0)
         out_of_domain(f, arg_named(f, "prompt_tokens"), prompt_tokens, "0 without percentile (the decode step at ctx)");
@@ -149,6 +151,7 @@ double replica_rps(std::string_view model, std::string_view gpu, double prompt_t
     const auto& f = checked<&replica_rps>({model, gpu, prompt_tokens, output_tokens, ttft_ms, tpot_ms, weight_dtype,
                                            kv_dtype, tp, profile, mem_util, ep, dp_attention, pp, percentile});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, prompt_tokens, output_tokens);
     const Profile& p = profile_of(f, profile);
     return finite(f, serving_model(f, [&] {
         serving::SimulationOptions o;
@@ -168,6 +171,7 @@ Table curve(std::string_view model, std::string_view gpu, double prompt_tokens, 
     // tp 0: the formats on one GPU; serving::curve tries the layouts (and refuses a layout given with tp 0).
     const Layout layout{ep, dp_attention, pp};
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp == 0 ? 1 : tp, tp == 0 ? Layout{} : layout);
+    check_window(f, d.model, prompt_tokens, output_tokens);
     const Profile& p = profile_of(f, profile);
     serving::CurveOptions o;
     o.tp = tp;
@@ -226,6 +230,9 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     o.host_tbs = host_tbs;
     o.concurrency = concurrency;
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, Layout{ep, dp_attention, pp});
+    check_window(f, d.model, prompt_tokens, output_tokens);
+    check_window(f, d.model, turns * (prompt_tokens + output_tokens), "turns",
+                 "the last turn of a conversation: its history, its prompt and its answer");
     const Profile& p = profile_of(f, profile);
     const serving::SimulationResult r = serving_model(f, [&] {
         return serving::simulate(d, p, rps, workload(prompt_tokens, output_tokens), o);
@@ -257,6 +264,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
+    check_window(f, m, prompt_tokens, output_tokens);
     serving::PlanOptions o;
     const std::string_view gpus = trimmed(gpu);
     o.every_gpu = iequals(gpus, "all");
@@ -319,6 +327,7 @@ double spec_step_ms(std::string_view model, std::string_view draft_model, std::s
     const auto& f = checked<&spec_step_ms>(
         {model, draft_model, gpu, batch, ctx, draft_len, acceptance, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
     const Deployment d = deployment(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, d.model, ctx + draft_len + 1, "ctx", "each sequence's, with the drafted tokens");
     // "mtp": the target's own MTP layers draft (a decoder layer each, with the target's embedding and lm_head).
     const ModelSpec draft = ascii::iequals(draft_model, "mtp") ? mtp_draft_of(f, d.model) : model_of(f, draft_model, "draft_model");
     const Profile& p = profile_of(f, profile);

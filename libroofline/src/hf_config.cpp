@@ -386,6 +386,24 @@ ModelSpec model_from_hf_config(std::string_view text, const std::string& id, con
 }
 
 namespace {
+/// ModelSpec::context_window: the config's positions, extended by its rope_scaling where that says so.
+double context_window(const Reader& r) {
+    double window = 0;
+    for (const char* key : {"max_position_embeddings", "n_positions", "max_seq_len"})
+        if (const auto v = r.number(key)) {
+            window = *v;
+            break;
+        }
+    const json& j = r.j();
+    if (const auto it = j.find("rope_scaling"); it != j.end() && it->is_object()) {
+        const auto factor = it->find("factor");
+        const auto original = it->find("original_max_position_embeddings");
+        if (factor != it->end() && factor->is_number() && original != it->end() && original->is_number())
+            window = std::max(window, factor->get<double>() * original->get<double>());
+    }
+    return std::isfinite(window) && window >= 1 ? std::floor(window) : 0;
+}
+
 ModelSpec read_model(const json& whole, const json& model_json, const std::string& type, const std::string& id,
                      const std::string& argument, const json& quant) {
     Reader r(whole, model_json, type, argument);
@@ -401,6 +419,7 @@ ModelSpec read_model(const json& whole, const json& model_json, const std::strin
     if (read == read_transformer && (type == "gptj" || r.has("n_embd"))) read = read_gptj;
     if (read == read_transformer && r.has("d_model")) read = read_mpt;
     read(r, m);
+    m.context_window = context_window(r);
     r.refuse_unused();
     read_quantization(r, m, quant.is_object() ? &quant : nullptr);
     // DeepSeek-V4's expert_dtype: its routed experts in FP4 (MXFP4, UE8M0 scales per 32 values: vLLM's

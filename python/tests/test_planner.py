@@ -212,8 +212,13 @@ class Simulate(unittest.TestCase):
             roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 1000, 200, turns=2.5)
         self.assertEqual(e.exception.argument, "turns")
         with self.assertRaises(roofline.NoSolutionError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 120000, 200, mem_util=0.3, requests=3)
+        self.assertEqual(e.exception.argument, "prompt_tokens")
+        # Beyond the model's window of 131,072 tokens: refused, naming the argument (since 0.14).
+        with self.assertRaises(roofline.ArgumentError) as e:
             roofline.simulate("llama-3.1-8b", "h100-sxm", 15, 3000000, 200, requests=3)
         self.assertEqual(e.exception.argument, "prompt_tokens")
+        self.assertIn("131072", str(e.exception))
 
 
 if __name__ == "__main__":

@@ -150,6 +150,10 @@ struct ModelSpec {
     // Sliding-window attention: `sliding_layers` of the layers see at most `sliding_window` tokens.
     double sliding_window = 0, sliding_layers = 0;
     double params_b_reported = 0, active_params_b_reported = 0;  ///< as published (0: not published)
+    /// Tokens of context a sequence may hold, prompt and answer: config.json's max_position_embeddings (n_positions,
+    /// max_seq_len), or its rope_scaling's factor x original_max_position_embeddings where that is larger; 0: the
+    /// config gives none. A context beyond it is refused by every formula (since 0.14).
+    double context_window = 0;
     /// The layers in order, by runs of one kind (the importer always fills it, then calls count_layers()).
     std::vector<LayerRun> runs;
     /// What a step needs of the runs, counted once by count_layers(): layers of each attention and MLP kind,
