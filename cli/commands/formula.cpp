@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "../options.hpp"
 #include "../output.hpp"
@@ -18,19 +19,47 @@ struct FormulaCallOptions {
     bool json = false;
 };
 
-/// The arguments as the formula's types want them: texts as given, numbers parsed.
+/// A number, or nothing where the text does not read whole as one.
+std::optional<double> number_of(const std::string& text) {
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') return std::nullopt;
+    return number;
+}
+
+/// The arguments as the formula's types want them: texts as given, numbers parsed. The arguments a formula takes
+/// any number of (ROOFLINE_WHY's, after the formula they are for) take the types of the formula that the text before
+/// them names; beyond its arguments, or where it names none, a number where one reads whole, else a text, and a text
+/// in double quotes ("fp8", as Calc writes one) is that text without them.
 std::vector<Cell> typed_arguments(const roofline_formula_info& formula, const std::vector<std::string>& args) {
     std::vector<Cell> typed;
+    const bool variadic = formula.arg_count > 0 && formula.args[formula.arg_count - 1]->type == ROOFLINE_TYPE_REST;
+    const size_t rest = variadic ? formula.arg_count - 1 : formula.arg_count;
+    const roofline_formula_info* inner =
+        variadic && rest > 0 && args.size() >= rest ? roofline_formula_find(args[rest - 1].c_str()) : nullptr;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (i < formula.arg_count && (formula.args[i]->type == ROOFLINE_TYPE_TEXT || formula.args[i]->type == ROOFLINE_TYPE_TABLE)) {
+        const roofline_arg_info* arg = i < rest ? formula.args[i]
+                                       : inner && i - rest < inner->arg_count ? inner->args[i - rest]
+                                                                               : nullptr;
+        if (arg && (arg->type == ROOFLINE_TYPE_TEXT || arg->type == ROOFLINE_TYPE_TABLE)) {
             typed.emplace_back(args[i]);
             continue;
         }
-        char* end = nullptr;
-        const double number = std::strtod(args[i].c_str(), &end);
-        if (args[i].empty() || *end != '\0')
-            throw Failure{kUsage, "", fmt::format("argument {} ('{}') of {} is not a number", i + 1, args[i], formula.name)};
-        typed.emplace_back(number);
+        if (!arg && i >= rest && variadic) {  // a value of no known type: as it reads
+            const std::string& a = args[i];
+            if (a.size() >= 2 && a.front() == '"' && a.back() == '"') typed.emplace_back(a.substr(1, a.size() - 2));
+            else if (const auto n = number_of(a)) typed.emplace_back(*n);
+            else typed.emplace_back(a);
+            continue;
+        }
+        const auto number = number_of(args[i]);
+        if (!number)
+            throw Failure{kUsage, "", fmt::format("argument {} ('{}') of {} is not a number{}", i + 1, args[i],
+                                                  formula.name,
+                                                  i >= rest && inner ? fmt::format(" (as {}'s {} must be)", inner->name,
+                                                                                    arg->name)
+                                                                     : std::string())};
+        typed.emplace_back(*number);
     }
     return typed;
 }

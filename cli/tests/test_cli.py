@@ -417,6 +417,28 @@ class Formula(unittest.TestCase):
         self.assertEqual(run("formula", "ROOFLINE_NOPE").returncode, 3)
         self.assertEqual(run("formula", "ROOFLINE_BALANCE", "989", "fast").returncode, 2)
 
+    def test_variadic_formulas_take_texts(self):
+        """Every formula that takes any number of arguments (ROOFLINE_WHY) takes them as the formula they are for
+        types them: a model id and a format as texts, numbers as numbers; beyond its arguments, quoted or not."""
+        variadic = [f["name"] for f in roofline.formula_table() if f["args"] and f["args"][-1]["type"] == roofline.REST]
+        self.assertEqual(variadic, ["ROOFLINE_WHY"])
+        r = run("formula", "ROOFLINE_WHY", "ROOFLINE_PLAN", "deepseek-v3.2", "50", "4000", "500", "2000", "50",
+                "h200", "fp8")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), roofline.why("ROOFLINE_PLAN", "deepseek-v3.2", 50, 4000, 500, 2000, 50,
+                                                        "h200", "fp8"))
+        r = run("formula", "ROOFLINE_WHY", "ROOFLINE_FIT_BATCH", "llama-3-70b", "h100-sxm", "4096")
+        self.assertEqual(r.stdout.strip(), roofline.why("ROOFLINE_FIT_BATCH", "llama-3-70b", "h100-sxm", 4096))
+        self.assertIn("do not fit", r.stdout)
+        # A number where the formula wants one, named with the argument it is for.
+        r = run("formula", "ROOFLINE_WHY", "ROOFLINE_FIT_BATCH", "llama-3-70b", "h100-sxm", "long")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("ROOFLINE_FIT_BATCH's ctx", r.stderr)
+        # Of a formula that does not exist: each value as it reads, a quoted one a text.
+        r = run("formula", "ROOFLINE_WHY", "ROOFLINE_NOPE", '"8"', "8")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), roofline.why("ROOFLINE_NOPE", "8", 8))
+
     def test_formulas_lists_the_table(self):
         listed = json.loads(run("formulas", "--json").stdout)
         self.assertEqual([f["name"].lower() for f in listed], ["roofline_" + n for n in roofline.formulas()])
