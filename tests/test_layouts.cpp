@@ -358,12 +358,21 @@ TEST_CASE("the planner searches layouts and FP4 formats, on a list of GPUs, and 
     // The formula: a list of GPUs, the layout columns, and rows=all.
     const Table t = formula::plan("deepseek-r1", 20, 1000, 1000, 2000, 50, "b200, h200", "", "", "typical", 0, "", 0.9,
                                   "all");
-    REQUIRE(t.cols == 18);
+    REQUIRE(t.cols == 19);
     CHECK(std::get<std::string>(t.cells[13]) == "ep");
     CHECK(std::get<std::string>(t.cells[15]) == "pp");
     CHECK(std::get<std::string>(t.cells[16]) == "capacity_tok_s_per_gpu");
     CHECK(std::get<std::string>(t.cells[17]) == "checkpoint");
+    CHECK(std::get<std::string>(t.cells[18]) == "engine_tp");
     CHECK(t.rows == all.size() + 1);
+    // A row of two pipeline stages: the engine runs tp / 2 GPUs in tensor parallelism, twice.
+    bool staged = false;
+    for (std::size_t r = 1; r < t.rows; ++r) {
+        const double tp = std::get<double>(t.cells[r * t.cols + 1]), pp = std::get<double>(t.cells[r * t.cols + 15]);
+        CHECK(std::get<double>(t.cells[r * t.cols + 18]) == tp / pp);
+        staged = staged || pp == 2;
+    }
+    CHECK(staged);
 }
 
 TEST_CASE("when nothing fits, the planner says what the weights need against what the GPUs have") {

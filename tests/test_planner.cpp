@@ -63,7 +63,7 @@ double num_at(const Table& t, std::size_t row, std::size_t col) { return std::ge
 const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
 
 enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
-             kCapacity, kCheckpoint };
+             kCapacity, kCheckpoint, kEngineTp };
 
 /// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
 std::vector<Arg> example(std::vector<Arg> optional = {}) {
@@ -184,11 +184,11 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
     const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
-                                          "checkpoint"};
+                                          "checkpoint", "engine_tp"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 18);
+        REQUIRE(t.cols == 19);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -205,6 +205,8 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
             CHECK(text_at(t, r, kWeights) == to_string(want.weights));
             // By default (weight_dtype "published") every row is a published checkpoint of the model.
             CHECK(text_at(t, r, kCheckpoint) == want.checkpoint);
+            // The engine's tensor-parallel size: with its pipeline stages, the replica's GPUs.
+            CHECK(num_at(t, r, kEngineTp) * num_at(t, r, kPp) == num_at(t, r, kTp));
             CHECK_FALSE(want.checkpoint.empty());
             CHECK(num_at(t, r, kBatch) == want.batch);
             CHECK(num_at(t, r, kReplicas) == want.replicas);

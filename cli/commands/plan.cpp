@@ -83,7 +83,7 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
         fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>9}\n",
-                   r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "tp"), plan.number(r, "ep"),
+                   r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "engine_tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), half_away(plan.number(r, "batch"), 0),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
@@ -98,8 +98,9 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
         fmt::print("\n  TTFT, TPOT: means at a replica's full load");
     fmt::print("; tok/s/GPU: the load's output tokens per second per GPU;\n"
                "  cap/GPU: what the GPUs sustain within both targets (the capacity); USD/Mtok: per million output tokens;\n"
-               "  tp: GPUs of a replica, ep: of them holding a share of the experts, dp: attention groups (data-parallel\n"
-               "  attention), pp: pipeline stages (docs/serving-model.md, Layouts){}\n",
+               "  tp, pp: the engine's --tensor-parallel-size and --pipeline-parallel-size (a replica: tp x pp GPUs), ep:\n"
+               "  GPUs holding a share of the experts, dp: attention groups (data-parallel attention; docs/serving-model.md,\n"
+               "  Layouts){}\n",
                disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica" : "");
     if (unpublished)
         fmt::print("  *: no checkpoint of the model is published in these formats (the JSON's \"checkpoint\" names those that are)\n");

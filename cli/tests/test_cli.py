@@ -592,9 +592,11 @@ class Plan(unittest.TestCase):
         rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_mtok = \
             lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
+        # tp is the engine's tensor-parallel size (since 0.14): the replica's GPUs over its pipeline stages.
         self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
-                         [first["tp"], first["ep"], first["dp_attention"], first["pp"], first["batch"], first["replicas"],
-                          first["gpus"]])
+                         [first["engine_tp"], first["ep"], first["dp_attention"], first["pp"], first["batch"],
+                          first["replicas"], first["gpus"]])
+        self.assertEqual(first["engine_tp"] * first["pp"], first["tp"])
         self.assertEqual(float(ttft), shown(first["ttft_ms"], 1))
         self.assertEqual(float(tpot), shown(first["tpot_ms"], 1))
         self.assertEqual(float(per_gpu), shown(first["output_tok_s_per_gpu"], 0))
@@ -663,7 +665,8 @@ class Plan(unittest.TestCase):
             for line, row in zip(lines, rows[1:]):
                 got = dict(zip(head, row))
                 self.assertEqual((line[1], line[2]), (got["gpu"], got["weights"]))
-                self.assertEqual([float(x) for x in line[3:7]], [got["tp"], got["ep"], got["dp_attention"], got["pp"]])
+                self.assertEqual([float(x) for x in line[3:7]],
+                                 [got["tp"] / got["pp"], got["ep"], got["dp_attention"], got["pp"]])
                 # Rounded as Calc shows it: halves away from zero (100,000 tok/s over 64 GPUs: 1562.5 prints 1563).
                 self.assertEqual(int(line[12]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
                 self.assertEqual(int(line[13]), math.floor(got["capacity_tok_s_per_gpu"] + 0.5))

@@ -306,6 +306,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_mtok));
         for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp, r.capacity_tokens_per_s_per_gpu}) t.number(v);
         t.text(r.checkpoint);
+        t.number(r.tp / r.layout.pp);  // the engine's --tensor-parallel-size: tp x pp GPUs make a replica
         t.end_row();
     }
     return std::move(t).done();

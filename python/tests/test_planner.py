@@ -8,7 +8,7 @@ import roofline
 
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
           "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
-          "capacity_tok_s_per_gpu", "checkpoint")
+          "capacity_tok_s_per_gpu", "checkpoint", "engine_tp")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -25,7 +25,8 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 18)
+                self.assertEqual(len(r), 19)
+                self.assertEqual(r[col["engine_tp"]] * r[col["pp"]], r[col["tp"]])
                 # By default (weight_dtype "published") each row is a published checkpoint, named.
                 self.assertNotEqual(r[col["checkpoint"]], "")
                 self.assertEqual(r[col["gpus"]], r[col["tp"]] * r[col["replicas"]])  # colocated: no prefill pool
