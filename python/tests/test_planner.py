@@ -198,6 +198,31 @@ class Simulate(unittest.TestCase):
         with self.assertRaises(roofline.ArgumentError) as e:
             roofline.plan("llama-3.1-70b", 100, 2000, 300, 500, 50, gpu="b200", percentile=30)
         self.assertEqual(e.exception.argument, "percentile")
+        # The curve at p99: the same loads, each row's latencies a simulation's at its load.
+        means = roofline.curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4)
+        tails = roofline.curve("llama-3.1-70b", "h100-sxm", 2000, 300, "fp8", "", 4, percentile=99)
+        col = {name: i for i, name in enumerate(means[0])}
+        self.assertEqual(len(tails), len(means))
+        for m, t in zip(means[1:], tails[1:]):
+            self.assertEqual(t[col["rps"]], m[col["rps"]])
+            self.assertGreater(t[col["tpot_ms"]], m[col["tpot_ms"]])
+            at = self.table("llama-3.1-70b", "h100-sxm", m[col["rps"]], 2000, 300, "fp8", "", 4)
+            self.assertEqual(t[col["tpot_ms"]], at["tpot_ms"]["p99"])
+        # The batch at p99: a closed loop of that many users meets the TPOT target there.
+        b = roofline.slo_batch("llama-3.1-8b", "h100-sxm", 4096, 15, percentile=99, prompt_tokens=2048)
+        self.assertGreaterEqual(b, 2)
+        self.assertEqual(b, int(b))
+
+    def test_concurrency(self):
+        # At most 4 in flight: a closed loop with a rate far above the replica's; its batch at most 4.
+        a = self.table("llama-3.1-8b", "h100-sxm", 1000, 1000, 200, requests=200, concurrency=4)
+        self.assertLessEqual(a["mean_batch"]["mean"], 4)
+        self.assertLessEqual(a["max_queue"]["mean"], 4)
+        open_loop = self.table("llama-3.1-8b", "h100-sxm", 1000, 1000, 200, requests=200)
+        self.assertGreater(open_loop["max_queue"]["mean"], 4)
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.simulate("llama-3.1-8b", "h100-sxm", 1000, 1000, 200, concurrency=2.5)
+        self.assertEqual(e.exception.argument, "concurrency")
 
     def test_bad_input(self):
         with self.assertRaises(roofline.ArgumentError) as e:
