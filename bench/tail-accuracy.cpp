@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,10 +63,9 @@ int bench_runs(const std::vector<measurements::Row>& rows, const std::string& pa
         const serving::Workload w{r.number("prompt_tokens"), r.number("output_tokens")};
         serving::SimulationOptions o;
         o.requests = r.number("requests");
-        const std::string lengths = r["lengths"];
-        o.lengths = lengths == "uniform"     ? serving::Lengths::uniform
-                    : lengths == "lognormal" ? serving::Lengths::lognormal
-                                             : serving::Lengths::fixed;
+        const auto lengths = serving::parse_lengths(r["lengths"]);
+        if (!lengths) throw std::runtime_error(r["id"] + ": lengths must be fixed, uniform or lognormal");
+        o.lengths = *lengths;
         o.spread = r.number("spread");
         const serving::SimulationResult s = serving::simulate(d, typical, r.number("rps"), w, o);
         const double measured[] = {r.number("ttft_p50_ms"), r.number("itl_p50_ms"), r.number("e2e_mean_ms"),
@@ -105,13 +105,12 @@ int main(int argc, char** argv) {
         else if (a == "--spread") o.spread = std::atof(value().c_str());
         else if (a == "--lengths") {
             const std::string l = value();
-            if (l == "fixed") o.lengths = serving::Lengths::fixed;
-            else if (l == "uniform") o.lengths = serving::Lengths::uniform;
-            else if (l == "lognormal") o.lengths = serving::Lengths::lognormal;
-            else {
+            const auto lengths = serving::parse_lengths(l);
+            if (!lengths) {
                 std::fprintf(stderr, "--lengths: fixed, uniform or lognormal (got %s)\n", l.c_str());
                 return 2;
             }
+            o.lengths = *lengths;
         } else if (!a.empty() && a[0] != '-') path = std::string(a);
         else {
             std::fprintf(stderr, "usage: %s [tail-validation.csv] [--requests N] [--lengths L] [--spread X]\n", argv[0]);

@@ -87,6 +87,10 @@ constexpr ArgSpec with_max(ArgSpec arg, double max) {
     arg.max = max;
     return arg;
 }
+/// An optional `percentile` (percent, 0 or 50 to 99.9: serving::check_percentile; 0, the default, the means).
+constexpr ArgSpec percentile_arg(const char* en, const char* zh) {
+    return with_max(optional(number("percentile", "percent", Check::non_negative, en, zh), 0), 99.9);
+}
 constexpr ArgSpec renamed(ArgSpec arg, const char* name) {
     arg.name = name;
     return arg;
@@ -347,27 +351,26 @@ inline constexpr ArgSpec kConcurrency = with_max(optional(number("concurrency", 
     "同时在途的请求至多这么多，如设了并发上限的压测客户端（vllm bench serve --max-concurrency）：在途已满时到达的请求在"
     "客户端等待，有请求结束时才发出，其时间从发出时算起；rps 远高于副本的承载能力时，即这么多个用户的闭环（整数；0：不限）。"),
     0), 1e6);
-inline constexpr ArgSpec kPercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+inline constexpr ArgSpec kPercentile = percentile_arg(
     "Meet ttft_ms and tpot_ms at this percentile of the requests, 50 to 99.9, as a simulation of the replica under "
     "Poisson arrivals finds it (ROOFLINE_SIMULATE, 1000 requests, seed 1); 0: as means (the closed form). bound: "
     "always the closed form (no queue, no tail).",
     "在请求的这个百分位上满足 ttft_ms 与 tpot_ms，50 到 99.9，由副本在泊松到达下的模拟求得（ROOFLINE_SIMULATE，1000 个"
-    "请求，种子 1）；0：按均值（闭式模型）。bound：总是闭式模型（无排队、无尾部）。"), 0), 99.9);
-inline constexpr ArgSpec kCurvePercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+    "请求，种子 1）；0：按均值（闭式模型）。bound：总是闭式模型（无排队、无尾部）。");
+inline constexpr ArgSpec kCurvePercentile = percentile_arg(
     "TTFT and TPOT of each point at this percentile of the requests, 50 to 99.9, as a simulation of the replica at the "
     "point's load finds them (Poisson arrivals, 1000 requests, seed 1; with tp 0 the closed form's front is simulated, "
     "then reduced again); 0: means (the closed form). bound: always the means (no queue, no tail).",
     "每个点的首 token 时间与每 token 时间取请求的这个百分位，50 到 99.9，由副本在该点负载下的模拟求得（泊松到达，1000 个"
-    "请求，种子 1；tp 为 0 时模拟闭式模型的前沿，再重新取前沿）；0：均值（闭式模型）。bound：总是均值（无排队、无尾部）。"),
-    0), 99.9);
-inline constexpr ArgSpec kSloPercentile = with_max(optional(number("percentile", "percent", Check::non_negative,
+    "请求，种子 1；tp 为 0 时模拟闭式模型的前沿，再重新取前沿）；0：均值（闭式模型）。bound：总是均值（无排队、无尾部）。");
+inline constexpr ArgSpec kSloPercentile = percentile_arg(
     "Meet tpot_ms at this percentile of the requests, 50 to 99.9: the batch is then the most concurrent requests of "
     "prompt_tokens tokens whose answers end at ctx (a closed loop, each user sending its next request as an answer "
     "ends) whose simulated TPOT meets it, prefills among the decode steps included; 0: the decode step at ctx (the "
     "closed form). bound: always the closed form.",
     "在请求的这个百分位上满足 tpot_ms，50 到 99.9：批大小即为提示长 prompt_tokens、回答结束于 ctx 的并发请求（闭环：每个"
     "用户在回答结束时发出下一个请求）之中，模拟所得 TPOT（含夹在 Decode 步之间的 Prefill）满足目标的最大并发数；0：ctx 处的"
-    "一步 Decode（闭式模型）。bound：总是闭式模型。"), 0), 99.9);
+    "一步 Decode（闭式模型）。bound：总是闭式模型。");
 inline constexpr ArgSpec kSloPromptTokens = optional(number("prompt_tokens", "tokens", Check::non_negative,
     "With percentile: the tokens of each prompt, a whole number >= 1 leaving at least 2 tokens of answer before ctx; "
     "0 (the default) without percentile.",

@@ -41,14 +41,11 @@ template <typename F> auto serving_model(const FormulaSpec& f, F&& compute) {
         if (e.argument().empty()) throw Error::of_call(e.status(), f.name, "", e.reason());
         // A simulation's budget names its requests; a formula that simulates a fixed number of them (a percentile)
         // has no such argument: the answers' length is what to shorten.
-        const bool has_requests = std::any_of(f.args.begin(), f.args.end(),
-                                              [](const ArgSpec& a) { return std::string_view(a.name) == "requests"; });
-        if (e.argument() == "requests" && !has_requests) {
-            const bool has_output = std::any_of(f.args.begin(), f.args.end(), [](const ArgSpec& a) {
-                return std::string_view(a.name) == "output_tokens";
-            });
-            throw Error::of_argument(e.status(), f.name, has_output ? "output_tokens" : "ctx", e.reason());
-        }
+        const auto takes = [&](std::string_view name) {
+            return std::any_of(f.args.begin(), f.args.end(), [&](const ArgSpec& a) { return a.name == name; });
+        };
+        if (e.argument() == "requests" && !takes("requests"))
+            throw Error::of_argument(e.status(), f.name, takes("output_tokens") ? "output_tokens" : "ctx", e.reason());
         throw Error::of_argument(e.status(), f.name, e.argument(), e.reason());
     }
 }
@@ -204,15 +201,9 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
                                         host_tbs, concurrency});
     if (seed != std::floor(seed)) out_of_domain(f, arg_named(f, "seed"), seed, "a whole number >= 0");
     serving::SimulationOptions o;
-    const std::string_view how = trimmed(or_default(f, "arrival", arrival));
-    if (iequals(how, "poisson")) o.arrival = serving::Arrival::poisson;
-    else if (iequals(how, "constant")) o.arrival = serving::Arrival::constant;
-    else if (iequals(how, "gamma")) o.arrival = serving::Arrival::gamma;
+    if (const auto a = serving::parse_arrival(or_default(f, "arrival", arrival))) o.arrival = *a;
     else unknown_choice(f, "arrival", "arrival", or_default(f, "arrival", arrival), {"poisson", "constant", "gamma"});
-    const std::string_view spread_kind = trimmed(or_default(f, "lengths", lengths));
-    if (iequals(spread_kind, "fixed")) o.lengths = serving::Lengths::fixed;
-    else if (iequals(spread_kind, "uniform")) o.lengths = serving::Lengths::uniform;
-    else if (iequals(spread_kind, "lognormal")) o.lengths = serving::Lengths::lognormal;
+    if (const auto l = serving::parse_lengths(or_default(f, "lengths", lengths))) o.lengths = *l;
     else unknown_choice(f, "lengths", "kind of lengths", or_default(f, "lengths", lengths), {"fixed", "uniform", "lognormal"});
     if (o.lengths == serving::Lengths::fixed && spread != 0)
         out_of_domain(f, arg_named(f, "spread"), spread, "0 with lengths fixed (give lengths uniform or lognormal)");

@@ -516,14 +516,14 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
 
     check_percentile(o.percentile);
-    if (o.percentile != 0 && o.disaggregated && !is_bound(*profile))
+    if (o.disaggregated && simulates(o.percentile, *profile))
         fail(Status::invalid_argument, "percentile",
              "a percentile is planned for colocated replicas only (disaggregated 0): the simulation runs one replica "
              "of prefill and decode together");
     Search s{model, rps, w, t, o, *profile, {}, {}, model.published(), {}};
     for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
     if (s.rows.empty()) no_configuration(s);
-    if (o.percentile != 0 && !is_bound(*profile)) at_percentile(s);
+    if (simulates(o.percentile, *profile)) at_percentile(s);
     if (!o.all_rows) s.rows = pareto(std::move(s.rows));
     sort_cheapest_first(s.rows);
     return std::move(s.rows);
@@ -541,9 +541,6 @@ std::vector<double> curve_batches(double most) {
     out.push_back(most);
     return out;
 }
-
-/// Whether the curve's TTFT and TPOT are a simulation's percentiles (else the closed form's means).
-bool tails(const Profile& p, const CurveOptions& o) { return o.percentile != 0 && !is_bound(p); }
 
 /// Fastest first; of equal speed, the one that sustains more.
 void sort_fastest_first(std::vector<CurvePoint>& points) {
@@ -605,7 +602,7 @@ void curve_of(const Deployment& d, const Profile& p, const Workload& w, const Cu
             if (e.status() != Status::no_solution) throw;
             continue;  // a batch whose prefill queue never empties
         }
-        if (o.ttft_ms && !tails(p, o) && s.ttft_ms > *o.ttft_ms) continue;
+        if (o.ttft_ms && !simulates(o.percentile, p) && s.ttft_ms > *o.ttft_ms) continue;
         out.push_back({d.tp, d.layout, s, 1e3 / s.tpot_ms, s.rps * w.output_tokens / d.tp});
     }
 }
@@ -651,7 +648,7 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
                          o.tp > 0 ? "" : " the planner tries"));
     sort_fastest_first(points);
     if (o.tp == 0) points = front_of(points);
-    if (tails(p, o)) {  // the closed form's points (its front) simulated, then sorted and reduced again
+    if (simulates(o.percentile, p)) {  // the closed form's points (its front) simulated, then sorted and reduced again
         curve_at_percentile(d, p, w, o, points);
         sort_fastest_first(points);
         if (o.tp == 0) points = front_of(points);
@@ -659,7 +656,7 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
     if (points.empty())
         fail(Status::no_solution, "ttft_ms",
              fmt::format("no batch of any replica meets ttft_ms = {}{}", o.ttft_ms ? *o.ttft_ms : 0.0,
-                         tails(p, o) ? fmt::format(" at p{}", o.percentile) : std::string()));
+                         simulates(o.percentile, p) ? fmt::format(" at p{}", o.percentile) : std::string()));
     return points;
 }
 

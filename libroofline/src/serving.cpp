@@ -64,6 +64,8 @@ void check_percentile(double percentile) {
              fmt::format("must be from 50 to 99.9, or 0 for the means (got {})", percentile));
 }
 
+bool simulates(double percentile, const Profile& profile) noexcept { return percentile != 0 && !is_bound(profile); }
+
 void check(const Targets& t) {
     require_positive("ttft_ms", t.ttft_ms);
     require_positive("tpot_ms", t.tpot_ms);

@@ -23,6 +23,9 @@ void check(const Workload& w);
 void check(const Targets& t);
 /// A percentile target: 0 (the means) or 50 to 99.9, named "percentile".
 void check_percentile(double percentile);
+/// Whether a percentile target is met by simulation: a percentile given (not 0, the means) and a profile with tails
+/// (not bound: no queue, no tail, the closed form's answer).
+bool simulates(double percentile, const Profile& profile) noexcept;
 
 /// What rules a replica out in the search of replica_rps (none: it has a solution).
 enum class Miss { none, memory, tpot, ttft };

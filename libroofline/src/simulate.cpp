@@ -21,6 +21,7 @@
 #include "roofline/error.hpp"
 #include "roofline/roofline.hpp"
 
+#include "ascii.hpp"
 #include "serving_iteration.hpp"
 #include "serving_search.hpp"
 
@@ -44,6 +45,28 @@ std::string_view to_string(Lengths l) noexcept {
         case Lengths::lognormal: return "lognormal";
     }
     return "?";
+}
+
+namespace {
+
+/// The enumerator of `name` among `all`, by to_string's names.
+template <typename E, std::size_t N> std::optional<E> parse_choice(std::string_view name, const E (&all)[N]) noexcept {
+    const std::string_view n = ascii::trimmed(name);
+    for (E e : all)
+        if (ascii::iequals(n, to_string(e))) return e;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Arrival> parse_arrival(std::string_view name) noexcept {
+    constexpr Arrival all[] = {Arrival::poisson, Arrival::constant, Arrival::gamma};
+    return parse_choice(name, all);
+}
+
+std::optional<Lengths> parse_lengths(std::string_view name) noexcept {
+    constexpr Lengths all[] = {Lengths::fixed, Lengths::uniform, Lengths::lognormal};
+    return parse_choice(name, all);
 }
 
 namespace {
@@ -860,7 +883,7 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
     const ReplicaState mean = replica_rps(d, profile, w, t, o.mem_util);
     PercentileCapacity out;
     out.state = mean;
-    if (is_bound(profile) || o.percentile == 0) return out;
+    if (!simulates(o.percentile, profile)) return out;
     // The most a replica completes at its largest batch bounds every rate that meets the targets at a percentile.
     const double most = replica_state(d, profile, w, max_batch(d, profile, w, o.mem_util), o.mem_util).rps;
     // The search's budget: twice one simulation's, for all its runs.
@@ -922,7 +945,7 @@ PercentileCapacity replica_rps_at(const Deployment& d, const Profile& profile, c
 double slo_batch_at(const Deployment& d, const Profile& profile, double ctx, double tpot_ms, double prompt_tokens,
                     const SimulationOptions& o) {
     check_percentile(o.percentile);
-    if (is_bound(profile) || o.percentile == 0) return slo_batch(d, profile, ctx, tpot_ms, o.mem_util);
+    if (!simulates(o.percentile, profile)) return slo_batch(d, profile, ctx, tpot_ms, o.mem_util);
     require_positive("tpot_ms", tpot_ms);
     require_whole("prompt_tokens", prompt_tokens, 1);
     if (!(ctx - prompt_tokens >= 2))

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,10 @@ enum class Lengths {
 
 std::string_view to_string(Arrival a) noexcept;
 std::string_view to_string(Lengths l) noexcept;
+/// "poisson" -> Arrival::poisson (to_string's names, in any case, spaces around them ignored); nullopt for another.
+std::optional<Arrival> parse_arrival(std::string_view name) noexcept;
+/// "lognormal" -> Lengths::lognormal, as parse_arrival.
+std::optional<Lengths> parse_lengths(std::string_view name) noexcept;
 
 struct SimulationOptions {
     double requests = defaults::simulate_requests;  ///< requests simulated, a whole number >= 1
