@@ -8,14 +8,19 @@
 // the weights of every layer pass through, far beyond any L2: there `bound` counts them all.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "measurements.hpp"
 #include "roofline/catalog.hpp"
+#include "roofline/kernels.hpp"
 #include "roofline/operators.hpp"
 
 using namespace roofline;
@@ -81,4 +86,118 @@ TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]")
     for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 10); ++i) INFO(faster[i]);
     CHECK(faster.empty());
     CHECK(closest >= 1);
+}
+
+// The kernel models (catalog/kernels.json, roofline/kernels.hpp): what the library reads computes the errors the
+// catalog states on the measured rows, each parameter inside its limits, and no model faster than bound's roofline.
+namespace {
+
+const std::map<std::string, DType> kGemmDtypes = {
+    {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
+
+std::string fmt_gpus(double gpus) { return std::to_string(static_cast<int>(gpus)); }
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+nlohmann::json kernels_json() {
+    std::ifstream in(ROOFLINE_KERNELS_JSON);
+    REQUIRE(in);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("the multiplies' kernel models give the errors kernels.json states on the measured GEMMs", "[kernels]") {
+    const std::string dir = ROOFLINE_KERNELS_DIR;
+    std::map<std::string, std::vector<double>> errors;  // "engine|architecture|format"
+    std::size_t modelled = 0, rows_seen = 0;
+    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
+        if (source["file"].find("/gemm-") == std::string::npos) continue;
+        const auto gpu = find_gpu(source["gpu"]);
+        REQUIRE(gpu);
+        for (const measurements::Row& r : measurements::read(dir + "/" + source["file"])) {
+            const auto f = kGemmDtypes.find(r["gemm_dtype"]);
+            if (f == kGemmDtypes.end()) continue;
+            ++rows_seen;
+            const GemmKernel* k = find_gemm_kernel(source["engine"], gpu->architecture, f->second);
+            if (!k) continue;
+            ++modelled;
+            const GemmShape shape{r.number("m"), r.number("n"), r.number("k"), f->second};
+            const double warm = gemm_kernel_ms(shape, *gpu, *k, true), cold = gemm_kernel_ms(shape, *gpu, *k);
+            // Cold (a model's step) never faster than warm, and no model faster than the roofline at full peaks.
+            CHECK(cold >= warm * (1 - 1e-12));
+            const double roofline_ms =
+                std::max(2 * shape.m * shape.n * shape.k / (gpu->peak_tflops(compute_dtype(f->second)) * 1e9),
+                         ((shape.m * shape.k + shape.k * shape.n) * bytes_per_value(f->second) +
+                          2 * shape.m * shape.n) / (gpu->hbm_tbs * 1e9));
+            CHECK(cold >= roofline_ms);
+            errors[source["engine"] + "|" + gpu->architecture + "|" + std::string(to_string(f->second))].push_back(
+                std::abs(warm / r.number("latency") - 1) * 100);
+        }
+    }
+    const nlohmann::json j = kernels_json();
+    CHECK(j.at("gemm").size() == errors.size());
+    CHECK(j.at("gemm").size() >= 50);  // 3 engines x 6 architectures x their formats, less what is not fitted
+    for (const auto& g : j.at("gemm")) {
+        const std::string key = g.at("engine").get<std::string>() + "|" + g.at("architecture").get<std::string>() + "|" +
+                                g.at("format").get<std::string>();
+        INFO(key);
+        REQUIRE(errors.count(key));
+        CHECK(errors[key].size() == g.at("rows").get<std::size_t>());
+        const double stated = g.at("mdape_percent").at("fitted").get<double>();
+        CHECK(std::abs(median_of(errors[key]) - stated) < 0.051);
+        CHECK(stated < 20);  // docs/accuracy.md, "Kernels": 3.8% to 17.9%
+        for (const KernelParameter& p : kGemmParameters) {
+            const double v = g.at("fitted").at(std::string(p.json)).get<double>();
+            CHECK(v >= p.lo);
+            CHECK(v <= p.hi);
+        }
+    }
+    // Every fitted model is used: vLLM's block-scaled FP8 rows alone are left out (kernels.json "not_fitted").
+    CHECK(rows_seen - modelled > 5000);
+    CHECK(rows_seen - modelled < 6000);
+}
+
+TEST_CASE("the collectives' kernel models give the errors kernels.json states on NCCL's rows", "[kernels]") {
+    const std::string dir = ROOFLINE_KERNELS_DIR;
+    const std::map<std::string, Collective> ops = {{"all_reduce", Collective::all_reduce},
+                                                   {"all_gather", Collective::all_gather},
+                                                   {"reduce_scatter", Collective::reduce_scatter},
+                                                   {"alltoall", Collective::alltoall}};
+    std::map<std::string, std::vector<double>> errors;
+    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
+        if (source["file"].find("/nccl-") == std::string::npos) continue;
+        const auto gpu = find_gpu(source["gpu"]);
+        REQUIRE(gpu);
+        for (const measurements::Row& r : measurements::read(dir + "/" + source["file"])) {
+            const Collective op = ops.at(r["op_name"]);
+            const double gpus = r.number("num_gpus");
+            const CollectiveKernel* k = find_collective_kernel(gpu->architecture, op, gpus);
+            REQUIRE(k);
+            const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
+            const double ms = collective_kernel_ms(op, gpus, bytes, *gpu, *k);
+            // Never faster than the interconnect at full rate.
+            CHECK(ms >= bytes * (op == Collective::all_reduce ? 2 : 1) * (gpus - 1) / gpus / (gpu->interconnect_tbs * 1e9));
+            errors[gpu->architecture + "|" + r["op_name"] + "|" + r["num_gpus"]].push_back(
+                std::abs(ms / r.number("latency") - 1) * 100);
+        }
+    }
+    const nlohmann::json j = kernels_json();
+    CHECK(j.at("collectives").size() == errors.size());
+    for (const auto& g : j.at("collectives")) {
+        const std::string key = g.at("architecture").get<std::string>() + "|" + g.at("op").get<std::string>() + "|" +
+                                fmt_gpus(g.at("gpus").get<double>());
+        INFO(key);
+        REQUIRE(errors.count(key));
+        const double stated = g.at("mdape_percent").at("fitted").get<double>();
+        CHECK(std::abs(median_of(errors[key]) - stated) < 0.051);
+        CHECK(stated < 30);
+        CHECK(g.at("fitted").at("bus_efficiency").get<double>() <= 1);
+    }
+    // A single GPU has no collective.
+    CHECK(collective_kernel_ms(Collective::all_reduce, 1, 1e6, *find_gpu("h200"), CollectiveKernel{}) == 0);
 }

@@ -12,6 +12,8 @@
 #include "roofline/error.hpp"
 #include "roofline/per_thread.hpp"
 
+#include "minimize.hpp"
+
 #include "ascii.hpp"
 
 namespace roofline {
@@ -142,50 +144,9 @@ Params polish(const std::vector<const CalibrationCase*>& cases, const Profile& s
     for (const double step : {0.1, 0.05, 0.05, 0.02}) {
         squared = step == 0.1;
         if (step != 0.02) best_f = f(best_x);
-        std::vector<Point> x(n + 1, best_x);
-        for (std::size_t i = 1; i <= n; ++i) x[i][i - 1] += x[i][i - 1] < 0.5 ? step : -step;
-        std::vector<double> fx(n + 1);
-        for (std::size_t i = 0; i <= n; ++i) fx[i] = f(x[i]);
-        std::vector<std::size_t> order(n + 1);
-        for (int iteration = 0; iteration < 100 * static_cast<int>(n); ++iteration) {
-            for (std::size_t i = 0; i <= n; ++i) order[i] = i;
-            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fx[a] < fx[b]; });
-            const std::size_t best = order[0], worst = order[n], second = order[n - 1];
-            if (fx[worst] - fx[best] < 1e-12) break;
-            Point centre(n, 0.0);
-            for (std::size_t i = 0; i <= n; ++i)
-                if (i != worst)
-                    for (std::size_t j = 0; j < n; ++j) centre[j] += x[i][j] / n;
-            auto along = [&](double t) {
-                Point y(n);
-                for (std::size_t j = 0; j < n; ++j) y[j] = std::clamp(centre[j] + t * (x[worst][j] - centre[j]), 0.0, 1.0);
-                return y;
-            };
-            const Point reflected = along(-1);
-            const double fr = f(reflected);
-            if (fr < fx[best]) {
-                const Point expanded = along(-2);
-                const double fe = f(expanded);
-                if (fe < fr) x[worst] = expanded, fx[worst] = fe;
-                else x[worst] = reflected, fx[worst] = fr;
-            } else if (fr < fx[second]) {
-                x[worst] = reflected, fx[worst] = fr;
-            } else {
-                const Point contracted = along(0.5);
-                const double fc = f(contracted);
-                if (fc < fx[worst]) {
-                    x[worst] = contracted, fx[worst] = fc;
-                } else {  // shrink towards the best
-                    for (std::size_t i = 0; i <= n; ++i) {
-                        if (i == best) continue;
-                        for (std::size_t j = 0; j < n; ++j) x[i][j] = x[best][j] + 0.5 * (x[i][j] - x[best][j]);
-                        fx[i] = f(x[i]);
-                    }
-                }
-            }
-        }
-        const std::size_t best = static_cast<std::size_t>(std::min_element(fx.begin(), fx.end()) - fx.begin());
-        if (fx[best] < best_f || squared) best_f = fx[best], best_x = x[best];
+        double f_new = best_f;  // f(best_x)
+        Point x = detail::simplex_descent(f, best_x, step, f_new);
+        if (f_new < best_f || squared) best_f = f_new, best_x = std::move(x);
     }
     if (!(best_f < loss(cases, with_params(start, from)))) return from;
     // A parameter the simplex moved without gain (no case depends on it) goes back to where it was.

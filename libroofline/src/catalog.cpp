@@ -91,6 +91,11 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
             invalid_input(argument, fmt::format("GPU '{}': \"vendor\" must be a text (\"NVIDIA\", \"AMD\")", s.id));
         s.vendor = g["vendor"].get<std::string>();
     }
+    if (g.contains("architecture")) {
+        if (!g["architecture"].is_string())
+            invalid_input(argument, fmt::format("GPU '{}': \"architecture\" must be a text (\"Hopper\")", s.id));
+        s.architecture = g["architecture"].get<std::string>();
+    }
     const json t = g.value("tflops", json::object());
     s.fp32 = peak(t, "fp32");
     s.tf32 = peak(t, "tf32");

@@ -5,4 +5,5 @@ namespace roofline::detail {
 extern const char* const kGpusJson;
 extern const char* const kModelsJson;
 extern const char* const kProfilesJson;
+extern const char* const kKernelsJson;
 }  // namespace roofline::detail

@@ -20,6 +20,9 @@ namespace roofline {
 struct GpuSpec {
     std::string id, name;
     std::string vendor;  ///< as the catalog writes it ("NVIDIA", "AMD"; empty: not said): a profile's variant per vendor
+    /// As the catalog writes it ("Hopper", "Blackwell", "Blackwell (GB202)"; empty: not said): the kernel models'
+    /// key (kernels.hpp)
+    std::string architecture;
     /// Dense peak per compute dtype, TFLOP/s (TOPS for int8/int4); 0 where the GPU has no such mode.
     /// fp4: the block-scaled FP4 of the matrix units (NVFP4 and MXFP4 on Blackwell, MXFP4 on CDNA 4).
     double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0, int8 = 0, int4 = 0, fp4 = 0;

@@ -1,0 +1,142 @@
+// roofline-kernel-accuracy: the kernel models (catalog/kernels.json) and the operator model of the profiles against
+// every measured kernel of tests/data/kernels, per operator kind, GPU and engine: the median absolute percentage error
+// of the kernel model fitted on them, and that of the operator model (one operator, timed by estimate() under a
+// profile) that the steps, plans and simulations use today. Prints numbers; a benchmark, not a test.
+//
+//   build/bench/roofline-kernel-accuracy [tests/data/kernels] [--profile typical]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "measurements.hpp"
+#include "roofline/catalog.hpp"
+#include "roofline/kernels.hpp"
+#include "roofline/operators.hpp"
+
+using namespace roofline;
+
+namespace {
+
+const std::map<std::string, DType> kGemmFormats = {
+    {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
+const std::map<std::string, Collective> kCollectives = {{"all_reduce", Collective::all_reduce},
+                                                        {"all_gather", Collective::all_gather},
+                                                        {"reduce_scatter", Collective::reduce_scatter},
+                                                        {"alltoall", Collective::alltoall}};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Errors {
+    std::vector<double> kernel, profile_abs, profile_signed;
+    std::size_t rows = 0, unmodelled = 0;
+    void add(double measured, double kernel_ms, double profile_ms) {
+        ++rows;
+        if (kernel_ms > 0) kernel.push_back(std::abs(kernel_ms / measured - 1) * 100);
+        else ++unmodelled;
+        profile_abs.push_back(std::abs(profile_ms / measured - 1) * 100);
+        profile_signed.push_back((profile_ms / measured - 1) * 100);
+    }
+};
+
+/// One GEMM as the operator model has it: all its bytes from memory (a step's weights pass through once).
+double operator_ms(const GemmShape& s, const GpuSpec& gpu, const Profile& profile) {
+    std::vector<Operator> ops(1);
+    ops[0].name = "gemm";
+    ops[0].flops = 2 * s.m * s.n * s.k;
+    ops[0].bytes = (s.m * s.k + s.k * s.n) * bytes_per_value(s.format) + s.m * s.n * 2;
+    ops[0].tokens = s.m;
+    ops[0].layers = 1;
+    ops[0].compute = compute_dtype(s.format);
+    double ms = estimate(ops, gpu, profile);
+    // estimate() adds the profile's cost of a layer to the step; one kernel is not a layer.
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::overhead) ms -= op.ms;
+    return ms;
+}
+
+double operator_ms(Collective c, double gpus, double bytes, const GpuSpec& gpu, const Profile& profile) {
+    std::vector<Operator> ops(1);
+    ops[0].name = "collective";
+    ops[0].link_bytes = bytes * (c == Collective::all_reduce ? 2 : 1) * (gpus - 1) / gpus;
+    ops[0].count = 1;
+    ops[0].layers = 1;
+    ops[0].kind = c == Collective::alltoall ? OperatorKind::alltoall
+                  : c == Collective::all_reduce ? OperatorKind::allreduce
+                                                : OperatorKind::allgather;
+    double ms = estimate(ops, gpu, profile);
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::overhead) ms -= op.ms;
+    return ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    std::string dir = "tests/data/kernels", profile_name = "typical";
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--profile" && i + 1 < argc) profile_name = argv[++i];
+        else dir = a;
+    }
+    const Profile* profile = find_profile(profile_name);
+    if (!profile) throw std::runtime_error("no profile " + profile_name);
+    std::map<std::string, Errors> by;  // "op gpu engine"
+    std::map<std::string, Errors> by_op;
+    for (const measurements::Row& s : measurements::read(dir + "/SOURCES.csv")) {
+        const auto gpu = find_gpu(s["gpu"]);
+        const std::string& file = s["file"];
+        const bool gemm = file.find("/gemm-") != std::string::npos, nccl = file.find("/nccl-") != std::string::npos;
+        if (!gpu || !(gemm || nccl)) continue;
+        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
+            const double measured = r.number("latency");
+            if (gemm) {
+                const auto f = kGemmFormats.find(r["gemm_dtype"]);
+                if (f == kGemmFormats.end()) continue;
+                const GemmShape shape{r.number("m"), r.number("n"), r.number("k"), f->second};
+                const GemmKernel* k = find_gemm_kernel(s["engine"], gpu->architecture, f->second);
+                const std::string key = fmt::format("gemm {:<9} {:<14} {}", r["gemm_dtype"], gpu->id, s["engine"]);
+                const double kernel_ms = k ? gemm_kernel_ms(shape, *gpu, *k, true) : 0;
+                const double p = operator_ms(shape, *gpu, *profile);
+                by[key].add(measured, kernel_ms, p);
+                by_op[fmt::format("gemm {}", s["engine"])].add(measured, kernel_ms, p);
+            } else {
+                const auto c = kCollectives.find(r["op_name"]);
+                if (c == kCollectives.end()) continue;
+                const double gpus = r.number("num_gpus");
+                const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
+                const CollectiveKernel* k = find_collective_kernel(gpu->architecture, c->second, gpus);
+                const double kernel_ms = k ? collective_kernel_ms(c->second, gpus, bytes, *gpu, *k) : 0;
+                const std::string key = fmt::format("{:<14} {:<14} {} GPUs", r["op_name"], gpu->id, gpus);
+                const double p = operator_ms(c->second, gpus, bytes, *gpu, *profile);
+                by[key].add(measured, kernel_ms, p);
+                by_op[std::string(r["op_name"])].add(measured, kernel_ms, p);
+            }
+        }
+    }
+    fmt::print("Measured kernels (tests/data/kernels) against the kernel models (catalog/kernels.json) and the operator\n"
+               "model of '{}': median absolute percentage error (the operator model's signed median beside it).\n"
+               "bound's roofline below every one of them: tests/test_kernels.cpp.\n\n",
+               profile_name);
+    fmt::print("{:<45} {:>6} {:>8} {:>18}\n", "kind, format, GPU, engine", "rows", "kernel", profile_name);
+    auto line = [](const std::string& key, const Errors& e) {
+        fmt::print("{:<45} {:>6} {:>7.1f}% {:>7.1f}% ({:>+6.1f}%){}\n", key, e.rows, median(e.kernel),
+                   median(e.profile_abs), median(e.profile_signed),
+                   e.unmodelled ? fmt::format("  ({} rows without a kernel model)", e.unmodelled) : "");
+    };
+    for (const auto& [key, e] : by) line(key, e);
+    fmt::print("\nBy kind:\n");
+    for (const auto& [key, e] : by_op) line(key, e);
+    return 0;
+} catch (const std::exception& e) {
+    fmt::print(stderr, "roofline-kernel-accuracy: {}\n", e.what());
+    return 1;
+}

@@ -1,0 +1,109 @@
+// Kernel models: the time of one kernel on one GPU (a matrix multiply, a collective) as a function of its shape and
+// format, with a few parameters per GPU architecture and format, fitted on measured kernels (tests/data/kernels:
+// aiconfigurator's databases; issue #44) by tools/fit-kernels into libroofline/catalog/kernels.json, per engine where
+// the engines' kernels differ (matrix multiplies).
+//
+// Each model is a roofline with the terms a kernel adds to it: a fixed latency, tiles that few rows or few columns
+// leave unfilled, and (in a kernel benchmark, which runs the same operands again and again) operands that come from
+// the L2 cache. docs/accuracy.md, "Kernels", gives each model's error, fitted and with shapes left out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/catalog.hpp"
+#include "roofline/dtype.hpp"
+
+namespace roofline {
+
+/// A matrix multiply on one GPU: C[m, n] = A[m, k] x B[k, n], A and B in `format` (the activations quantized to it,
+/// as the kernels measured run them), C in 16 bits.
+struct GemmShape {
+    double m = 0, n = 0, k = 0;
+    DType format = DType::bf16;
+};
+
+/// The parameters of one architecture's multiplies in one format.
+struct GemmKernel {
+    double compute_efficiency = 1;    ///< of the format's dense peak (GpuSpec::peak_tflops) in a large multiply
+    double half_rows = 0;             ///< rows m at which a multiply reaches half of it: x m / (m + half_rows)
+    double half_columns = 0;          ///< columns n at which it reaches half of it: x n / (n + half_columns)
+    double bandwidth_efficiency = 1;  ///< of the memory bandwidth, with many columns
+    /// Columns at which the operands' read reaches half of bandwidth_efficiency: a multiply of few columns keeps few
+    /// of the GPU's multiprocessors reading (one tile of columns each), whatever its rows.
+    double half_columns_memory = 0;
+    double latency_us = 0;            ///< fixed time of the kernel (its launch within a graph, its tail)
+    /// Operands that fit in the L2 come at this multiple of the bandwidth when the cache is warm (a benchmark's
+    /// repeated calls). A model's step reads each layer's weights once: gemm_kernel_ms(..., warm_l2 = false).
+    double l2_speedup = 1;
+};
+
+/// The time of one multiply, ms: latency + max(FLOPs / (peak x efficiency x rows' and columns' fill), bytes /
+/// (bandwidth x efficiency x columns' fill)); with `warm_l2`, the bytes up to the GPU's L2 (128 MB where the catalog
+/// gives none) at l2_speedup times the rate.
+double gemm_kernel_ms(const GemmShape& shape, const GpuSpec& gpu, const GemmKernel& kernel, bool warm_l2 = false);
+
+/// The collectives of nccl-tests.
+enum class Collective { all_reduce, all_gather, reduce_scatter, alltoall };
+std::string_view to_string(Collective c) noexcept;
+
+/// The parameters of one architecture's collective of one kind over one number of GPUs.
+struct CollectiveKernel {
+    double bus_efficiency = 1;  ///< of the interconnect's bandwidth per direction (GpuSpec::interconnect_tbs)
+    double latency_us = 0;      ///< fixed time of the collective
+};
+
+/// The time of one collective over `gpus` GPUs of a scale-up domain, ms: latency + bytes x factor / (interconnect x
+/// efficiency), with nccl-tests' bus factor (all-reduce 2 (g - 1) / g, the others (g - 1) / g) and its size: the
+/// all-reduce's buffer, the all-gather's output, the reduce-scatter's input, the all-to-all's buffer of each GPU.
+double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuSpec& gpu,
+                            const CollectiveKernel& kernel);
+
+/// The fitted kernel models of the catalog (catalog/kernels.json): a multiply's of an engine (aiconfigurator's names:
+/// "trtllm", "sglang", "vllm"), an architecture (GpuSpec::architecture) and a format; a collective's (NCCL's) of an
+/// architecture, a kind and a number of GPUs. nullptr where none was fitted (no measured kernel of that architecture,
+/// or measurements the model cannot describe: kernels.json "not_fitted" says why).
+const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view architecture, DType format);
+const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
+
+// ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
+
+/// One measured multiply.
+struct GemmSample {
+    GemmShape shape;
+    const GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+/// One measured collective.
+struct CollectiveSample {
+    Collective op = Collective::all_reduce;
+    double gpus = 2, bytes = 0;
+    const GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+
+/// A parameter of a kernel model the fitter fits, with the limits it keeps it in (a fit at a limit is the model
+/// telling that it misses something, as docs/accuracy.md says of each).
+struct KernelParameter {
+    std::string_view json;
+    double lo, hi;
+};
+inline constexpr KernelParameter kGemmParameters[] = {
+    {"compute_efficiency", 0.25, 1.0}, {"half_rows", 0, 2048},    {"half_columns", 0, 2048},
+    {"bandwidth_efficiency", 0.5, 1.0}, {"half_columns_memory", 0, 32768}, {"latency_us", 0, 50},
+    {"l2_speedup", 1, 10},
+};
+inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200}};
+std::vector<double> parameters_of(const GemmKernel& k);
+GemmKernel gemm_kernel_of(const std::vector<double>& parameters);
+
+/// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
+GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
+CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples);
+
+/// Median absolute percentage error of a model on samples.
+double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& kernel);
+double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& kernel);
+
+}  // namespace roofline

@@ -1,0 +1,180 @@
+// Kernel models and their fitter. See kernels.hpp.
+#include "roofline/kernels.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+
+#include "catalog_data.hpp"
+#include "minimize.hpp"
+
+namespace roofline {
+namespace {
+
+/// Where the catalog gives no L2: more than any L2 of the GPUs with kernel data (RTX PRO 6000's is 128 MB).
+constexpr double kL2WhereNotGivenBytes = 128e6;
+constexpr double kOutputBytes = 2;  // C in 16 bits
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+template <std::size_t N>
+std::vector<double> scaled(const std::vector<double>& unit, const KernelParameter (&p)[N]) {
+    std::vector<double> v(N);
+    for (std::size_t i = 0; i < N; ++i) v[i] = p[i].lo + std::clamp(unit[i], 0.0, 1.0) * (p[i].hi - p[i].lo);
+    return v;
+}
+
+/// The fit: from the middle of the box, the smooth loss (squared logs) first, then the robust one (|log|), each
+/// from a fresh simplex, smaller each time.
+template <std::size_t N, class Loss>
+std::vector<double> fit(const KernelParameter (&p)[N], Loss&& loss) {
+    std::vector<double> x(N, 0.5);
+    bool squared = true;
+    auto f = [&](const std::vector<double>& u) { return loss(scaled(u, p), squared); };
+    double fx = f(x);
+    for (const double step : {0.25, 0.1, 0.05, 0.02}) {
+        squared = step == 0.25;
+        if (step == 0.1) fx = f(x);
+        x = detail::simplex_descent(f, x, step, fx);
+    }
+    return scaled(x, p);
+}
+
+double bus_factor(Collective op, double gpus) {
+    return (op == Collective::all_reduce ? 2 : 1) * (gpus - 1) / gpus;
+}
+
+struct Catalog {
+    std::map<std::tuple<std::string, std::string, DType>, GemmKernel> gemm;
+    std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
+};
+
+std::optional<Collective> parse_collective(std::string_view s) {
+    for (Collective c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter, Collective::alltoall})
+        if (to_string(c) == s) return c;
+    return std::nullopt;
+}
+
+const Catalog& catalog() {
+    static const Catalog c = [] {
+        Catalog out;
+        const auto j = nlohmann::json::parse(detail::kKernelsJson);
+        for (const auto& g : j.at("gemm")) {
+            const auto format = parse_dtype(g.at("format").get<std::string>());
+            if (!format) throw std::logic_error("kernels.json: unknown format " + g.at("format").dump());
+            std::vector<double> v;
+            for (const KernelParameter& p : kGemmParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
+            out.gemm[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = gemm_kernel_of(v);
+        }
+        for (const auto& g : j.at("collectives")) {
+            const auto op = parse_collective(g.at("op").get<std::string>());
+            if (!op) throw std::logic_error("kernels.json: unknown collective " + g.at("op").dump());
+            const auto& f = g.at("fitted");
+            out.collective[{g.at("architecture").get<std::string>(), *op, g.at("gpus").get<double>()}] =
+                CollectiveKernel{f.at("bus_efficiency").get<double>(), f.at("latency_us").get<double>()};
+        }
+        return out;
+    }();
+    return c;
+}
+
+}  // namespace
+
+double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& k, bool warm_l2) {
+    const double flops = 2 * s.m * s.n * s.k;
+    const double fill = k.compute_efficiency * s.m / (s.m + k.half_rows) * s.n / (s.n + k.half_columns);
+    const double compute_ms = flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * 1e3;
+    const double value = bytes_per_value(s.format);
+    const double bytes = (s.m * s.k + s.k * s.n) * value + s.m * s.n * kOutputBytes;
+    const double in_l2 = warm_l2 ? std::min(bytes, gpu.l2_mb > 0 ? gpu.l2_mb * 1e6 : kL2WhereNotGivenBytes) : 0;
+    const double rate = gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * s.n / (s.n + k.half_columns_memory);
+    const double memory_ms = ((bytes - in_l2) / rate + in_l2 / (rate * k.l2_speedup)) * 1e3;
+    return k.latency_us / 1e3 + std::max(compute_ms, memory_ms);
+}
+
+std::string_view to_string(Collective c) noexcept {
+    switch (c) {
+        case Collective::all_reduce: return "all_reduce";
+        case Collective::all_gather: return "all_gather";
+        case Collective::reduce_scatter: return "reduce_scatter";
+        case Collective::alltoall: return "alltoall";
+    }
+    return "";
+}
+
+double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuSpec& gpu, const CollectiveKernel& k) {
+    if (gpus <= 1) return 0;
+    return k.latency_us / 1e3 + bytes * bus_factor(op, gpus) / (gpu.interconnect_tbs * 1e12 * k.bus_efficiency) * 1e3;
+}
+
+const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view architecture, DType format) {
+    const auto& m = catalog().gemm;
+    const auto it = m.find({std::string(engine), std::string(architecture), format});
+    return it == m.end() ? nullptr : &it->second;
+}
+
+const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus) {
+    const auto& m = catalog().collective;
+    const auto it = m.find({std::string(architecture), op, gpus});
+    return it == m.end() ? nullptr : &it->second;
+}
+
+std::vector<double> parameters_of(const GemmKernel& k) {
+    return {k.compute_efficiency, k.half_rows, k.half_columns, k.bandwidth_efficiency, k.half_columns_memory,
+            k.latency_us, k.l2_speedup};
+}
+
+GemmKernel gemm_kernel_of(const std::vector<double>& v) {
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+}
+
+GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples) {
+    return gemm_kernel_of(fit(kGemmParameters, [&](const std::vector<double>& v, bool squared) {
+        const GemmKernel k = gemm_kernel_of(v);
+        double l = 0;
+        for (const GemmSample& s : samples) {
+            const double e = std::log(gemm_kernel_ms(s.shape, *s.gpu, k, true) / s.measured_ms);
+            l += squared ? e * e : std::abs(e);
+        }
+        return l;
+    }));
+}
+
+CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
+    const std::vector<double> v = fit(kCollectiveParameters, [&](const std::vector<double>& p, bool squared) {
+        const CollectiveKernel k{p[0], p[1]};
+        double l = 0;
+        for (const CollectiveSample& s : samples) {
+            const double e = std::log(collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, k) / s.measured_ms);
+            l += squared ? e * e : std::abs(e);
+        }
+        return l;
+    });
+    return {v[0], v[1]};
+}
+
+double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& kernel) {
+    std::vector<double> e;
+    for (const GemmSample& s : samples)
+        e.push_back(std::abs(gemm_kernel_ms(s.shape, *s.gpu, kernel, true) / s.measured_ms - 1) * 100);
+    return median(std::move(e));
+}
+
+double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& kernel) {
+    std::vector<double> e;
+    for (const CollectiveSample& s : samples)
+        e.push_back(std::abs(collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, kernel) / s.measured_ms - 1) * 100);
+    return median(std::move(e));
+}
+
+}  // namespace roofline
