@@ -23,6 +23,11 @@ namespace {
 
 const std::map<std::string, DType> kGemmFormats = {
     {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
+const std::map<std::string, DType> kMoeFormats = {{"bfloat16", DType::bf16},
+                                                  {"fp8", DType::fp8},
+                                                  {"fp8_block", DType::fp8_block},
+                                                  {"nvfp4", DType::nvfp4},
+                                                  {"w4a16_mxfp4", DType::mxfp4}};
 const std::map<std::string, Collective> kCollectives = {{"all_reduce", Collective::all_reduce},
                                                         {"all_gather", Collective::all_gather},
                                                         {"reduce_scatter", Collective::reduce_scatter},
@@ -63,6 +68,25 @@ double operator_ms(const GemmShape& s, const GpuSpec& gpu, const Profile& profil
     return ms;
 }
 
+/// One MoE layer's experts as the operator model has them (operators.cpp, "experts"), balanced routing.
+double operator_ms(const MoeShape& s, const GpuSpec& gpu, const Profile& profile) {
+    const double matrices = s.gated ? 3 : 2, width = s.inter / s.tp, assignments = s.tokens * s.topk / s.ep;
+    const double touched = std::min(s.experts / s.ep, std::ceil(assignments));
+    std::vector<Operator> ops(1);
+    ops[0].name = "experts";
+    ops[0].kind = OperatorKind::experts;
+    ops[0].flops = 2 * matrices * s.hidden * width * assignments;
+    ops[0].bytes = touched * matrices * s.hidden * width * bytes_per_value(s.format) + assignments * 2 * s.hidden * 2;
+    ops[0].tokens = touched > 0 ? assignments / touched : 0;
+    ops[0].count = touched;
+    ops[0].layers = 1;
+    ops[0].compute = compute_dtype(s.format);
+    double ms = estimate(ops, gpu, profile);
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::overhead) ms -= op.ms;
+    return ms;
+}
+
 double operator_ms(Collective c, double gpus, double bytes, const GpuSpec& gpu, const Profile& profile) {
     std::vector<Operator> ops(1);
     ops[0].name = "collective";
@@ -95,10 +119,24 @@ int main(int argc, char** argv) try {
         const auto gpu = find_gpu(s["gpu"]);
         const std::string& file = s["file"];
         const bool gemm = file.find("/gemm-") != std::string::npos, nccl = file.find("/nccl-") != std::string::npos;
-        if (!gpu || !(gemm || nccl)) continue;
+        const bool moe = file.find("/moe-trtllm") != std::string::npos;  // SGLang's and vLLM's: set apart
+        if (!gpu || !(gemm || nccl || moe)) continue;
         for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
             const double measured = r.number("latency");
-            if (gemm) {
+            if (moe) {
+                const auto f = kMoeFormats.find(r["moe_dtype"]);
+                if (f == kMoeFormats.end() || r["kernel_source"].find("min_latency") != std::string::npos) continue;
+                if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;
+                const MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"),
+                                     r.number("topk"), r.number("num_experts"), r.number("moe_tp_size"),
+                                     r.number("moe_ep_size"), r["kernel_source"].find("nongated") == std::string::npos,
+                                     f->second};
+                const MoeKernel* k = find_moe_kernel("trtllm", gpu->architecture, f->second);
+                const double kernel_ms = k ? moe_kernel_ms(shape, *gpu, *k) : 0;
+                const double p = operator_ms(shape, *gpu, *profile);
+                by[fmt::format("moe  {:<9} {:<14} trtllm", r["moe_dtype"], gpu->id)].add(measured, kernel_ms, p);
+                by_op["moe trtllm"].add(measured, kernel_ms, p);
+            } else if (gemm) {
                 const auto f = kGemmFormats.find(r["gemm_dtype"]);
                 if (f == kGemmFormats.end()) continue;
                 const GemmShape shape{r.number("m"), r.number("n"), r.number("k"), f->second};

@@ -34,20 +34,26 @@ std::vector<double> scaled(const std::vector<double>& unit, const KernelParamete
     return v;
 }
 
-/// The fit: from the middle of the box, the smooth loss (squared logs) first, then the robust one (|log|), each
-/// from a fresh simplex, smaller each time.
+/// The fit: from three points of the box (its middle, a quarter and three quarters of each range), the smooth loss
+/// (squared logs) first, then the robust one (|log|), each from a fresh simplex, smaller each time; the best of the
+/// three (a simplex on a non-smooth loss can stall far from the best point).
 template <std::size_t N, class Loss>
 std::vector<double> fit(const KernelParameter (&p)[N], Loss&& loss) {
-    std::vector<double> x(N, 0.5);
-    bool squared = true;
-    auto f = [&](const std::vector<double>& u) { return loss(scaled(u, p), squared); };
-    double fx = f(x);
-    for (const double step : {0.25, 0.1, 0.05, 0.02}) {
-        squared = step == 0.25;
-        if (step == 0.1) fx = f(x);
-        x = detail::simplex_descent(f, x, step, fx);
+    std::vector<double> best;
+    double best_f = 0;
+    for (const double start : {0.5, 0.25, 0.75}) {
+        std::vector<double> x(N, start);
+        bool squared = true;
+        auto f = [&](const std::vector<double>& u) { return loss(scaled(u, p), squared); };
+        double fx = f(x);
+        for (const double step : {0.25, 0.1, 0.05, 0.02}) {
+            squared = step == 0.25;
+            if (step == 0.1) fx = f(x);
+            x = detail::simplex_descent(f, x, step, fx);
+        }
+        if (best.empty() || fx < best_f) best = x, best_f = fx;
     }
-    return scaled(x, p);
+    return scaled(best, p);
 }
 
 double bus_factor(Collective op, double gpus) {
@@ -56,6 +62,7 @@ double bus_factor(Collective op, double gpus) {
 
 struct Catalog {
     std::map<std::tuple<std::string, std::string, DType>, GemmKernel> gemm;
+    std::map<std::tuple<std::string, std::string, DType>, MoeKernel> moe;
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
 };
 
@@ -75,6 +82,13 @@ const Catalog& catalog() {
             std::vector<double> v;
             for (const KernelParameter& p : kGemmParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
             out.gemm[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = gemm_kernel_of(v);
+        }
+        for (const auto& g : j.at("moe")) {
+            const auto format = parse_dtype(g.at("format").get<std::string>());
+            if (!format) throw std::logic_error("kernels.json: unknown format " + g.at("format").dump());
+            std::vector<double> v;
+            for (const KernelParameter& p : kMoeParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
+            out.moe[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = moe_kernel_of(v);
         }
         for (const auto& g : j.at("collectives")) {
             const auto op = parse_collective(g.at("op").get<std::string>());
@@ -102,6 +116,21 @@ double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& 
     return k.latency_us / 1e3 + std::max(compute_ms, memory_ms);
 }
 
+double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) {
+    const double local = s.experts / s.ep, width = s.inter / s.tp, matrices = s.gated ? 3 : 2;
+    const double assignments = s.tokens * s.topk / s.ep;
+    const double touched = std::min(local, std::ceil(assignments));
+    const double rows = touched > 0 ? assignments / touched : 0;
+    const double flops = 2 * matrices * s.hidden * width * assignments;
+    const double fill = k.compute_efficiency * rows / (rows + k.half_rows);
+    const double compute_ms = flops > 0 ? flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * 1e3 : 0;
+    const double bandwidth = gpu.hbm_tbs * 1e12;
+    const double weights = touched * matrices * s.hidden * width * bytes_per_value(s.format);
+    const double memory_ms = weights / (bandwidth * k.bandwidth_efficiency * width / (width + k.half_columns)) * 1e3;
+    const double activations_ms = k.activation_passes * assignments * s.hidden * kOutputBytes / bandwidth * 1e3;
+    return (k.latency_us + k.expert_us * touched) / 1e3 + std::max(compute_ms, memory_ms) + activations_ms;
+}
+
 std::string_view to_string(Collective c) noexcept {
     switch (c) {
         case Collective::all_reduce: return "all_reduce";
@@ -123,6 +152,12 @@ const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view arc
     return it == m.end() ? nullptr : &it->second;
 }
 
+const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view architecture, DType format) {
+    const auto& m = catalog().moe;
+    const auto it = m.find({std::string(engine), std::string(architecture), format});
+    return it == m.end() ? nullptr : &it->second;
+}
+
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus) {
     const auto& m = catalog().collective;
     const auto it = m.find({std::string(architecture), op, gpus});
@@ -136,6 +171,33 @@ std::vector<double> parameters_of(const GemmKernel& k) {
 
 GemmKernel gemm_kernel_of(const std::vector<double>& v) {
     return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+}
+
+std::vector<double> parameters_of(const MoeKernel& k) {
+    return {k.compute_efficiency, k.half_rows,  k.bandwidth_efficiency, k.half_columns,
+            k.latency_us,         k.expert_us, k.activation_passes};
+}
+
+MoeKernel moe_kernel_of(const std::vector<double>& v) {
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+}
+
+MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
+    return moe_kernel_of(fit(kMoeParameters, [&](const std::vector<double>& v, bool squared) {
+        const MoeKernel k = moe_kernel_of(v);
+        double l = 0;
+        for (const MoeSample& s : samples) {
+            const double e = std::log(moe_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms);
+            l += squared ? e * e : std::abs(e);
+        }
+        return l;
+    }));
+}
+
+double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& kernel) {
+    std::vector<double> e;
+    for (const MoeSample& s : samples) e.push_back(std::abs(moe_kernel_ms(s.shape, *s.gpu, kernel) / s.measured_ms - 1) * 100);
+    return median(std::move(e));
 }
 
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples) {

@@ -44,6 +44,37 @@ struct GemmKernel {
 /// gives none) at l2_speedup times the rate.
 double gemm_kernel_ms(const GemmShape& shape, const GpuSpec& gpu, const GemmKernel& kernel, bool warm_l2 = false);
 
+/// A MoE layer's routed experts on one GPU, as one fused kernel runs them (TensorRT-LLM's CUTLASS and DeepGEMM MoE):
+/// `tokens` tokens on the GPU (each GPU of ep sees them all, as with tensor-parallel attention before the experts),
+/// each routed to `topk` of `experts` experts, balanced; the experts spread over `ep` GPUs, each split over `tp`;
+/// each expert's MLP gated (gate and up, then down: 3 hidden x inter weights) or not (2).
+struct MoeShape {
+    double tokens = 0, hidden = 0, inter = 0, topk = 0, experts = 0, tp = 1, ep = 1;
+    bool gated = true;
+    DType format = DType::bf16;
+};
+
+/// The parameters of one architecture's fused MoE kernel in one format.
+struct MoeKernel {
+    double compute_efficiency = 1;    ///< of the format's dense peak, with many rows per expert
+    double half_rows = 0;             ///< rows (tokens) per expert at which half of it is reached
+    double bandwidth_efficiency = 1;  ///< of the memory bandwidth, reading the experts' weights
+    /// Each expert's columns on the GPU (inter / tp) at which the weights' read reaches half of bandwidth_efficiency:
+    /// an expert split thin over many GPUs keeps few multiprocessors reading each.
+    double half_columns = 0;
+    double latency_us = 0;            ///< fixed time of the layer's kernels (routing, permutation, the two multiplies)
+    double expert_us = 0;             ///< time of each expert the GPU runs (a tile schedule of its own)
+    /// Passes over a token's hidden activations (16 bits) for each expert it is routed to on the GPU: gathered to its
+    /// experts, quantized, the multiplies' inputs and outputs, scattered back and summed.
+    double activation_passes = 0;
+};
+
+/// The time of one MoE layer's experts, ms: latency + max(FLOPs / (peak x efficiency x r / (r + half_rows)), weights
+/// of the experts touched / (bandwidth x efficiency x w / (w + half_columns))) + activation_passes x assignments x hidden x 2 bytes / bandwidth
+/// + expert_us x experts touched, where a GPU runs tokens x topk / ep assignments over min(experts / ep, tokens x
+/// topk / ep) experts (balanced routing), r = assignments / experts touched, w = inter / tp.
+double moe_kernel_ms(const MoeShape& shape, const GpuSpec& gpu, const MoeKernel& kernel);
+
 /// The collectives of nccl-tests.
 enum class Collective { all_reduce, all_gather, reduce_scatter, alltoall };
 std::string_view to_string(Collective c) noexcept;
@@ -65,6 +96,7 @@ double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuS
 /// architecture, a kind and a number of GPUs. nullptr where none was fitted (no measured kernel of that architecture,
 /// or measurements the model cannot describe: kernels.json "not_fitted" says why).
 const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view architecture, DType format);
+const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view architecture, DType format);
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
 
 // ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
@@ -72,6 +104,12 @@ const CollectiveKernel* find_collective_kernel(std::string_view architecture, Co
 /// One measured multiply.
 struct GemmSample {
     GemmShape shape;
+    const GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+/// One measured MoE layer.
+struct MoeSample {
+    MoeShape shape;
     const GpuSpec* gpu = nullptr;
     double measured_ms = 0;
 };
@@ -94,16 +132,25 @@ inline constexpr KernelParameter kGemmParameters[] = {
     {"bandwidth_efficiency", 0.5, 1.0}, {"half_columns_memory", 0, 32768}, {"latency_us", 0, 50},
     {"l2_speedup", 1, 10},
 };
+inline constexpr KernelParameter kMoeParameters[] = {
+    {"compute_efficiency", 0.1, 1.0}, {"half_rows", 0, 512},  {"bandwidth_efficiency", 0.3, 1.0},
+    {"half_columns", 0, 8192},        {"latency_us", 0, 100}, {"expert_us", 0, 10},
+    {"activation_passes", 0, 40},
+};
 inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200}};
 std::vector<double> parameters_of(const GemmKernel& k);
 GemmKernel gemm_kernel_of(const std::vector<double>& parameters);
+std::vector<double> parameters_of(const MoeKernel& k);
+MoeKernel moe_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
+MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples);
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples);
 
 /// Median absolute percentage error of a model on samples.
 double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& kernel);
+double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& kernel);
 double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& kernel);
 
 }  // namespace roofline
