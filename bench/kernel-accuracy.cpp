@@ -87,6 +87,24 @@ double operator_ms(const MoeShape& s, const GpuSpec& gpu, const Profile& profile
     return ms;
 }
 
+/// One attention kernel as the operator model has it (operators.cpp, "attention"): the cache read, the queries and
+/// outputs, the causal pairs of a prefill.
+double operator_ms(const AttentionShape& s, const GpuSpec& gpu, const Profile& profile) {
+    const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
+    const double tokens = s.prefill ? s.context : 1;
+    std::vector<Operator> ops(1);
+    ops[0].name = "attention";
+    ops[0].kind = OperatorKind::attention;
+    ops[0].flops = 4 * s.batch * s.heads * s.head_dim * pairs;
+    ops[0].bytes = s.batch * (2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) +
+                              tokens * 3 * s.heads * s.head_dim * 2);
+    ops[0].layers = 1;
+    double ms = estimate(ops, gpu, profile);
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::overhead) ms -= op.ms;
+    return ms;
+}
+
 double operator_ms(Collective c, double gpus, double bytes, const GpuSpec& gpu, const Profile& profile) {
     std::vector<Operator> ops(1);
     ops[0].name = "collective";
@@ -120,10 +138,25 @@ int main(int argc, char** argv) try {
         const std::string& file = s["file"];
         const bool gemm = file.find("/gemm-") != std::string::npos, nccl = file.find("/nccl-") != std::string::npos;
         const bool moe = file.find("/moe-trtllm") != std::string::npos;  // SGLang's and vLLM's: set apart
-        if (!gpu || !(gemm || nccl || moe)) continue;
+        const bool prefill = file.find("/context_attention-") != std::string::npos;
+        const bool attention = prefill || file.find("/generation_attention-") != std::string::npos;
+        if (!gpu || !(gemm || nccl || moe || attention)) continue;
         for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
             const double measured = r.number("latency");
-            if (moe) {
+            if (attention) {
+                const auto kv = kGemmFormats.find(r["kv_cache_dtype"]);
+                if (kv == kGemmFormats.end()) continue;
+                const AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
+                                           r.number("num_heads"), r.number("num_key_value_heads"),
+                                           r.number("head_dim"), kv->second, prefill};
+                const AttentionKernel* k = find_attention_kernel(s["engine"], gpu->architecture, prefill, kv->second);
+                const double kernel_ms = k ? attention_kernel_ms(shape, *gpu, *k) : 0;
+                const double p = operator_ms(shape, *gpu, *profile);
+                const std::string phase = prefill ? "prefill" : "decode";
+                by[fmt::format("attn {:<7} kv {:<9} {:<14} {}", phase, r["kv_cache_dtype"], gpu->id, s["engine"])].add(
+                    measured, kernel_ms, p);
+                by_op[fmt::format("attention {} {}", phase, s["engine"])].add(measured, kernel_ms, p);
+            } else if (moe) {
                 const auto f = kMoeFormats.find(r["moe_dtype"]);
                 if (f == kMoeFormats.end() || r["kernel_source"].find("min_latency") != std::string::npos) continue;
                 if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;

@@ -271,3 +271,50 @@ TEST_CASE("the MoE kernel models give the errors kernels.json states on TensorRT
     CHECK(median_of(r1) < 0.2);
     CHECK(moe_kernel_ms({4, 7168, 2048, 8, 256, 8, 1, true, DType::fp8_block}, h200, hopper) > 1.5 * 0.041);
 }
+
+TEST_CASE("the attention kernel models give the errors kernels.json states on the measured attention", "[kernels]") {
+    const std::string dir = ROOFLINE_KERNELS_DIR;
+    std::map<std::string, std::vector<double>> errors;  // "engine|architecture|phase|kv"
+    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
+        const std::string& file = source["file"];
+        const bool prefill = file.find("/context_attention-") != std::string::npos;
+        if (!prefill && file.find("/generation_attention-") == std::string::npos) continue;
+        const auto gpu = find_gpu(source["gpu"]);
+        REQUIRE(gpu);
+        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
+            const auto kv = kGemmDtypes.find(r["kv_cache_dtype"]);
+            if (kv == kGemmDtypes.end()) continue;
+            const AttentionKernel* k = find_attention_kernel(source["engine"], gpu->architecture, prefill, kv->second);
+            REQUIRE(k);
+            const AttentionShape s{r.number("batch_size"), r.number(prefill ? "isl" : "step"), r.number("num_heads"),
+                                   r.number("num_key_value_heads"), r.number("head_dim"), kv->second, prefill};
+            const double ms = attention_kernel_ms(s, *gpu, *k);
+            // Never faster than the roofline of the causal pairs (or the cache) at full peaks.
+            const double pairs = prefill ? s.context * (s.context + 1) / 2 : s.context;
+            CHECK(ms >= std::max(4 * s.batch * s.heads * s.head_dim * pairs / (gpu->peak_tflops(DType::bf16) * 1e9),
+                                 s.batch * 2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) /
+                                     (gpu->hbm_tbs * 1e9)));
+            errors[source["engine"] + "|" + gpu->architecture + "|" + (prefill ? "prefill" : "decode") + "|" +
+                   std::string(to_string(kv->second))]
+                .push_back(std::abs(ms / r.number("latency") - 1) * 100);
+        }
+    }
+    const nlohmann::json j = kernels_json();
+    CHECK(j.at("attention").size() == errors.size());
+    CHECK(j.at("attention").size() >= 50);
+    for (const auto& g : j.at("attention")) {
+        const std::string key = g.at("engine").get<std::string>() + "|" + g.at("architecture").get<std::string>() +
+                                "|" + g.at("phase").get<std::string>() + "|" + g.at("kv").get<std::string>();
+        INFO(key);
+        REQUIRE(errors.count(key));
+        CHECK(errors[key].size() == g.at("rows").get<std::size_t>());
+        const double stated = g.at("mdape_percent").at("fitted").get<double>();
+        CHECK(std::abs(median_of(errors[key]) - stated) < 0.051);
+        CHECK(stated < 26);  // docs/accuracy.md, "Kernels": 3.4% to 25.2%
+        for (const KernelParameter& p : kAttentionParameters) {
+            const double v = g.at("fitted").at(std::string(p.json)).get<double>();
+            CHECK(v >= p.lo);
+            CHECK(v <= p.hi);
+        }
+    }
+}

@@ -98,6 +98,16 @@ struct MoeGroup {
     double mdape = 0, folds = -1;
 };
 
+struct AttentionGroup {
+    std::string engine, architecture;
+    bool prefill;
+    DType kv;
+    std::set<std::string> gpus;
+    std::vector<AttentionSample> rows;
+    AttentionKernel fitted;
+    double mdape = 0, folds = -1;
+};
+
 struct CollectiveGroup {
     std::string architecture;
     Collective op;
@@ -152,6 +162,32 @@ void fit_moe(MoeGroup& g, bool folds) {
         if (test.empty() || train.empty()) continue;
         const MoeKernel k = fit_moe_kernel(train);
         for (const MoeSample& s : test) errors.push_back(std::abs(moe_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms - 1) * 100);
+    }
+    g.folds = median(std::move(errors));
+}
+
+void fit_attention(AttentionGroup& g, bool folds) {
+    std::vector<double> p = parameters_of(fit_attention_kernel(g.rows));
+    for (double& x : p) x = four_digits(x);
+    g.fitted = attention_kernel_of(p);
+    g.mdape = attention_mdape_percent(g.rows, g.fitted);
+    if (!folds) return;
+    // A model's heads (query heads, key-value heads, head size) left out: every batch and context of them.
+    using Shape = std::tuple<double, double, double>;
+    auto shape_of = [](const AttentionSample& s) { return Shape{s.shape.heads, s.shape.kv_heads, s.shape.head_dim}; };
+    std::set<Shape> shapes;
+    for (const AttentionSample& s : g.rows) shapes.insert(shape_of(s));
+    std::map<Shape, int> fold;
+    int i = 0;
+    for (const auto& s : shapes) fold[s] = i++ % kFolds;
+    std::vector<double> errors;
+    for (int f = 0; f < kFolds; ++f) {
+        std::vector<AttentionSample> train, test;
+        for (const AttentionSample& s : g.rows) (fold[shape_of(s)] == f ? test : train).push_back(s);
+        if (test.empty() || train.empty()) continue;
+        const AttentionKernel k = fit_attention_kernel(train);
+        for (const AttentionSample& s : test)
+            errors.push_back(std::abs(attention_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms - 1) * 100);
     }
     g.folds = median(std::move(errors));
 }
@@ -229,6 +265,7 @@ int main(int argc, char** argv) try {
     };
     std::map<std::tuple<std::string, std::string, DType>, GemmGroup> gemm;
     std::map<std::tuple<std::string, std::string, DType>, MoeGroup> moe;
+    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionGroup> attention;
     std::map<std::tuple<std::string, Collective, double>, CollectiveGroup> collectives;
     std::string commit;
     for (const measurements::Row& s : sources) {
@@ -267,6 +304,23 @@ int main(int argc, char** argv) try {
                                kernel.find("nongated") == std::string::npos, f->second};
                 g.rows.push_back({shape, gpu, r.number("latency")});
             }
+        } else if (file.find("/generation_attention-") != std::string::npos ||
+                   file.find("/context_attention-") != std::string::npos) {
+            const bool prefill = file.find("/context_attention-") != std::string::npos;
+            for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
+                const auto kv = kGemmFormats.find(r["kv_cache_dtype"]);
+                if (kv == kGemmFormats.end()) continue;
+                AttentionGroup& g = attention[{s["engine"], gpu->architecture, prefill, kv->second}];
+                g.engine = s["engine"];
+                g.architecture = gpu->architecture;
+                g.prefill = prefill;
+                g.kv = kv->second;
+                g.gpus.insert(gpu->id);
+                const AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
+                                           r.number("num_heads"), r.number("num_key_value_heads"),
+                                           r.number("head_dim"), kv->second, prefill};
+                g.rows.push_back({shape, gpu, r.number("latency")});
+            }
         } else if (file.find("/nccl-") != std::string::npos) {
             for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
                 const auto op = kCollectives.find(r["op_name"]);
@@ -287,10 +341,13 @@ int main(int argc, char** argv) try {
     for (auto& [key, g] : gemm) gemm_groups.push_back(&g);
     std::vector<MoeGroup*> moe_groups;
     for (auto& [key, g] : moe) moe_groups.push_back(&g);
+    std::vector<AttentionGroup*> attention_groups;
+    for (auto& [key, g] : attention) attention_groups.push_back(&g);
     std::vector<CollectiveGroup*> collective_groups;
     for (auto& [key, g] : collectives) collective_groups.push_back(&g);
     in_parallel(gemm_groups, [&](GemmGroup* g) { fit_gemm(*g, folds); });
     in_parallel(moe_groups, [&](MoeGroup* g) { fit_moe(*g, folds); });
+    in_parallel(attention_groups, [&](AttentionGroup* g) { fit_attention(*g, folds); });
     in_parallel(collective_groups, [&](CollectiveGroup* g) { fit_collective(*g, folds); });
 
     nlohmann::ordered_json j;
@@ -346,6 +403,28 @@ int main(int argc, char** argv) try {
         j["moe"].push_back(e);
         std::cout << fmt::format("moe  {:<7} {:<18} {:<9} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n",
                                  g->engine, g->architecture, to_string(g->format), g->rows.size(), g->mdape, g->folds);
+    }
+    j["attention"] = nlohmann::ordered_json::array();
+    for (const AttentionGroup* g : attention_groups) {
+        nlohmann::ordered_json e;
+        e["engine"] = g->engine;
+        e["architecture"] = g->architecture;
+        e["phase"] = g->prefill ? "prefill" : "decode";
+        e["kv"] = std::string(to_string(g->kv));
+        e["gpus"] = g->gpus;
+        e["rows"] = g->rows.size();
+        nlohmann::ordered_json f;
+        const std::vector<double> p = parameters_of(g->fitted);
+        for (std::size_t i = 0; i < p.size(); ++i) f[std::string(kAttentionParameters[i].json)] = p[i];
+        e["fitted"] = f;
+        nlohmann::ordered_json err;
+        err["fitted"] = std::round(g->mdape * 10) / 10;
+        if (g->folds >= 0) err["shapes_left_out"] = std::round(g->folds * 10) / 10;
+        e["mdape_percent"] = err;
+        j["attention"].push_back(e);
+        std::cout << fmt::format("attn {:<7} {:<18} {:<7} kv {:<5} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n",
+                                 g->engine, g->architecture, g->prefill ? "prefill" : "decode", to_string(g->kv),
+                                 g->rows.size(), g->mdape, g->folds);
     }
     j["not_fitted"] = nlohmann::ordered_json::array();
     for (const Left& l : kNotFitted)

@@ -63,6 +63,7 @@ double bus_factor(Collective op, double gpus) {
 struct Catalog {
     std::map<std::tuple<std::string, std::string, DType>, GemmKernel> gemm;
     std::map<std::tuple<std::string, std::string, DType>, MoeKernel> moe;
+    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionKernel> attention;
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
 };
 
@@ -89,6 +90,15 @@ const Catalog& catalog() {
             std::vector<double> v;
             for (const KernelParameter& p : kMoeParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
             out.moe[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = moe_kernel_of(v);
+        }
+        for (const auto& g : j.at("attention")) {
+            const auto kv = parse_dtype(g.at("kv").get<std::string>());
+            if (!kv) throw std::logic_error("kernels.json: unknown format " + g.at("kv").dump());
+            std::vector<double> v;
+            for (const KernelParameter& p : kAttentionParameters)
+                v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
+            out.attention[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(),
+                           g.at("phase").get<std::string>() == "prefill", *kv}] = attention_kernel_of(v);
         }
         for (const auto& g : j.at("collectives")) {
             const auto op = parse_collective(g.at("op").get<std::string>());
@@ -131,6 +141,23 @@ double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) 
     return (k.latency_us + k.expert_us * touched) / 1e3 + std::max(compute_ms, memory_ms) + activations_ms;
 }
 
+double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k) {
+    // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
+    const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
+    const double flops = 4 * s.batch * s.heads * s.head_dim * pairs;
+    const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
+    const double bytes = s.batch * (2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) +
+                                    k.token_passes * tokens * (s.heads + 2 * s.kv_heads) * s.head_dim * kOutputBytes);
+    const double compute_ms = flops / (gpu.peak_tflops(DType::bf16) * 1e12 * k.compute_efficiency) * 1e3;
+    const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency) * 1e3;
+    // Work units: a decode kernel splits each sequence's key-value heads by blocks of its context (flash decoding); a
+    // prefill kernel gives each query head a tile of split_tokens queries.
+    const double units = s.prefill ? s.batch * s.heads * std::ceil(s.context / k.split_tokens)
+                                   : s.batch * s.kv_heads * (1 + s.context / k.split_tokens);
+    return (k.latency_us + k.sequence_us * s.batch) / 1e3 +
+           std::max(compute_ms, memory_ms) * (units + k.half_units) / units;
+}
+
 std::string_view to_string(Collective c) noexcept {
     switch (c) {
         case Collective::all_reduce: return "all_reduce";
@@ -155,6 +182,13 @@ const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view arc
 const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view architecture, DType format) {
     const auto& m = catalog().moe;
     const auto it = m.find({std::string(engine), std::string(architecture), format});
+    return it == m.end() ? nullptr : &it->second;
+}
+
+const AttentionKernel* find_attention_kernel(std::string_view engine, std::string_view architecture, bool prefill,
+                                             DType kv) {
+    const auto& m = catalog().attention;
+    const auto it = m.find({std::string(engine), std::string(architecture), prefill, kv});
     return it == m.end() ? nullptr : &it->second;
 }
 
@@ -197,6 +231,34 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
 double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& kernel) {
     std::vector<double> e;
     for (const MoeSample& s : samples) e.push_back(std::abs(moe_kernel_ms(s.shape, *s.gpu, kernel) / s.measured_ms - 1) * 100);
+    return median(std::move(e));
+}
+
+std::vector<double> parameters_of(const AttentionKernel& k) {
+    return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units, k.split_tokens,
+            k.latency_us,         k.sequence_us,          k.token_passes};
+}
+
+AttentionKernel attention_kernel_of(const std::vector<double>& v) {
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+}
+
+AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
+    return attention_kernel_of(fit(kAttentionParameters, [&](const std::vector<double>& v, bool squared) {
+        const AttentionKernel k = attention_kernel_of(v);
+        double l = 0;
+        for (const AttentionSample& s : samples) {
+            const double e = std::log(attention_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms);
+            l += squared ? e * e : std::abs(e);
+        }
+        return l;
+    }));
+}
+
+double attention_mdape_percent(const std::vector<AttentionSample>& samples, const AttentionKernel& kernel) {
+    std::vector<double> e;
+    for (const AttentionSample& s : samples)
+        e.push_back(std::abs(attention_kernel_ms(s.shape, *s.gpu, kernel) / s.measured_ms - 1) * 100);
     return median(std::move(e));
 }
 

@@ -75,6 +75,37 @@ struct MoeKernel {
 /// topk / ep) experts (balanced routing), r = assignments / experts touched, w = inter / tp.
 double moe_kernel_ms(const MoeShape& shape, const GpuSpec& gpu, const MoeKernel& kernel);
 
+/// Attention of one GPU over its heads, as a fused kernel runs it (FlashAttention, FlashInfer, TensorRT-LLM's XQA and
+/// FMHA): `batch` sequences, `heads` query heads and `kv_heads` key-value heads of `head_dim` on the GPU. Decode
+/// (`prefill` false): one new token each over `context` cached tokens; prefill: causal over a prompt of `context`.
+struct AttentionShape {
+    double batch = 1, context = 0, heads = 0, kv_heads = 0, head_dim = 128;
+    DType kv = DType::bf16;  ///< the KV cache's format
+    bool prefill = false;
+};
+
+/// The parameters of one architecture's attention kernel in one phase.
+struct AttentionKernel {
+    double compute_efficiency = 1;    ///< of the 16-bit dense peak (the score and value products)
+    double bandwidth_efficiency = 1;  ///< of the memory bandwidth, reading the cache
+    /// Work units at which half of the GPU's rate is reached (few sequences of few heads keep few multiprocessors
+    /// busy): decode, sequences x key-value heads x (1 + context / split_tokens) (flash decoding's blocks of the
+    /// context); prefill, sequences x query heads x ceil(context / split_tokens) (tiles of queries).
+    double half_units = 0;
+    double split_tokens = 64;  ///< tokens of a work unit's block (decode: of the context; prefill: of queries)
+    double latency_us = 0;    ///< fixed time of the kernel
+    double sequence_us = 0;   ///< time of each sequence (its metadata, its cache's pages)
+    /// Passes over each new token's queries, keys and values in 16 bits (the rotary embedding, the cache's write, the
+    /// queries' and outputs' reads and writes).
+    double token_passes = 0;
+};
+
+/// The time of one attention kernel, ms: latency + batch x sequence_us + max(FLOPs / (peak x efficiency), bytes /
+/// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
+/// 4 x batch x heads x head_dim x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the causal
+/// pairs in whole tiles), bytes the cache's K and V read once and token_passes over each new token's Q, K and V.
+double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel);
+
 /// The collectives of nccl-tests.
 enum class Collective { all_reduce, all_gather, reduce_scatter, alltoall };
 std::string_view to_string(Collective c) noexcept;
@@ -97,6 +128,9 @@ double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuS
 /// or measurements the model cannot describe: kernels.json "not_fitted" says why).
 const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view architecture, DType format);
 const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view architecture, DType format);
+/// An attention kernel's of an engine, architecture, phase and KV cache format.
+const AttentionKernel* find_attention_kernel(std::string_view engine, std::string_view architecture, bool prefill,
+                                             DType kv);
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
 
 // ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
@@ -110,6 +144,12 @@ struct GemmSample {
 /// One measured MoE layer.
 struct MoeSample {
     MoeShape shape;
+    const GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+/// One measured attention kernel.
+struct AttentionSample {
+    AttentionShape shape;
     const GpuSpec* gpu = nullptr;
     double measured_ms = 0;
 };
@@ -137,20 +177,29 @@ inline constexpr KernelParameter kMoeParameters[] = {
     {"half_columns", 0, 8192},        {"latency_us", 0, 100}, {"expert_us", 0, 10},
     {"activation_passes", 0, 40},
 };
+inline constexpr KernelParameter kAttentionParameters[] = {
+    {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096},
+    {"split_tokens", 16, 16384},      {"latency_us", 0, 50},             {"sequence_us", 0, 20},
+    {"token_passes", 0, 40},
+};
 inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200}};
 std::vector<double> parameters_of(const GemmKernel& k);
 GemmKernel gemm_kernel_of(const std::vector<double>& parameters);
 std::vector<double> parameters_of(const MoeKernel& k);
 MoeKernel moe_kernel_of(const std::vector<double>& parameters);
+std::vector<double> parameters_of(const AttentionKernel& k);
+AttentionKernel attention_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
 MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples);
+AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples);
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples);
 
 /// Median absolute percentage error of a model on samples.
 double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& kernel);
 double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& kernel);
+double attention_mdape_percent(const std::vector<AttentionSample>& samples, const AttentionKernel& kernel);
 double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& kernel);
 
 }  // namespace roofline
