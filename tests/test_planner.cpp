@@ -63,7 +63,7 @@ double num_at(const Table& t, std::size_t row, std::size_t col) { return std::ge
 const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
 
 enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
-             kCapacity, kCheckpoint, kEngineTp };
+             kCapacity, kCheckpoint, kEngineTp, kUsdMonth, kUsdMtokBlended };
 
 /// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
 std::vector<Arg> example(std::vector<Arg> optional = {}) {
@@ -184,11 +184,11 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
     const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
-                                          "checkpoint", "engine_tp"};
+                                          "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 19);
+        REQUIRE(t.cols == 21);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -246,11 +246,17 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
                 CHECK(priced);  // no priced row after an unpriced one
                 CHECK(num_at(t, r, kUsdHour) == Approx(usd * num_at(t, r, kGpus)));
                 CHECK(num_at(t, r, kUsdMtok) == Approx(usd * num_at(t, r, kGpus) / (100 * 300 * 3600.0) * 1e6));
+                // A month of 730 hours; every token of the load, its 2000 prompt and 300 output tokens a request.
+                CHECK(num_at(t, r, kUsdMonth) == Approx(usd * num_at(t, r, kGpus) * 730));
+                CHECK(num_at(t, r, kUsdMtokBlended) ==
+                      Approx(usd * num_at(t, r, kGpus) / (100 * (2000 + 300) * 3600.0) * 1e6));
                 if (r > 1 && priced) CHECK(num_at(t, r - 1, kUsdMtok) <= num_at(t, r, kUsdMtok));
             } else {
                 priced = false;
                 CHECK(text_at(t, r, kUsdHour).empty());
                 CHECK(text_at(t, r, kUsdMtok).empty());
+                CHECK(text_at(t, r, kUsdMonth).empty());
+                CHECK(text_at(t, r, kUsdMtokBlended).empty());
             }
         }
     }

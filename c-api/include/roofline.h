@@ -771,11 +771,11 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter];
 ** [weight_dtype=published]; [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]):
-** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 19 columns (13
+** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 21 columns (13
 ** before 0.6, 16 before 0.13, 17 before 0.14; columns are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
 ** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
-** "checkpoint", "engine_tp"),
+** "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended"),
 ** then one row per
 ** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
 ** replica, replicas, the
@@ -787,7 +787,9 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 ** over all the GPUs), at least "output_tok_s_per_gpu" (the load's share); then (since 0.14) the Hugging Face id of
 ** the published checkpoint in the row's formats, "" where none is; then (since 0.14) the engine's tensor-parallel size,
 ** tp / pp ("tp" is the GPUs of a replica, as every formula's tp argument: an engine runs it with
-** --tensor-parallel-size engine_tp --pipeline-parallel-size pp). It searches the datacenter GPUs of the catalog
+** --tensor-parallel-size engine_tp --pipeline-parallel-size pp); then (since 0.14) USD per month of all the GPUs
+** (usd_per_hour x 730, a year's hours over 12) and USD per million tokens of the load, prompt and output tokens
+** together (usd_per_mtok counts output tokens only), "" where the GPU has no price. It searches the datacenter GPUs of the catalog
 ** ("" or "datacenter"; before 0.13 every GPU), every GPU ("all") or those `gpu` names (one id or a list
 ** "h100-sxm, h200"), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
 ** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in

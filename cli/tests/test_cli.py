@@ -588,9 +588,10 @@ class Plan(unittest.TestCase):
         self.assertIn("profile typical; KV cache: bf16 (default)", r.stdout)
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         self.assertEqual(len(lines), min(20, len(rows) - 1))
-        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/Mtok"
-        rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_mtok = \
-            lines[0]
+        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/month
+        #  USD/Mtok  all/Mtok"
+        (rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_month,
+         usd_mtok, all_mtok) = lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
         # tp is the engine's tensor-parallel size (since 0.14): the replica's GPUs over its pipeline stages.
         self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
@@ -603,6 +604,11 @@ class Plan(unittest.TestCase):
         self.assertEqual(float(capacity), shown(first["capacity_tok_s_per_gpu"], 0))
         self.assertGreaterEqual(first["capacity_tok_s_per_gpu"], first["output_tok_s_per_gpu"])
         self.assertEqual(float(usd_hour), shown(first["usd_per_hour"], 2))
+        # A month of 730 hours; every token of the load (2000 in, 300 out) against the output tokens alone.
+        self.assertEqual(float(usd_month), shown(first["usd_per_month"], 0))
+        self.assertAlmostEqual(first["usd_per_month"], 730 * first["usd_per_hour"])
+        self.assertEqual(float(all_mtok), shown(first["usd_per_mtok_blended"], 3))
+        self.assertAlmostEqual(first["usd_per_mtok_blended"] * 2300, first["usd_per_mtok"] * 300)
         self.assertEqual(float(usd_mtok), shown(first["usd_per_mtok"], 3))
         self.assertIn(f"and {len(rows) - 1 - 20} more configurations", r.stdout)
         self.assertEqual(len([l for l in run(*self.EXAMPLE, "--top", "0").stdout.splitlines()

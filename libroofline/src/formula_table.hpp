@@ -707,7 +707,7 @@ inline constexpr std::array kFormulas{
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint, "
-        "engine_tp",
+        "engine_tp, usd_per_month, usd_per_mtok_blended",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
         "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
@@ -715,13 +715,15 @@ inline constexpr std::array kFormulas{
         "plan's GPUs sustain within both targets (its capacity: above the load's share where headroom, min_replicas "
         "or whole replicas leave some spare), then the published checkpoint in the row's formats (its Hugging Face id; "
         "\"\" where none is published), then the engine's tensor-parallel size (tp / pp: an engine's "
-        "--tensor-parallel-size, with --pipeline-parallel-size pp; tp is the GPUs of a replica).",
+        "--tensor-parallel-size, with --pipeline-parallel-size pp; tp is the GPUs of a replica), then USD per month "
+        "(730 hours) and per million tokens of the load, prompt and output together (\"\" without a price).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
         "以及这些 GPU 在两个目标之内每块每秒能输出的 token 数（容量：headroom、min_replicas 或整数副本留有余量时高于负载"
         "的份额），然后是该行格式对应的已发布检查点（其 Hugging Face id；没有已发布检查点时为 \"\"），最后是引擎的张量并行"
-        "大小（tp / pp：即引擎的 --tensor-parallel-size，配合 --pipeline-parallel-size pp；tp 是一个副本的 GPU 数）。",
+        "大小（tp / pp：即引擎的 --tensor-parallel-size，配合 --pipeline-parallel-size pp；tp 是一个副本的 GPU 数），"
+        "然后是每月美元（730 小时）与负载每百万 token（输入与输出合计）美元（无价格时为 \"\"）。",
         kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 4,
         kArgsPlan.size() - 3, kArgsPlan.size() - 1),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,

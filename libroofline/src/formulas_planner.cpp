@@ -298,6 +298,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         for (double v : {r.layout.ep, r.layout.dp_attention, r.layout.pp, r.capacity_tokens_per_s_per_gpu}) t.number(v);
         t.text(r.checkpoint);
         t.number(r.tp / r.layout.pp);  // the engine's --tensor-parallel-size: tp x pp GPUs make a replica
+        t.cell(price_cell(r.usd_per_month)).cell(price_cell(r.usd_per_mtok_blended));
         t.end_row();
     }
     return std::move(t).done();

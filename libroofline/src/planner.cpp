@@ -160,6 +160,8 @@ void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, con
     if (usd_per_gpu_hour) {
         row.usd_per_hour = *usd_per_gpu_hour * row.gpus;
         row.usd_per_mtok = cost_per_mtok(*usd_per_gpu_hour, row.gpus, tokens_per_s);
+        row.usd_per_month = *row.usd_per_hour * units::hours_per_month;
+        row.usd_per_mtok_blended = cost_per_mtok(*usd_per_gpu_hour, row.gpus, rps * (w.prompt_tokens + w.output_tokens));
     }
 }
 

@@ -248,8 +248,14 @@ static void test_planner(void) {
     CHECK(roofline_step_ms("llama-3.1-70b", "h100-sxm", 8, 2048, "fp8", "", 4, "typical", &step) == ROOFLINE_OK && r < step);
     CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9, &plan) ==
           ROOFLINE_OK);
-    CHECK(roofline_array_cols(plan) == 19 && roofline_array_rows(plan) >= 2);
+    CHECK(roofline_array_cols(plan) == 21 && roofline_array_rows(plan) >= 2);
     CHECK(strcmp(roofline_array_text(plan, 0, 18), "engine_tp") == 0);
+    CHECK(strcmp(roofline_array_text(plan, 0, 19), "usd_per_month") == 0 &&
+          strcmp(roofline_array_text(plan, 0, 20), "usd_per_mtok_blended") == 0);
+    /* A month of 730 hours; per million tokens of the load, 2000 prompt and 300 output tokens each of 100 requests/s. */
+    CHECK(fabs(roofline_array_number(plan, 1, 19) - 730 * roofline_array_number(plan, 1, 11)) < 1e-6 * roofline_array_number(plan, 1, 19));
+    CHECK(fabs(roofline_array_number(plan, 1, 20) * 2300 - roofline_array_number(plan, 1, 12) * 300) <
+          1e-9 * roofline_array_number(plan, 1, 12) * 300);
     CHECK(strcmp(roofline_array_text(plan, 0, 0), "gpu") == 0 && strcmp(roofline_array_text(plan, 0, 12), "usd_per_mtok") == 0);
     CHECK(strcmp(roofline_array_text(plan, 0, 16), "capacity_tok_s_per_gpu") == 0);
     /* fp8 in every module: Llama 3.1 70B's published FP8 checkpoint keeps its embedding in 16 bits, so none is this. */

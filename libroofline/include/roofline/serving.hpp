@@ -191,6 +191,9 @@ struct PlanRow {
     double capacity_tokens_per_s_per_gpu = 0;
     std::optional<double> usd_per_hour;      ///< all GPUs; empty when the GPU has no price
     std::optional<double> usd_per_mtok;      ///< per million output tokens at the load
+    std::optional<double> usd_per_month;     ///< usd_per_hour x units::hours_per_month (730)
+    /// Per million tokens of the load, prompt and output tokens together (a price that counts every token alike).
+    std::optional<double> usd_per_mtok_blended;
 };
 
 /// The feasible configurations for `rps` requests/s of the workload within the targets, cheapest first

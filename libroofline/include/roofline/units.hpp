@@ -13,6 +13,8 @@ inline constexpr double tera = 1e12;          ///< TB/s and TFLOP/s
 inline constexpr double giga = 1e9;           ///< GB and billions of parameters
 inline constexpr double kib = 1024.0;         ///< KiB of KV cache
 inline constexpr double ms_per_second = 1e3;  ///< milliseconds
+/// Hours of a month: a year's 8,760 over 12, as cloud price lists count a month (730 hours).
+inline constexpr double hours_per_month = 730;
 
 constexpr double params_from_billions(double params_b) { return params_b * giga; }
 constexpr double bytes_from_gb(double gb) { return gb * giga; }
