@@ -52,6 +52,15 @@ struct Errors {
     }
 };
 
+/// One operator timed by estimate() under the profile, alone: estimate() adds the profile's cost of a layer to a step,
+/// and one kernel is not a layer.
+double alone_ms(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
+    double ms = estimate(ops, gpu, profile);
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::overhead) ms -= op.ms;
+    return ms;
+}
+
 /// One GEMM as the operator model has it: all its bytes from memory (a step's weights pass through once).
 double operator_ms(const GemmShape& s, const GpuSpec& gpu, const Profile& profile) {
     std::vector<Operator> ops(1);
@@ -61,11 +70,7 @@ double operator_ms(const GemmShape& s, const GpuSpec& gpu, const Profile& profil
     ops[0].tokens = s.m;
     ops[0].layers = 1;
     ops[0].compute = compute_dtype(s.format);
-    double ms = estimate(ops, gpu, profile);
-    // estimate() adds the profile's cost of a layer to the step; one kernel is not a layer.
-    for (const Operator& op : ops)
-        if (op.kind == OperatorKind::overhead) ms -= op.ms;
-    return ms;
+    return alone_ms(ops, gpu, profile);
 }
 
 /// One MoE layer's experts as the operator model has them (operators.cpp, "experts"), balanced routing.
@@ -81,10 +86,7 @@ double operator_ms(const MoeShape& s, const GpuSpec& gpu, const Profile& profile
     ops[0].count = touched;
     ops[0].layers = 1;
     ops[0].compute = compute_dtype(s.format);
-    double ms = estimate(ops, gpu, profile);
-    for (const Operator& op : ops)
-        if (op.kind == OperatorKind::overhead) ms -= op.ms;
-    return ms;
+    return alone_ms(ops, gpu, profile);
 }
 
 /// One attention kernel as the operator model has it (operators.cpp, "attention"): the cache read, the queries and
@@ -99,10 +101,7 @@ double operator_ms(const AttentionShape& s, const GpuSpec& gpu, const Profile& p
     ops[0].bytes = s.batch * (2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) +
                               tokens * 3 * s.heads * s.head_dim * 2);
     ops[0].layers = 1;
-    double ms = estimate(ops, gpu, profile);
-    for (const Operator& op : ops)
-        if (op.kind == OperatorKind::overhead) ms -= op.ms;
-    return ms;
+    return alone_ms(ops, gpu, profile);
 }
 
 double operator_ms(Collective c, double gpus, double bytes, const GpuSpec& gpu, const Profile& profile) {
@@ -114,10 +113,7 @@ double operator_ms(Collective c, double gpus, double bytes, const GpuSpec& gpu, 
     ops[0].kind = c == Collective::alltoall ? OperatorKind::alltoall
                   : c == Collective::all_reduce ? OperatorKind::allreduce
                                                 : OperatorKind::allgather;
-    double ms = estimate(ops, gpu, profile);
-    for (const Operator& op : ops)
-        if (op.kind == OperatorKind::overhead) ms -= op.ms;
-    return ms;
+    return alone_ms(ops, gpu, profile);
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 // A matrix multiply's model per engine (trtllm, sglang, vllm: their kernels differ by up to 2x on one shape), GPU
 // architecture (GpuSpec::architecture) and format, on that engine's GEMM rows of that architecture's GPUs at once; a
 // collective's per architecture, kind and number of GPUs on NCCL's rows; a MoE layer's per architecture and format on
-// TensorRT-LLM's MoE rows (SGLang's and vLLM's are set apart: kernels.json "not_fitted"). The fit minimises the sum of |log(predicted / measured)| (kernels.cpp). Its errors:
-// the median absolute percentage error on the rows, and with shapes left out: the multiplies' distinct weight shapes
-// (n, k) in 10 folds, each fold's rows predicted by a fit on the other nine (a shape a model never saw: every m of it);
-// the collectives' sizes likewise. --no-folds leaves the folds out (the test that refits the committed file).
+// TensorRT-LLM's MoE rows (SGLang's and vLLM's are set apart: kernels.json "not_fitted"); attention's per engine,
+// architecture, phase and KV format. The fit minimises the sum of |log(predicted / measured)| (kernels.cpp). Its
+// errors: the median absolute percentage error on the rows, and with shapes left out in 10 folds (fold_key below),
+// each fold's rows predicted by a fit on the other nine. --no-folds leaves the folds out (the test that refits the
+// committed file).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -18,9 +19,11 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
+#include <span>
 #include <thread>
 #include <tuple>
 
@@ -80,138 +83,98 @@ double four_digits(double x) {
     return x == 0 ? 0 : std::stod(fmt::format("{:.4g}", x));
 }
 
-struct GemmGroup {
-    std::string engine, architecture;
-    DType format;
+/// The samples of one model (one engine, architecture and format, ...), its fit and its errors. `id` holds the fields
+/// that name it in kernels.json, in their order; `gpus` the GPUs its rows were measured on.
+template <class Sample, class Kernel>
+struct Group {
+    nlohmann::ordered_json id;
     std::set<std::string> gpus;
-    std::vector<GemmSample> rows;
-    GemmKernel fitted;
+    std::vector<Sample> rows;
+    Kernel fitted{};
     double mdape = 0, folds = -1;
 };
+using GemmGroup = Group<GemmSample, GemmKernel>;
+using MoeGroup = Group<MoeSample, MoeKernel>;
+using AttentionGroup = Group<AttentionSample, AttentionKernel>;
+using CollectiveGroup = Group<CollectiveSample, CollectiveKernel>;
 
-struct MoeGroup {
-    std::string engine, architecture;
-    DType format;
-    std::set<std::string> gpus;
-    std::vector<MoeSample> rows;
-    MoeKernel fitted;
-    double mdape = 0, folds = -1;
-};
+// Each kind's fit, error, parameters and the shape its folds leave out (a shape a model never saw: every token count,
+// batch or context of it).
+GemmKernel fit_of(const std::vector<GemmSample>& r) { return fit_gemm_kernel(r); }
+MoeKernel fit_of(const std::vector<MoeSample>& r) { return fit_moe_kernel(r); }
+AttentionKernel fit_of(const std::vector<AttentionSample>& r) { return fit_attention_kernel(r); }
+CollectiveKernel fit_of(const std::vector<CollectiveSample>& r) { return fit_collective_kernel(r); }
+double mdape_of(const std::vector<GemmSample>& r, const GemmKernel& k) { return gemm_mdape_percent(r, k); }
+double mdape_of(const std::vector<MoeSample>& r, const MoeKernel& k) { return moe_mdape_percent(r, k); }
+double mdape_of(const std::vector<AttentionSample>& r, const AttentionKernel& k) { return attention_mdape_percent(r, k); }
+double mdape_of(const std::vector<CollectiveSample>& r, const CollectiveKernel& k) {
+    return collective_mdape_percent(r, k);
+}
+std::span<const KernelParameter> table_of(const GemmKernel&) { return kGemmParameters; }
+std::span<const KernelParameter> table_of(const MoeKernel&) { return kMoeParameters; }
+std::span<const KernelParameter> table_of(const AttentionKernel&) { return kAttentionParameters; }
+std::span<const KernelParameter> table_of(const CollectiveKernel&) { return kCollectiveParameters; }
+GemmKernel with_parameters(const GemmKernel&, const std::vector<double>& v) { return gemm_kernel_of(v); }
+MoeKernel with_parameters(const MoeKernel&, const std::vector<double>& v) { return moe_kernel_of(v); }
+AttentionKernel with_parameters(const AttentionKernel&, const std::vector<double>& v) { return attention_kernel_of(v); }
+CollectiveKernel with_parameters(const CollectiveKernel&, const std::vector<double>& v) { return collective_kernel_of(v); }
+/// The multiplies' weight shape (n, k); a MoE layer's (hidden, inter, top-k, experts); attention's heads (query,
+/// key-value, head size); a collective's size.
+std::vector<double> fold_key(const GemmSample& s) { return {s.shape.n, s.shape.k}; }
+std::vector<double> fold_key(const MoeSample& s) { return {s.shape.hidden, s.shape.inter, s.shape.topk, s.shape.experts}; }
+std::vector<double> fold_key(const AttentionSample& s) { return {s.shape.heads, s.shape.kv_heads, s.shape.head_dim}; }
+std::vector<double> fold_key(const CollectiveSample& s) { return {s.bytes}; }
 
-struct AttentionGroup {
-    std::string engine, architecture;
-    bool prefill;
-    DType kv;
-    std::set<std::string> gpus;
-    std::vector<AttentionSample> rows;
-    AttentionKernel fitted;
-    double mdape = 0, folds = -1;
-};
-
-struct CollectiveGroup {
-    std::string architecture;
-    Collective op;
-    double gpus;
-    std::set<std::string> gpu_ids;
-    std::vector<CollectiveSample> rows;
-    CollectiveKernel fitted;
-    double mdape = 0, folds = -1;
-};
-
-void fit_gemm(GemmGroup& g, bool folds) {
-    std::vector<double> p = parameters_of(fit_gemm_kernel(g.rows));
+/// Fits a group (its parameters to 4 significant digits, as kernels.json keeps them, so that its error is the
+/// library's), and with `folds` its error in 10 folds over its shapes.
+template <class Sample, class Kernel>
+void fit_group(Group<Sample, Kernel>& g, bool folds) {
+    std::vector<double> p = parameters_of(fit_of(g.rows));
     for (double& x : p) x = four_digits(x);
-    g.fitted = gemm_kernel_of(p);
-    g.mdape = gemm_mdape_percent(g.rows, g.fitted);
+    g.fitted = with_parameters(Kernel{}, p);
+    g.mdape = mdape_of(g.rows, g.fitted);
     if (!folds) return;
-    std::set<std::pair<double, double>> shapes;
-    for (const GemmSample& s : g.rows) shapes.insert({s.shape.n, s.shape.k});
-    std::map<std::pair<double, double>, int> fold;
+    std::map<std::vector<double>, int> fold;
+    for (const Sample& s : g.rows) fold.emplace(fold_key(s), 0);
     int i = 0;
-    for (const auto& s : shapes) fold[s] = i++ % kFolds;
+    for (auto& [shape, f] : fold) f = i++ % kFolds;
     std::vector<double> errors;
     for (int f = 0; f < kFolds; ++f) {
-        std::vector<GemmSample> train, test;
-        for (const GemmSample& s : g.rows) (fold[{s.shape.n, s.shape.k}] == f ? test : train).push_back(s);
-        if (test.empty()) continue;
-        const GemmKernel k = fit_gemm_kernel(train);
-        for (const GemmSample& s : test)
-            errors.push_back(std::abs(gemm_kernel_ms(s.shape, *s.gpu, k, true) / s.measured_ms - 1) * 100);
+        std::vector<Sample> train, test;
+        for (const Sample& s : g.rows) (fold[fold_key(s)] == f ? test : train).push_back(s);
+        if (test.empty() || train.empty()) continue;
+        const Kernel k = fit_of(train);
+        for (const Sample& s : test) {
+            const std::vector<Sample> one{s};
+            errors.push_back(mdape_of(one, k));
+        }
     }
     g.folds = median(std::move(errors));
 }
 
-void fit_moe(MoeGroup& g, bool folds) {
-    std::vector<double> p = parameters_of(fit_moe_kernel(g.rows));
-    for (double& x : p) x = four_digits(x);
-    g.fitted = moe_kernel_of(p);
-    g.mdape = moe_mdape_percent(g.rows, g.fitted);
-    if (!folds) return;
-    // A model's layer shape (hidden, inter, top-k, experts) left out: every token count and layout of it.
-    using Shape = std::tuple<double, double, double, double>;
-    auto shape_of = [](const MoeSample& s) { return Shape{s.shape.hidden, s.shape.inter, s.shape.topk, s.shape.experts}; };
-    std::set<Shape> shapes;
-    for (const MoeSample& s : g.rows) shapes.insert(shape_of(s));
-    std::map<Shape, int> fold;
-    int i = 0;
-    for (const auto& s : shapes) fold[s] = i++ % kFolds;
-    std::vector<double> errors;
-    for (int f = 0; f < kFolds; ++f) {
-        std::vector<MoeSample> train, test;
-        for (const MoeSample& s : g.rows) (fold[shape_of(s)] == f ? test : train).push_back(s);
-        if (test.empty() || train.empty()) continue;
-        const MoeKernel k = fit_moe_kernel(train);
-        for (const MoeSample& s : test) errors.push_back(std::abs(moe_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms - 1) * 100);
+/// A group as kernels.json keeps it: its id, the GPUs (`gpus_key`), its rows, parameters and errors.
+template <class Sample, class Kernel>
+nlohmann::ordered_json json_of(const Group<Sample, Kernel>& g, const char* gpus_key) {
+    nlohmann::ordered_json e = g.id;
+    e[gpus_key] = g.gpus;
+    e["rows"] = g.rows.size();
+    const std::vector<double> p = parameters_of(g.fitted);
+    const std::span<const KernelParameter> table = table_of(g.fitted);
+    nlohmann::ordered_json f;
+    for (std::size_t i = 0; i < p.size(); ++i) f[std::string(table[i].json)] = p[i];
+    e["fitted"] = f;
+    nlohmann::ordered_json err;
+    err["fitted"] = std::round(g.mdape * 10) / 10;
+    if (g.folds >= 0) err["shapes_left_out"] = std::round(g.folds * 10) / 10;
+    e["mdape_percent"] = err;
+    std::string name;
+    for (const auto& field : g.id.items()) {
+        const auto& value = field.value();
+        name += (name.empty() ? "" : " ") + (value.is_string() ? value.template get<std::string>() : value.dump());
     }
-    g.folds = median(std::move(errors));
-}
-
-void fit_attention(AttentionGroup& g, bool folds) {
-    std::vector<double> p = parameters_of(fit_attention_kernel(g.rows));
-    for (double& x : p) x = four_digits(x);
-    g.fitted = attention_kernel_of(p);
-    g.mdape = attention_mdape_percent(g.rows, g.fitted);
-    if (!folds) return;
-    // A model's heads (query heads, key-value heads, head size) left out: every batch and context of them.
-    using Shape = std::tuple<double, double, double>;
-    auto shape_of = [](const AttentionSample& s) { return Shape{s.shape.heads, s.shape.kv_heads, s.shape.head_dim}; };
-    std::set<Shape> shapes;
-    for (const AttentionSample& s : g.rows) shapes.insert(shape_of(s));
-    std::map<Shape, int> fold;
-    int i = 0;
-    for (const auto& s : shapes) fold[s] = i++ % kFolds;
-    std::vector<double> errors;
-    for (int f = 0; f < kFolds; ++f) {
-        std::vector<AttentionSample> train, test;
-        for (const AttentionSample& s : g.rows) (fold[shape_of(s)] == f ? test : train).push_back(s);
-        if (test.empty() || train.empty()) continue;
-        const AttentionKernel k = fit_attention_kernel(train);
-        for (const AttentionSample& s : test)
-            errors.push_back(std::abs(attention_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms - 1) * 100);
-    }
-    g.folds = median(std::move(errors));
-}
-
-void fit_collective(CollectiveGroup& g, bool folds) {
-    const CollectiveKernel k = fit_collective_kernel(g.rows);
-    g.fitted = {four_digits(k.bus_efficiency), four_digits(k.latency_us)};
-    g.mdape = collective_mdape_percent(g.rows, g.fitted);
-    if (!folds) return;
-    std::set<double> sizes;
-    for (const CollectiveSample& s : g.rows) sizes.insert(s.bytes);
-    std::map<double, int> fold;
-    int i = 0;
-    for (double s : sizes) fold[s] = i++ % kFolds;
-    std::vector<double> errors;
-    for (int f = 0; f < kFolds; ++f) {
-        std::vector<CollectiveSample> train, test;
-        for (const CollectiveSample& s : g.rows) (fold[s.bytes] == f ? test : train).push_back(s);
-        if (test.empty() || train.empty()) continue;
-        const CollectiveKernel t = fit_collective_kernel(train);
-        for (const CollectiveSample& s : test)
-            errors.push_back(std::abs(collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, t) / s.measured_ms - 1) * 100);
-    }
-    g.folds = median(std::move(errors));
+    std::cout << fmt::format("{:<45} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n", name, g.rows.size(),
+                             g.mdape, g.folds);
+    return e;
 }
 
 /// Runs `work` on every item, on the machine's cores.
@@ -234,13 +197,6 @@ void in_parallel(std::vector<T>& items, F work) {
             }
         }));
     for (auto& r : running) r.get();
-}
-
-nlohmann::ordered_json errors_json(const GemmGroup& g) {
-    nlohmann::ordered_json e;
-    e["fitted"] = std::round(g.mdape * 10) / 10;
-    if (g.folds >= 0) e["shapes_left_out"] = std::round(g.folds * 10) / 10;
-    return e;
 }
 
 }  // namespace
@@ -280,9 +236,7 @@ int main(int argc, char** argv) try {
                                 [&](const Left& l) { return s["engine"] == l.engine && f->second == l.format; }))
                     continue;
                 GemmGroup& g = gemm[{s["engine"], gpu->architecture, f->second}];
-                g.engine = s["engine"];
-                g.architecture = gpu->architecture;
-                g.format = f->second;
+                g.id = {{"engine", s["engine"]}, {"architecture", gpu->architecture}, {"format", to_string(f->second)}};
                 g.gpus.insert(gpu->id);
                 g.rows.push_back({{r.number("m"), r.number("n"), r.number("k"), f->second}, gpu, r.number("latency")});
             }
@@ -295,9 +249,7 @@ int main(int argc, char** argv) try {
                 // 16-bit activations with MXFP4 weights: dequantized where the GPU has no FP4 units (Hopper's gpt-oss)
                 if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;
                 MoeGroup& g = moe[{s["engine"], gpu->architecture, f->second}];
-                g.engine = s["engine"];
-                g.architecture = gpu->architecture;
-                g.format = f->second;
+                g.id = {{"engine", s["engine"]}, {"architecture", gpu->architecture}, {"format", to_string(f->second)}};
                 g.gpus.insert(gpu->id);
                 MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"), r.number("topk"),
                                r.number("num_experts"), r.number("moe_tp_size"), r.number("moe_ep_size"),
@@ -311,10 +263,10 @@ int main(int argc, char** argv) try {
                 const auto kv = kGemmFormats.find(r["kv_cache_dtype"]);
                 if (kv == kGemmFormats.end()) continue;
                 AttentionGroup& g = attention[{s["engine"], gpu->architecture, prefill, kv->second}];
-                g.engine = s["engine"];
-                g.architecture = gpu->architecture;
-                g.prefill = prefill;
-                g.kv = kv->second;
+                g.id = {{"engine", s["engine"]},
+                        {"architecture", gpu->architecture},
+                        {"phase", prefill ? "prefill" : "decode"},
+                        {"kv", to_string(kv->second)}};
                 g.gpus.insert(gpu->id);
                 const AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
                                            r.number("num_heads"), r.number("num_key_value_heads"),
@@ -329,37 +281,31 @@ int main(int argc, char** argv) try {
                 // message_size counts elements (aiconfigurator's collector: nccl-tests' bytes / bytes per element).
                 const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
                 CollectiveGroup& g = collectives[{gpu->architecture, op->second, gpus_n}];
-                g.architecture = gpu->architecture;
-                g.op = op->second;
-                g.gpus = gpus_n;
-                g.gpu_ids.insert(gpu->id);
+                g.id = {{"architecture", gpu->architecture}, {"op", to_string(op->second)}, {"gpus", gpus_n}};
+                g.gpus.insert(gpu->id);
                 g.rows.push_back({op->second, gpus_n, bytes, gpu, r.number("latency")});
             }
         }
     }
-    std::vector<GemmGroup*> gemm_groups;
-    for (auto& [key, g] : gemm) gemm_groups.push_back(&g);
-    std::vector<MoeGroup*> moe_groups;
-    for (auto& [key, g] : moe) moe_groups.push_back(&g);
-    std::vector<AttentionGroup*> attention_groups;
-    for (auto& [key, g] : attention) attention_groups.push_back(&g);
-    std::vector<CollectiveGroup*> collective_groups;
-    for (auto& [key, g] : collectives) collective_groups.push_back(&g);
-    in_parallel(gemm_groups, [&](GemmGroup* g) { fit_gemm(*g, folds); });
-    in_parallel(moe_groups, [&](MoeGroup* g) { fit_moe(*g, folds); });
-    in_parallel(attention_groups, [&](AttentionGroup* g) { fit_attention(*g, folds); });
-    in_parallel(collective_groups, [&](CollectiveGroup* g) { fit_collective(*g, folds); });
+    // Every group fitted on the machine's cores, then written in the order of the maps' keys.
+    std::vector<std::function<void()>> fits;
+    auto add = [&](auto& groups) {
+        for (auto& entry : groups) fits.push_back([&g = entry.second, folds] { fit_group(g, folds); });
+    };
+    add(gemm), add(moe), add(attention), add(collectives);
+    in_parallel(fits, [](const std::function<void()>& fit) { fit(); });
 
     nlohmann::ordered_json j;
     j["about"] =
         "Kernel models (libroofline/include/roofline/kernels.hpp) fitted by tools/fit-kernels (scripts/fit-kernels) on "
-        "tests/data/kernels: aiconfigurator's measured kernels (github.com/ai-dynamo/aiconfigurator, Apache-2.0), "
+        "tests/data/kernels: aiconfigurator's measured kernels (github.com/ai-dynamo/aiconfigurator, Apache-2.0). "
         "gemm: per engine, GPU architecture (gpus.json 'architecture') and format, on that engine's GEMM rows of that "
-        "architecture's GPUs; collectives: per architecture, collective and number of GPUs, on NCCL's rows; "
-        "not_fitted: rows left out, with the reason. Each fit minimises the "
-        "sum of |log(predicted / measured)|; its errors are median absolute percentage errors on its rows ('fitted') "
-        "and in 10-fold cross-validation over the distinct weight shapes (n, k) of the multiplies or the sizes of "
-        "the collectives ('shapes_left_out': each fold predicted by a fit that never saw its shapes). "
+        "architecture's GPUs; moe: TensorRT-LLM's fused MoE layers per architecture and format; attention: per engine, "
+        "architecture, phase and KV cache format; collectives: NCCL's per architecture, collective and number of GPUs; "
+        "not_fitted: rows left out, with the reason. Each fit minimises the sum of |log(predicted / measured)|; its "
+        "errors are median absolute percentage errors on its rows ('fitted') and in 10-fold cross-validation over its "
+        "shapes: the multiplies' weight shapes (n, k), the MoE layers' (hidden, inter, top-k, experts), attention's "
+        "heads, the collectives' sizes ('shapes_left_out': each fold predicted by a fit that never saw its shapes). "
         "docs/accuracy.md, 'Kernels', discusses them.";
     j["source"] = fmt::format("tests/data/kernels (SOURCES.csv): ai-dynamo/aiconfigurator@{}", commit);
     j["units"] = {{"half_rows", "rows (tokens)"},
@@ -367,87 +313,19 @@ int main(int argc, char** argv) try {
                   {"half_columns_memory", "columns (output features of one GPU)"},
                   {"latency_us", "µs"},
                   {"efficiencies", "fractions of the catalog's peak, bandwidth or interconnect bandwidth"}};
-    j["gemm"] = nlohmann::ordered_json::array();
-    for (const GemmGroup* g : gemm_groups) {
-        nlohmann::ordered_json e;
-        e["engine"] = g->engine;
-        e["architecture"] = g->architecture;
-        e["format"] = std::string(to_string(g->format));
-        e["gpus"] = g->gpus;
-        e["rows"] = g->rows.size();
-        nlohmann::ordered_json f;
-        const std::vector<double> p = parameters_of(g->fitted);
-        for (std::size_t i = 0; i < p.size(); ++i) f[std::string(kGemmParameters[i].json)] = p[i];
-        e["fitted"] = f;
-        e["mdape_percent"] = errors_json(*g);
-        j["gemm"].push_back(e);
-        std::cout << fmt::format("gemm {:<7} {:<18} {:<9} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n",
-                                 g->engine, g->architecture, to_string(g->format), g->rows.size(), g->mdape, g->folds);
-    }
-    j["moe"] = nlohmann::ordered_json::array();
-    for (const MoeGroup* g : moe_groups) {
-        nlohmann::ordered_json e;
-        e["engine"] = g->engine;
-        e["architecture"] = g->architecture;
-        e["format"] = std::string(to_string(g->format));
-        e["gpus"] = g->gpus;
-        e["rows"] = g->rows.size();
-        nlohmann::ordered_json f;
-        const std::vector<double> p = parameters_of(g->fitted);
-        for (std::size_t i = 0; i < p.size(); ++i) f[std::string(kMoeParameters[i].json)] = p[i];
-        e["fitted"] = f;
-        nlohmann::ordered_json err;
-        err["fitted"] = std::round(g->mdape * 10) / 10;
-        if (g->folds >= 0) err["shapes_left_out"] = std::round(g->folds * 10) / 10;
-        e["mdape_percent"] = err;
-        j["moe"].push_back(e);
-        std::cout << fmt::format("moe  {:<7} {:<18} {:<9} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n",
-                                 g->engine, g->architecture, to_string(g->format), g->rows.size(), g->mdape, g->folds);
-    }
-    j["attention"] = nlohmann::ordered_json::array();
-    for (const AttentionGroup* g : attention_groups) {
-        nlohmann::ordered_json e;
-        e["engine"] = g->engine;
-        e["architecture"] = g->architecture;
-        e["phase"] = g->prefill ? "prefill" : "decode";
-        e["kv"] = std::string(to_string(g->kv));
-        e["gpus"] = g->gpus;
-        e["rows"] = g->rows.size();
-        nlohmann::ordered_json f;
-        const std::vector<double> p = parameters_of(g->fitted);
-        for (std::size_t i = 0; i < p.size(); ++i) f[std::string(kAttentionParameters[i].json)] = p[i];
-        e["fitted"] = f;
-        nlohmann::ordered_json err;
-        err["fitted"] = std::round(g->mdape * 10) / 10;
-        if (g->folds >= 0) err["shapes_left_out"] = std::round(g->folds * 10) / 10;
-        e["mdape_percent"] = err;
-        j["attention"].push_back(e);
-        std::cout << fmt::format("attn {:<7} {:<18} {:<7} kv {:<5} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n",
-                                 g->engine, g->architecture, g->prefill ? "prefill" : "decode", to_string(g->kv),
-                                 g->rows.size(), g->mdape, g->folds);
-    }
+    auto write = [&](const char* kind, const auto& groups, const char* gpus_key) {
+        j[kind] = nlohmann::ordered_json::array();
+        for (const auto& [key, g] : groups) j[kind].push_back(json_of(g, gpus_key));
+    };
+    write("gemm", gemm, "gpus");
+    write("moe", moe, "gpus");
+    write("attention", attention, "gpus");
     j["not_fitted"] = nlohmann::ordered_json::array();
     for (const Left& l : kNotFitted)
         j["not_fitted"].push_back(
             {{"kind", "gemm"}, {"engine", l.engine}, {"format", std::string(to_string(l.format))}, {"why", l.reason}});
     j["not_fitted"].push_back({{"kind", "moe"}, {"engine", "sglang, vllm"}, {"why", kMoeSetApart}});
-    j["collectives"] = nlohmann::ordered_json::array();
-    for (const CollectiveGroup* g : collective_groups) {
-        nlohmann::ordered_json e;
-        e["architecture"] = g->architecture;
-        e["op"] = std::string(to_string(g->op));
-        e["gpus"] = g->gpus;
-        e["measured_on"] = g->gpu_ids;
-        e["rows"] = g->rows.size();
-        e["fitted"] = {{"bus_efficiency", g->fitted.bus_efficiency}, {"latency_us", g->fitted.latency_us}};
-        nlohmann::ordered_json err;
-        err["fitted"] = std::round(g->mdape * 10) / 10;
-        if (g->folds >= 0) err["shapes_left_out"] = std::round(g->folds * 10) / 10;
-        e["mdape_percent"] = err;
-        j["collectives"].push_back(e);
-        std::cout << fmt::format("{:<14} {:<18} {} GPUs  rows {:>4}  fitted {:5.1f}%  sizes left out {:5.1f}%\n",
-                                 to_string(g->op), g->architecture, g->gpus, g->rows.size(), g->mdape, g->folds);
-    }
+    write("collectives", collectives, "measured_on");
     std::ofstream(out) << j.dump(2) << "\n";
     return 0;
 } catch (const std::exception& e) {

@@ -216,24 +216,6 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
     return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
 }
 
-MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
-    return moe_kernel_of(fit(kMoeParameters, [&](const std::vector<double>& v, bool squared) {
-        const MoeKernel k = moe_kernel_of(v);
-        double l = 0;
-        for (const MoeSample& s : samples) {
-            const double e = std::log(moe_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms);
-            l += squared ? e * e : std::abs(e);
-        }
-        return l;
-    }));
-}
-
-double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& kernel) {
-    std::vector<double> e;
-    for (const MoeSample& s : samples) e.push_back(std::abs(moe_kernel_ms(s.shape, *s.gpu, kernel) / s.measured_ms - 1) * 100);
-    return median(std::move(e));
-}
-
 std::vector<double> parameters_of(const AttentionKernel& k) {
     return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units, k.split_tokens,
             k.latency_us,         k.sequence_us,          k.token_passes};
@@ -243,62 +225,63 @@ AttentionKernel attention_kernel_of(const std::vector<double>& v) {
     return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
 }
 
-AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
-    return attention_kernel_of(fit(kAttentionParameters, [&](const std::vector<double>& v, bool squared) {
-        const AttentionKernel k = attention_kernel_of(v);
+std::vector<double> parameters_of(const CollectiveKernel& k) { return {k.bus_efficiency, k.latency_us}; }
+CollectiveKernel collective_kernel_of(const std::vector<double>& v) { return {v.at(0), v.at(1)}; }
+
+namespace {
+
+/// Each kind's time of a measured sample under a model (the multiplies' with the benchmark's warm L2).
+double time_of(const GemmSample& s, const GemmKernel& k) { return gemm_kernel_ms(s.shape, *s.gpu, k, true); }
+double time_of(const MoeSample& s, const MoeKernel& k) { return moe_kernel_ms(s.shape, *s.gpu, k); }
+double time_of(const AttentionSample& s, const AttentionKernel& k) { return attention_kernel_ms(s.shape, *s.gpu, k); }
+double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
+    return collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, k);
+}
+
+/// The model of a kind fitted on its samples: its parameters' table, the model of a parameter vector.
+template <class Sample, std::size_t N, class Of>
+auto fit_samples(const std::vector<Sample>& samples, const KernelParameter (&parameters)[N], Of of) {
+    return of(fit(parameters, [&](const std::vector<double>& v, bool squared) {
+        const auto k = of(v);
         double l = 0;
-        for (const AttentionSample& s : samples) {
-            const double e = std::log(attention_kernel_ms(s.shape, *s.gpu, k) / s.measured_ms);
+        for (const Sample& s : samples) {
+            const double e = std::log(time_of(s, k) / s.measured_ms);
             l += squared ? e * e : std::abs(e);
         }
         return l;
     }));
 }
 
-double attention_mdape_percent(const std::vector<AttentionSample>& samples, const AttentionKernel& kernel) {
+template <class Sample, class Kernel>
+double mdape_of(const std::vector<Sample>& samples, const Kernel& kernel) {
     std::vector<double> e;
-    for (const AttentionSample& s : samples)
-        e.push_back(std::abs(attention_kernel_ms(s.shape, *s.gpu, kernel) / s.measured_ms - 1) * 100);
+    e.reserve(samples.size());
+    for (const Sample& s : samples) e.push_back(std::abs(time_of(s, kernel) / s.measured_ms - 1) * 100);
     return median(std::move(e));
 }
+
+}  // namespace
 
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples) {
-    return gemm_kernel_of(fit(kGemmParameters, [&](const std::vector<double>& v, bool squared) {
-        const GemmKernel k = gemm_kernel_of(v);
-        double l = 0;
-        for (const GemmSample& s : samples) {
-            const double e = std::log(gemm_kernel_ms(s.shape, *s.gpu, k, true) / s.measured_ms);
-            l += squared ? e * e : std::abs(e);
-        }
-        return l;
-    }));
+    return fit_samples(samples, kGemmParameters, gemm_kernel_of);
 }
-
+MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
+    return fit_samples(samples, kMoeParameters, moe_kernel_of);
+}
+AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
+    return fit_samples(samples, kAttentionParameters, attention_kernel_of);
+}
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
-    const std::vector<double> v = fit(kCollectiveParameters, [&](const std::vector<double>& p, bool squared) {
-        const CollectiveKernel k{p[0], p[1]};
-        double l = 0;
-        for (const CollectiveSample& s : samples) {
-            const double e = std::log(collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, k) / s.measured_ms);
-            l += squared ? e * e : std::abs(e);
-        }
-        return l;
-    });
-    return {v[0], v[1]};
+    return fit_samples(samples, kCollectiveParameters, collective_kernel_of);
 }
 
-double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& kernel) {
-    std::vector<double> e;
-    for (const GemmSample& s : samples)
-        e.push_back(std::abs(gemm_kernel_ms(s.shape, *s.gpu, kernel, true) / s.measured_ms - 1) * 100);
-    return median(std::move(e));
+double gemm_mdape_percent(const std::vector<GemmSample>& samples, const GemmKernel& k) { return mdape_of(samples, k); }
+double moe_mdape_percent(const std::vector<MoeSample>& samples, const MoeKernel& k) { return mdape_of(samples, k); }
+double attention_mdape_percent(const std::vector<AttentionSample>& samples, const AttentionKernel& k) {
+    return mdape_of(samples, k);
 }
-
-double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& kernel) {
-    std::vector<double> e;
-    for (const CollectiveSample& s : samples)
-        e.push_back(std::abs(collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, kernel) / s.measured_ms - 1) * 100);
-    return median(std::move(e));
+double collective_mdape_percent(const std::vector<CollectiveSample>& samples, const CollectiveKernel& k) {
+    return mdape_of(samples, k);
 }
 
 }  // namespace roofline

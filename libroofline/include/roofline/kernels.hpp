@@ -189,6 +189,8 @@ std::vector<double> parameters_of(const MoeKernel& k);
 MoeKernel moe_kernel_of(const std::vector<double>& parameters);
 std::vector<double> parameters_of(const AttentionKernel& k);
 AttentionKernel attention_kernel_of(const std::vector<double>& parameters);
+std::vector<double> parameters_of(const CollectiveKernel& k);
+CollectiveKernel collective_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
