@@ -116,7 +116,7 @@ TEST_CASE("a parameter that no row depends on keeps the base profile's value", "
 TEST_CASE("a fitted profile as text reads back to the same profile, and every formula takes it", "[calibrate]") {
     const Calibration c = calibrate(lab_rows(), *find_profile("typical"));
     const std::string text = profile_text(c);
-    CHECK(text.rfind("fit(typical; n=20; mdape=", 0) == 0);
+    CHECK(text.rfind("fit(typical; n=20; loo=", 0) == 0);
     CHECK_THAT(text, Contains("bw=") && Contains("mfu=") && Contains("link=") && Contains("step_ms=") &&
                          Contains("allreduce_us=") && Contains("ep_imbalance=1.11") && Contains("overlap_ep=0"));
     CHECK(c.profile.name == text);
@@ -271,7 +271,7 @@ TEST_CASE("ROOFLINE_CALIBRATE fits a sheet's measured rows and every formula tak
     const std::string sheet = lab_sheet();
     const Value v = call("ROOFLINE_CALIBRATE", std::vector<Arg>{text_arg(sheet)});
     const std::string fitted = std::get<std::string>(v.value);
-    CHECK(fitted.rfind("fit(typical; n=15; mdape=", 0) == 0);  // the header and the empty row skipped
+    CHECK(fitted.rfind("fit(typical; n=15; loo=", 0) == 0);  // the header and the empty row skipped
     const Profile p = profile_from_text(fitted);
     CHECK(p.bandwidth_efficiency == Approx(kLab.bandwidth_efficiency).epsilon(0.02));
     CHECK(p.compute_efficiency == Approx(kLab.compute_efficiency).epsilon(0.02));
@@ -634,4 +634,41 @@ TEST_CASE("mixed_operators: a decode step with no prompt is decode_operators'", 
             CHECK(mixed[i].tokens == Approx(decode[i].tokens));
         }
     }
+}
+
+TEST_CASE("a calibration fits only the parameters its rows inform, one for every two rows", "[calibrate]") {
+    // Steps of Llama 3 8B on one H200 (tests/data/calibration/h200-graph.csv), as the ROOFLINE_CALIBRATE example of
+    // docs/formulas.md has the first three. Issue #43: three rows fitted seven parameters exactly (mdape=0.0%).
+    const auto model = find_model("llama-3-8b");
+    const auto gpu = find_gpu("h200");
+    REQUIRE(model);
+    REQUIRE(gpu);
+    auto step = [&](double batch, double ctx, double ms) {
+        CalibrationCase c;
+        c.ops = decode_operators(DeploymentRef(*model, *gpu, DType::bf16, DType::bf16, 1), batch, ctx);
+        c.gpu = *gpu;
+        c.metric = "step_ms";
+        c.measured_ms = ms;
+        return c;
+    };
+    std::vector<CalibrationCase> rows{step(1, 1024, 6.0155), step(1, 4096, 7.1348), step(8, 4096, 7.4356)};
+    const Profile& typical = *find_profile("typical");
+    const Calibration three = calibrate(rows, typical);
+    REQUIRE(three.fitted.size() == 1);
+    CHECK(three.mdape_percent > 0.1);  // fewer parameters than rows: not an exact fit
+    const std::string text = profile_text(three);
+    CHECK(text.rfind("fit(typical; n=3; loo=", 0) == 0);
+    CHECK_THAT(text, Contains("; fitted " + three.fitted[0] + "):"));
+    // The parameters not fitted keep typical's values.
+    const FitMask moved = informed_parameters({&rows[0], &rows[1], &rows[2]}, typical);
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (!moved[k]) CHECK(three.profile.*kFitParameters[k].field == typical.*kFitParameters[k].field);
+    // One more row: two parameters, and the bandwidth the rows tell does not swing.
+    rows.push_back(step(16, 1024, 6.5387));
+    const Calibration four = calibrate(rows, typical);
+    CHECK(four.fitted.size() == 2);
+    CHECK(std::abs(four.profile.bandwidth_efficiency - three.profile.bandwidth_efficiency) < 0.1);
+    // Decode steps of one model at batch 1 to 16 cannot tell the compute roof apart: it keeps typical's.
+    CHECK(std::find(four.fitted.begin(), four.fitted.end(), "mfu") == four.fitted.end());
+    CHECK(four.profile.compute_efficiency == typical.compute_efficiency);
 }

@@ -227,6 +227,43 @@ Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Prof
     return with_params(start, p);
 }
 
+namespace {
+
+/// How much a parameter can move the rows' times: the largest |log(time / base's time)| over the rows when it alone
+/// goes to either end of its range.
+double sensitivity(const std::vector<const CalibrationCase*>& cases, const Profile& base, std::size_t k) {
+    const Params from = params_of(base);
+    double most = 0;
+    for (const double end : {lo(k), hi(k)}) {
+        Params p = from;
+        p[k] = end;
+        const Profile moved = with_params(base, p);
+        for (const CalibrationCase* c : cases) most = std::max(most, std::abs(std::log(predict_ms(*c, moved) / predict_ms(*c, base))));
+    }
+    return most;
+}
+
+}  // namespace
+
+FitMask informed_parameters(const std::vector<const CalibrationCase*>& cases, const Profile& base) {
+    Profile start = base;
+    start.vendors.clear();
+    Params from = params_of(start);
+    for (std::size_t k = 0; k < from.size(); ++k) from[k] = std::clamp(from[k], lo(k), hi(k));
+    start = with_params(start, from);
+    std::vector<std::pair<double, std::size_t>> ranked;
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (kCalibrateMoves[k]) {
+            const double s = sensitivity(cases, start, k);
+            if (s >= kInformedLogChange) ranked.push_back({-s, k});
+        }
+    std::sort(ranked.begin(), ranked.end());  // most sensitive first; ties by the table's order
+    FitMask mask{};
+    const std::size_t most = std::max<std::size_t>(1, cases.size() / kRowsPerParameter);
+    for (std::size_t i = 0; i < ranked.size() && i < most; ++i) mask[ranked[i].second] = true;
+    return mask;
+}
+
 Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& base) {
     if (cases.size() < kMinCalibrationRows)
         throw Error::of_argument(Status::no_solution, "", "measurements",
@@ -237,7 +274,10 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
     Calibration out;
     out.base = base.name;
     out.rows = cases.size();
-    out.profile = readable(fit_profile(all, base, FitSearch::polished, kCalibrateMoves), base);
+    const FitMask moves = informed_parameters(all, base);
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (moves[k]) out.fitted.emplace_back(kFitParameters[k].key);
+    out.profile = readable(fit_profile(all, base, FitSearch::polished, moves), base);
     std::vector<double> train, loo;
     for (const CalibrationCase& c : cases) {
         out.predicted_ms.push_back(predict_ms(c, out.profile));
@@ -245,7 +285,9 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
         std::vector<const CalibrationCase*> rest;
         for (const CalibrationCase* o : all)
             if (o != &c) rest.push_back(o);
-        out.loo_predicted_ms.push_back(predict_ms(c, fit_profile(rest, base, FitSearch::polished, kCalibrateMoves)));
+        // The fold chooses its parameters on its own rows, as the fit on all of them did.
+        out.loo_predicted_ms.push_back(
+            predict_ms(c, fit_profile(rest, base, FitSearch::polished, informed_parameters(rest, base))));
         loo.push_back(ape_percent(out.loo_predicted_ms.back(), c.measured_ms));
     }
     out.mdape_percent = median(train);
@@ -256,8 +298,10 @@ Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& 
 
 std::string profile_text(const Calibration& c) {
     const Profile& p = c.profile;
-    std::string text = fmt::format("fit({}; n={}; mdape={:.1f}%; loo={:.1f}%):", c.base, c.rows, c.mdape_percent,
-                                   c.loo_mdape_percent);
+    std::string fitted;
+    for (const std::string& key : c.fitted) fitted += (fitted.empty() ? "" : " ") + key;
+    std::string text = fmt::format("fit({}; n={}; loo={:.1f}%; mdape={:.1f}%; fitted {}):", c.base, c.rows,
+                                   c.loo_mdape_percent, c.mdape_percent, fitted.empty() ? "none" : fitted);
     for (const TextParam& t : kTextParams)
         if (!t.omitted_at_zero || p.*t.field != 0) text += fmt::format(" {}={},", t.key, p.*t.field);
     return text + fmt::format(" {}={}", kOverlapKey, p.overlap_expert_traffic ? 1 : 0);

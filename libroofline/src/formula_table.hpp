@@ -772,10 +772,12 @@ inline constexpr std::array kFormulas{
         "ROOFLINE_SPEC_STEP_MS(\"llama-3.1-70b\"; \"llama-3.1-8b\"; \"h100-sxm\"; 8; 2048; 4; 0.7; \"fp8\"; \"\"; 4)", before_layout(kArgsSpecStep)),
     formula<&formula::calibrate>("ROOFLINE_CALIBRATE", kCalibration, "profile text",
         "A profile fitted on your measured rows, as a text that every formula's profile argument takes: "
-        "\"fit(typical; n=12; mdape=2.0%; loo=4.1%): bw=0.83, mfu=0.61, ...\" (its rows, its median error on them "
-        "and in leave-one-out, then the parameters). No answer where the rows are too few.",
-        "按你的实测数据拟合出的配置，以文本给出，所有公式的 profile 参数都接受它：\"fit(typical; n=12; mdape=2.0%; "
-        "loo=4.1%): bw=0.83, mfu=0.61, ...\"（行数、在这些行上与留一法下的中位误差，然后是各参数）。数据行太少时无结果。",
+        "\"fit(typical; n=12; loo=4.1%; mdape=2.0%; fitted bw mfu step_ms): bw=0.83, mfu=0.61, ...\" (its rows, its "
+        "median error in leave-one-out and on them, the parameters its rows inform: one for every two rows at most, "
+        "the rest the base profile's; then the parameters). No answer where the rows are too few.",
+        "按你的实测数据拟合出的配置，以文本给出，所有公式的 profile 参数都接受它：\"fit(typical; n=12; loo=4.1%; "
+        "mdape=2.0%; fitted bw mfu step_ms): bw=0.83, mfu=0.61, ...\"（行数、留一法下与在这些行上的中位误差、这些行能确定的"
+        "参数：至多每两行一个，其余取基准配置的值；然后是各参数）。数据行太少时无结果。",
         kArgsCalibrate,
         "ROOFLINE_CALIBRATE({\"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 1024; \"step_ms\"; 6.0155 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 1; 4096; \"step_ms\"; 7.1348 | \"llama-3-8b\"; \"h200\"; \"bf16\"; \"bf16\"; 1; 8; 4096; \"step_ms\"; 7.4356})"),    formula<&formula::calibrate_rows>("ROOFLINE_CALIBRATE_ROWS", kCalibration,
         "row, model, gpu, metric, measured_ms, predicted_ms, loo_ms, error_percent, loo_error_percent",

@@ -121,18 +121,29 @@ struct Calibration {
     Profile profile;
     std::string base;  ///< the base profile's name
     std::size_t rows = 0;
+    std::vector<std::string> fitted;  ///< the keys of the parameters fitted (informed_parameters); the rest are base's
     double mdape_percent = 0;
     double loo_mdape_percent = 0;
     std::vector<double> predicted_ms, loo_predicted_ms;
 };
 
-/// Fits `base`'s parameters (kCalibrateMoves) on every case (at least kMinCalibrationRows), as fit_profile, with the
-/// errors.
+/// The parameters of kCalibrateMoves that the rows can tell (since 0.14): those whose move across their range changes
+/// some row's time by kInformedLogChange or more (in |log|: about 5%) from `base`'s, the most telling first, at most one
+/// for every kRowsPerParameter rows (at least one). The rest keep `base`'s values. Before 0.14 a fit moved all seven,
+/// however few the rows: three rows fitted exactly (mdape 0.0%), and one more row moved the bandwidth from 0.85 to
+/// 0.52 (issue #43).
+inline constexpr double kInformedLogChange = 0.05;
+inline constexpr std::size_t kRowsPerParameter = 2;
+FitMask informed_parameters(const std::vector<const CalibrationCase*>& cases, const Profile& base);
+
+/// Fits `base`'s parameters that the rows inform (informed_parameters) on every case (at least kMinCalibrationRows),
+/// as fit_profile, with the errors; each fold of the leave-one-out chooses its own parameters on its rows.
 inline constexpr std::size_t kMinCalibrationRows = 3;
 Calibration calibrate(const std::vector<CalibrationCase>& cases, const Profile& base);
 
-/// The profile as text, readable and carrying its fit:
-/// "fit(<base>; n=<rows>; mdape=<x>%; loo=<y>%): bw=.., mfu=.., link=.., step_ms=.., allreduce_us=..,
+/// The profile as text, readable and carrying its fit, its leave-one-out error first (since 0.14; the header is not
+/// read back: a text of 0.13, "fit(<base>; n=<rows>; mdape=<x>%; loo=<y>%): ...", reads as before):
+/// "fit(<base>; n=<rows>; loo=<y>%; mdape=<x>%; fitted <keys>): bw=.., mfu=.., link=.., step_ms=.., allreduce_us=..,
 /// mfu_tokens=.., attn=.., layer_us=.., alltoall_us=.., [expert_us=.., ]ep_imbalance=.., overlap_ep=0|1" (expert_us only
 /// where it is not 0, so that 0.8 and 0.9 read the text). Every number is written
 /// so that it reads back to the same double.
