@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "measurements.hpp"
+#include "kernel_rows.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/operators.hpp"
@@ -20,18 +20,6 @@
 using namespace roofline;
 
 namespace {
-
-const std::map<std::string, DType> kGemmFormats = {
-    {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
-const std::map<std::string, DType> kMoeFormats = {{"bfloat16", DType::bf16},
-                                                  {"fp8", DType::fp8},
-                                                  {"fp8_block", DType::fp8_block},
-                                                  {"nvfp4", DType::nvfp4},
-                                                  {"w4a16_mxfp4", DType::mxfp4}};
-const std::map<std::string, Collective> kCollectives = {{"all_reduce", Collective::all_reduce},
-                                                        {"all_gather", Collective::all_gather},
-                                                        {"reduce_scatter", Collective::reduce_scatter},
-                                                        {"alltoall", Collective::alltoall}};
 
 double median(std::vector<double> v) {
     if (v.empty()) return NAN;
@@ -129,65 +117,33 @@ int main(int argc, char** argv) try {
     if (!profile) throw std::runtime_error("no profile " + profile_name);
     std::map<std::string, Errors> by;  // "op gpu engine"
     std::map<std::string, Errors> by_op;
-    for (const measurements::Row& s : measurements::read(dir + "/SOURCES.csv")) {
-        const auto gpu = find_gpu(s["gpu"]);
-        const std::string& file = s["file"];
-        const bool gemm = file.find("/gemm-") != std::string::npos, nccl = file.find("/nccl-") != std::string::npos;
-        const bool moe = file.find("/moe-trtllm") != std::string::npos;  // SGLang's and vLLM's: set apart
-        const bool prefill = file.find("/context_attention-") != std::string::npos;
-        const bool attention = prefill || file.find("/generation_attention-") != std::string::npos;
-        if (!gpu || !(gemm || nccl || moe || attention)) continue;
-        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-            const double measured = r.number("latency");
-            if (attention) {
-                const auto kv = kGemmFormats.find(r["kv_cache_dtype"]);
-                if (kv == kGemmFormats.end()) continue;
-                const AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
-                                           r.number("num_heads"), r.number("num_key_value_heads"),
-                                           r.number("head_dim"), kv->second, prefill};
-                const AttentionKernel* k = find_attention_kernel(s["engine"], gpu->architecture, prefill, kv->second);
-                const double kernel_ms = k ? attention_kernel_ms(shape, *gpu, *k) : 0;
-                const double p = operator_ms(shape, *gpu, *profile);
-                const std::string phase = prefill ? "prefill" : "decode";
-                by[fmt::format("attn {:<7} kv {:<9} {:<14} {}", phase, r["kv_cache_dtype"], gpu->id, s["engine"])].add(
-                    measured, kernel_ms, p);
-                by_op[fmt::format("attention {} {}", phase, s["engine"])].add(measured, kernel_ms, p);
-            } else if (moe) {
-                const auto f = kMoeFormats.find(r["moe_dtype"]);
-                if (f == kMoeFormats.end() || r["kernel_source"].find("min_latency") != std::string::npos) continue;
-                if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;
-                const MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"),
-                                     r.number("topk"), r.number("num_experts"), r.number("moe_tp_size"),
-                                     r.number("moe_ep_size"), r["kernel_source"].find("nongated") == std::string::npos,
-                                     f->second};
-                const MoeKernel* k = find_moe_kernel("trtllm", gpu->architecture, f->second);
-                const double kernel_ms = k ? moe_kernel_ms(shape, *gpu, *k) : 0;
-                const double p = operator_ms(shape, *gpu, *profile);
-                by[fmt::format("moe  {:<9} {:<14} trtllm", r["moe_dtype"], gpu->id)].add(measured, kernel_ms, p);
-                by_op["moe trtllm"].add(measured, kernel_ms, p);
-            } else if (gemm) {
-                const auto f = kGemmFormats.find(r["gemm_dtype"]);
-                if (f == kGemmFormats.end()) continue;
-                const GemmShape shape{r.number("m"), r.number("n"), r.number("k"), f->second};
-                const GemmKernel* k = find_gemm_kernel(s["engine"], gpu->architecture, f->second);
-                const std::string key = fmt::format("gemm {:<9} {:<14} {}", r["gemm_dtype"], gpu->id, s["engine"]);
-                const double kernel_ms = k ? gemm_kernel_ms(shape, *gpu, *k, true) : 0;
-                const double p = operator_ms(shape, *gpu, *profile);
-                by[key].add(measured, kernel_ms, p);
-                by_op[fmt::format("gemm {}", s["engine"])].add(measured, kernel_ms, p);
-            } else {
-                const auto c = kCollectives.find(r["op_name"]);
-                if (c == kCollectives.end()) continue;
-                const double gpus = r.number("num_gpus");
-                const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
-                const CollectiveKernel* k = find_collective_kernel(gpu->architecture, c->second, gpus);
-                const double kernel_ms = k ? collective_kernel_ms(c->second, gpus, bytes, *gpu, *k) : 0;
-                const std::string key = fmt::format("{:<14} {:<14} {} GPUs", r["op_name"], gpu->id, gpus);
-                const double p = operator_ms(c->second, gpus, bytes, *gpu, *profile);
-                by[key].add(measured, kernel_ms, p);
-                by_op[std::string(r["op_name"])].add(measured, kernel_ms, p);
-            }
-        }
+    const kernel_rows::Rows rows(dir);
+    auto add = [&](const std::string& key, const std::string& kind, double measured, double kernel_ms, double p) {
+        by[key].add(measured, kernel_ms, p);
+        by_op[kind].add(measured, kernel_ms, p);
+    };
+    for (const auto& [engine, s] : rows.gemm) {
+        const GemmKernel* k = find_gemm_kernel(engine, s.gpu->architecture, s.shape.format);
+        add(fmt::format("gemm {:<9} {:<14} {}", to_string(s.shape.format), s.gpu->id, engine), "gemm " + engine,
+            s.measured_ms, k ? gemm_kernel_ms(s.shape, *s.gpu, *k, true) : 0, operator_ms(s.shape, *s.gpu, *profile));
+    }
+    for (const auto& [engine, s] : rows.moe) {
+        const MoeKernel* k = find_moe_kernel(engine, s.gpu->architecture, s.shape.format);
+        add(fmt::format("moe  {:<9} {:<14} {}", to_string(s.shape.format), s.gpu->id, engine), "moe " + engine,
+            s.measured_ms, k ? moe_kernel_ms(s.shape, *s.gpu, *k) : 0, operator_ms(s.shape, *s.gpu, *profile));
+    }
+    for (const auto& [engine, s] : rows.attention) {
+        const AttentionKernel* k = find_attention_kernel(engine, s.gpu->architecture, s.shape.prefill, s.shape.kv);
+        const std::string phase = s.shape.prefill ? "prefill" : "decode";
+        add(fmt::format("attn {:<7} kv {:<9} {:<14} {}", phase, to_string(s.shape.kv), s.gpu->id, engine),
+            fmt::format("attention {} {}", phase, engine), s.measured_ms,
+            k ? attention_kernel_ms(s.shape, *s.gpu, *k) : 0, operator_ms(s.shape, *s.gpu, *profile));
+    }
+    for (const auto& [engine, s] : rows.collectives) {
+        const CollectiveKernel* k = find_collective_kernel(s.gpu->architecture, s.op, s.gpus);
+        add(fmt::format("{:<14} {:<14} {} GPUs", to_string(s.op), s.gpu->id, s.gpus), std::string(to_string(s.op)),
+            s.measured_ms, k ? collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, *k) : 0,
+            operator_ms(s.op, s.gpus, s.bytes, *s.gpu, *profile));
     }
     fmt::print("Measured kernels (tests/data/kernels) against the kernel models (catalog/kernels.json) and the operator\n"
                "model of '{}': median absolute percentage error (the operator model's signed median beside it).\n"

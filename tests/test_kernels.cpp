@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_rows.hpp"
 #include "measurements.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
@@ -93,8 +94,11 @@ TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]")
 // catalog states on the measured rows, each parameter inside its limits, and no model faster than bound's roofline.
 namespace {
 
-const std::map<std::string, DType> kGemmDtypes = {
-    {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
+/// Every row of tests/data/kernels as the fitter reads it (tools/kernel_rows.hpp), read once.
+const kernel_rows::Rows& rows() {
+    static const kernel_rows::Rows all(ROOFLINE_KERNELS_DIR);
+    return all;
+}
 
 double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -144,33 +148,25 @@ std::string joined(const nlohmann::json& g, std::initializer_list<const char*> f
 }  // namespace
 
 TEST_CASE("the multiplies' kernel models give the errors kernels.json states on the measured GEMMs", "[kernels]") {
-    const std::string dir = ROOFLINE_KERNELS_DIR;
     std::map<std::string, std::vector<double>> errors;  // "engine|architecture|format"
-    std::size_t modelled = 0, rows_seen = 0;
-    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
-        if (source["file"].find("/gemm-") == std::string::npos) continue;
-        const auto gpu = find_gpu(source["gpu"]);
-        REQUIRE(gpu);
-        for (const measurements::Row& r : measurements::read(dir + "/" + source["file"])) {
-            const auto f = kGemmDtypes.find(r["gemm_dtype"]);
-            if (f == kGemmDtypes.end()) continue;
-            ++rows_seen;
-            const GemmKernel* k = find_gemm_kernel(source["engine"], gpu->architecture, f->second);
-            if (!k) continue;
-            ++modelled;
-            const GemmShape shape{r.number("m"), r.number("n"), r.number("k"), f->second};
-            const double warm = gemm_kernel_ms(shape, *gpu, *k, true), cold = gemm_kernel_ms(shape, *gpu, *k);
-            // Cold (a model's step) never faster than warm, and no model faster than the roofline at full peaks.
-            CHECK(cold >= warm * (1 - 1e-12));
-            const double roofline_ms =
-                std::max(2 * shape.m * shape.n * shape.k / (gpu->peak_tflops(compute_dtype(f->second)) * 1e9),
-                         ((shape.m * shape.k + shape.k * shape.n) * bytes_per_value(f->second) +
-                          2 * shape.m * shape.n) / (gpu->hbm_tbs * 1e9));
-            CHECK(cold >= roofline_ms);
-            errors[source["engine"] + "|" + gpu->architecture + "|" + std::string(to_string(f->second))].push_back(
-                std::abs(warm / r.number("latency") - 1) * 100);
-        }
+    std::size_t modelled = 0;
+    for (const auto& [engine, s] : rows().gemm) {
+        const GemmKernel* k = find_gemm_kernel(engine, s.gpu->architecture, s.shape.format);
+        if (!k) continue;
+        ++modelled;
+        const GemmShape& shape = s.shape;
+        const double warm = gemm_kernel_ms(shape, *s.gpu, *k, true), cold = gemm_kernel_ms(shape, *s.gpu, *k);
+        // Cold (a model's step) never faster than warm, and no model faster than the roofline at full peaks.
+        CHECK(cold >= warm * (1 - 1e-12));
+        const double roofline_ms =
+            std::max(2 * shape.m * shape.n * shape.k / (s.gpu->peak_tflops(compute_dtype(shape.format)) * 1e9),
+                     ((shape.m * shape.k + shape.k * shape.n) * bytes_per_value(shape.format) + 2 * shape.m * shape.n) /
+                         (s.gpu->hbm_tbs * 1e9));
+        CHECK(cold >= roofline_ms);
+        errors[engine + "|" + s.gpu->architecture + "|" + std::string(to_string(shape.format))].push_back(
+            std::abs(warm / s.measured_ms - 1) * 100);
     }
+    const std::size_t rows_seen = rows().gemm.size();
     // docs/accuracy.md, "Kernels": 3.8% to 17.9%
     check_stated("gemm", errors, [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "format"}); },
                  kGemmParameters, 20);
@@ -183,28 +179,17 @@ TEST_CASE("the multiplies' kernel models give the errors kernels.json states on 
 }
 
 TEST_CASE("the collectives' kernel models give the errors kernels.json states on NCCL's rows", "[kernels]") {
-    const std::string dir = ROOFLINE_KERNELS_DIR;
-    const std::map<std::string, Collective> ops = {{"all_reduce", Collective::all_reduce},
-                                                   {"all_gather", Collective::all_gather},
-                                                   {"reduce_scatter", Collective::reduce_scatter},
-                                                   {"alltoall", Collective::alltoall}};
     std::map<std::string, std::vector<double>> errors;
-    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
-        if (source["file"].find("/nccl-") == std::string::npos) continue;
-        const auto gpu = find_gpu(source["gpu"]);
-        REQUIRE(gpu);
-        for (const measurements::Row& r : measurements::read(dir + "/" + source["file"])) {
-            const Collective op = ops.at(r["op_name"]);
-            const double gpus = r.number("num_gpus");
-            const CollectiveKernel* k = find_collective_kernel(gpu->architecture, op, gpus);
-            REQUIRE(k);
-            const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
-            const double ms = collective_kernel_ms(op, gpus, bytes, *gpu, *k);
-            // Never faster than the interconnect at full rate.
-            CHECK(ms >= bytes * (op == Collective::all_reduce ? 2 : 1) * (gpus - 1) / gpus / (gpu->interconnect_tbs * 1e9));
-            errors[gpu->architecture + "|" + r["op_name"] + "|" + r["num_gpus"]].push_back(
-                std::abs(ms / r.number("latency") - 1) * 100);
-        }
+    for (const auto& [engine, s] : rows().collectives) {
+        const CollectiveKernel* k = find_collective_kernel(s.gpu->architecture, s.op, s.gpus);
+        REQUIRE(k);
+        const double ms = collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, *k);
+        // Never faster than the interconnect at full rate.
+        CHECK(ms >= s.bytes * (s.op == Collective::all_reduce ? 2 : 1) * (s.gpus - 1) / s.gpus /
+                        (s.gpu->interconnect_tbs * 1e9));
+        errors[s.gpu->architecture + "|" + std::string(to_string(s.op)) + "|" +
+               std::to_string(static_cast<int>(s.gpus))]
+            .push_back(std::abs(ms / s.measured_ms - 1) * 100);
     }
     check_stated("collectives", errors,
                  [](const nlohmann::json& g) { return joined(g, {"architecture", "op", "gpus"}); },
@@ -215,34 +200,21 @@ TEST_CASE("the collectives' kernel models give the errors kernels.json states on
 
 TEST_CASE("the MoE kernel models give the errors kernels.json states on TensorRT-LLM's MoE rows", "[kernels]") {
     const std::string dir = ROOFLINE_KERNELS_DIR;
-    const std::map<std::string, DType> formats = {{"bfloat16", DType::bf16},   {"fp8", DType::fp8},
-                                                  {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4},
-                                                  {"w4a16_mxfp4", DType::mxfp4}};
     std::map<std::string, std::vector<double>> errors;  // "architecture|format"
-    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
-        if (source["file"].find("/moe-trtllm") == std::string::npos) continue;
-        const auto gpu = find_gpu(source["gpu"]);
-        REQUIRE(gpu);
-        for (const measurements::Row& r : measurements::read(dir + "/" + source["file"])) {
-            const auto f = formats.find(r["moe_dtype"]);
-            if (f == formats.end() || r["kernel_source"].find("min_latency") != std::string::npos) continue;
-            if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;
-            const MoeKernel* k = find_moe_kernel("trtllm", gpu->architecture, f->second);
-            REQUIRE(k);
-            const MoeShape s{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"), r.number("topk"),
-                             r.number("num_experts"), r.number("moe_tp_size"), r.number("moe_ep_size"),
-                             r["kernel_source"].find("nongated") == std::string::npos, f->second};
-            const double ms = moe_kernel_ms(s, *gpu, *k);
-            // Never faster than the roofline of the experts it reads and the FLOPs it does, at full peaks.
-            const double matrices = s.gated ? 3 : 2, assignments = s.tokens * s.topk / s.ep;
-            const double touched = std::min(s.experts / s.ep, std::ceil(assignments));
-            const double roofline_ms = std::max(
-                2 * matrices * s.hidden * s.inter / s.tp * assignments / (gpu->peak_tflops(compute_dtype(s.format)) * 1e9),
-                touched * matrices * s.hidden * s.inter / s.tp * bytes_per_value(s.format) / (gpu->hbm_tbs * 1e9));
-            CHECK(ms >= roofline_ms);
-            errors[gpu->architecture + "|" + std::string(to_string(f->second))].push_back(
-                std::abs(ms / r.number("latency") - 1) * 100);
-        }
+    for (const auto& [engine, r] : rows().moe) {
+        const MoeKernel* k = find_moe_kernel(engine, r.gpu->architecture, r.shape.format);
+        REQUIRE(k);
+        const MoeShape& s = r.shape;
+        const double ms = moe_kernel_ms(s, *r.gpu, *k);
+        // Never faster than the roofline of the experts it reads and the FLOPs it does, at full peaks.
+        const double matrices = s.gated ? 3 : 2, assignments = s.tokens * s.topk / s.ep;
+        const double touched = std::min(s.experts / s.ep, std::ceil(assignments));
+        const double roofline_ms = std::max(
+            2 * matrices * s.hidden * s.inter / s.tp * assignments / (r.gpu->peak_tflops(compute_dtype(s.format)) * 1e9),
+            touched * matrices * s.hidden * s.inter / s.tp * bytes_per_value(s.format) / (r.gpu->hbm_tbs * 1e9));
+        CHECK(ms >= roofline_ms);
+        errors[r.gpu->architecture + "|" + std::string(to_string(s.format))].push_back(
+            std::abs(ms / r.measured_ms - 1) * 100);
     }
     // docs/accuracy.md, "Kernels": 6.5% to 29.7% (GB202's block-scaled FP8)
     check_stated("moe", errors, [](const nlohmann::json& g) { return joined(g, {"architecture", "format"}); },
@@ -271,31 +243,20 @@ TEST_CASE("the MoE kernel models give the errors kernels.json states on TensorRT
 }
 
 TEST_CASE("the attention kernel models give the errors kernels.json states on the measured attention", "[kernels]") {
-    const std::string dir = ROOFLINE_KERNELS_DIR;
     std::map<std::string, std::vector<double>> errors;  // "engine|architecture|phase|kv"
-    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
-        const std::string& file = source["file"];
-        const bool prefill = file.find("/context_attention-") != std::string::npos;
-        if (!prefill && file.find("/generation_attention-") == std::string::npos) continue;
-        const auto gpu = find_gpu(source["gpu"]);
-        REQUIRE(gpu);
-        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-            const auto kv = kGemmDtypes.find(r["kv_cache_dtype"]);
-            if (kv == kGemmDtypes.end()) continue;
-            const AttentionKernel* k = find_attention_kernel(source["engine"], gpu->architecture, prefill, kv->second);
-            REQUIRE(k);
-            const AttentionShape s{r.number("batch_size"), r.number(prefill ? "isl" : "step"), r.number("num_heads"),
-                                   r.number("num_key_value_heads"), r.number("head_dim"), kv->second, prefill};
-            const double ms = attention_kernel_ms(s, *gpu, *k);
-            // Never faster than the roofline of the causal pairs (or the cache) at full peaks.
-            const double pairs = prefill ? s.context * (s.context + 1) / 2 : s.context;
-            CHECK(ms >= std::max(4 * s.batch * s.heads * s.head_dim * pairs / (gpu->peak_tflops(DType::bf16) * 1e9),
-                                 s.batch * 2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) /
-                                     (gpu->hbm_tbs * 1e9)));
-            errors[source["engine"] + "|" + gpu->architecture + "|" + (prefill ? "prefill" : "decode") + "|" +
-                   std::string(to_string(kv->second))]
-                .push_back(std::abs(ms / r.number("latency") - 1) * 100);
-        }
+    for (const auto& [engine, r] : rows().attention) {
+        const AttentionShape& s = r.shape;
+        const AttentionKernel* k = find_attention_kernel(engine, r.gpu->architecture, s.prefill, s.kv);
+        REQUIRE(k);
+        const double ms = attention_kernel_ms(s, *r.gpu, *k);
+        // Never faster than the roofline of the causal pairs (or the cache) at full peaks.
+        const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
+        CHECK(ms >= std::max(4 * s.batch * s.heads * s.head_dim * pairs / (r.gpu->peak_tflops(DType::bf16) * 1e9),
+                             s.batch * 2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) /
+                                 (r.gpu->hbm_tbs * 1e9)));
+        errors[engine + "|" + r.gpu->architecture + "|" + (s.prefill ? "prefill" : "decode") + "|" +
+               std::string(to_string(s.kv))]
+            .push_back(std::abs(ms / r.measured_ms - 1) * 100);
     }
     // docs/accuracy.md, "Kernels": 3.4% to 25.2%
     check_stated("attention", errors,

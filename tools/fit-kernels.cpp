@@ -27,7 +27,7 @@
 #include <thread>
 #include <tuple>
 
-#include "measurements.hpp"
+#include "kernel_rows.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 
@@ -37,9 +37,6 @@ namespace {
 
 constexpr int kFolds = 10;
 
-/// aiconfigurator's gemm_dtype names of the formats the catalog has a peak for (weight-only ones left out).
-const std::map<std::string, DType> kGemmFormats = {
-    {"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block}, {"nvfp4", DType::nvfp4}};
 /// Measurements the model cannot describe, left out with the reason (kernels.json "not_fitted"; docs/accuracy.md).
 struct Left {
     const char* engine;
@@ -52,25 +49,6 @@ constexpr Left kNotFitted[] = {
      "TensorRT-LLM's kernel takes 6 us at k 1024): the collector timed more than the kernel (the call outside a CUDA "
      "graph); no kernel model with a latency within 50 us describes them (68-70% median error)"},
 };
-
-/// The MoE rows fitted: TensorRT-LLM's (its CUTLASS and DeepGEMM kernels, and the MXFP4 weights of 16-bit
-/// activations on GPUs without FP4 units), by aiconfigurator's moe_dtype.
-constexpr const char* kMoeEngine = "trtllm";
-const std::map<std::string, DType> kMoeFormats = {{"bfloat16", DType::bf16},
-                                                  {"fp8", DType::fp8},
-                                                  {"fp8_block", DType::fp8_block},
-                                                  {"nvfp4", DType::nvfp4},
-                                                  {"w4a16_mxfp4", DType::mxfp4}};
-constexpr const char* kMoeSetApart =
-    "SGLang's and vLLM's MoE rows run up to 2x faster than TensorRT-LLM's on the same shape and beyond the memory "
-    "bandwidth for the weights their columns say they read (a DeepSeek-shaped FP8-block layer of 64 tokens on H100: "
-    "1.91-1.99 ms, 5.9 TB/s of 3.35): their collectors must execute less than their columns say; set apart until that "
-    "is found (docs/accuracy.md, 'Measured kernels')";
-
-const std::map<std::string, Collective> kCollectives = {{"all_reduce", Collective::all_reduce},
-                                                        {"all_gather", Collective::all_gather},
-                                                        {"reduce_scatter", Collective::reduce_scatter},
-                                                        {"alltoall", Collective::alltoall}};
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -172,8 +150,17 @@ nlohmann::ordered_json json_of(const Group<Sample, Kernel>& g, const char* gpus_
         const auto& value = field.value();
         name += (name.empty() ? "" : " ") + (value.is_string() ? value.template get<std::string>() : value.dump());
     }
-    std::cout << fmt::format("{:<45} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%\n", name, g.rows.size(),
-                             g.mdape, g.folds);
+    // A parameter at an end of its range (but a lower end that leaves its term out): the model missing something there
+    // (docs/accuracy.md, "Kernels").
+    std::string at_limit;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const KernelParameter& t = table[i];
+        const double near = 1e-3 * (t.hi - t.lo);
+        if ((p[i] <= t.lo + near && !t.lo_leaves_out) || p[i] >= t.hi - near)
+            at_limit += fmt::format(" {}={:g}", t.json, p[i]);
+    }
+    std::cout << fmt::format("{:<45} rows {:>5}  fitted {:5.1f}%  shapes left out {:5.1f}%{}\n", name, g.rows.size(),
+                             g.mdape, g.folds, at_limit.empty() ? "" : "  at a limit:" + at_limit);
     return e;
 }
 
@@ -208,85 +195,43 @@ int main(int argc, char** argv) try {
     }
     const std::string dir = argv[1], out = argv[2];
     const bool folds = !(argc > 3 && std::string(argv[3]) == "--no-folds");
-    std::vector<GpuSpec> gpus;  // every GPU with kernel data, kept for the samples' pointers
-    std::vector<measurements::Row> sources = measurements::read(dir + "/SOURCES.csv");
-    for (const measurements::Row& s : sources) {
-        const auto g = find_gpu(s["gpu"]);
-        if (!g) throw std::runtime_error("SOURCES.csv: no GPU " + s["gpu"] + " in the catalog");
-        if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& x) { return x.id == g->id; })) gpus.push_back(*g);
-    }
-    gpus.reserve(gpus.size());
-    auto gpu_of = [&](const std::string& id) {
-        return &*std::find_if(gpus.begin(), gpus.end(), [&](const GpuSpec& x) { return x.id == id; });
-    };
+    const kernel_rows::Rows rows(dir);
     std::map<std::tuple<std::string, std::string, DType>, GemmGroup> gemm;
     std::map<std::tuple<std::string, std::string, DType>, MoeGroup> moe;
     std::map<std::tuple<std::string, std::string, bool, DType>, AttentionGroup> attention;
     std::map<std::tuple<std::string, Collective, double>, CollectiveGroup> collectives;
-    std::string commit;
-    for (const measurements::Row& s : sources) {
-        commit = s["commit"];
-        const GpuSpec* gpu = gpu_of(s["gpu"]);
-        const std::string& file = s["file"];
-        if (file.find("/gemm-") != std::string::npos) {
-            for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-                const auto f = kGemmFormats.find(r["gemm_dtype"]);
-                if (f == kGemmFormats.end()) continue;
-                if (std::any_of(std::begin(kNotFitted), std::end(kNotFitted),
-                                [&](const Left& l) { return s["engine"] == l.engine && f->second == l.format; }))
-                    continue;
-                GemmGroup& g = gemm[{s["engine"], gpu->architecture, f->second}];
-                g.id = {{"engine", s["engine"]}, {"architecture", gpu->architecture}, {"format", to_string(f->second)}};
-                g.gpus.insert(gpu->id);
-                g.rows.push_back({{r.number("m"), r.number("n"), r.number("k"), f->second}, gpu, r.number("latency")});
-            }
-        } else if (file.find("/moe-") != std::string::npos && s["engine"] == kMoeEngine) {
-            for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-                const std::string& kernel = r["kernel_source"];
-                if (kernel.find("min_latency") != std::string::npos) continue;  // a path for few tokens, not the default
-                const auto f = kMoeFormats.find(r["moe_dtype"]);
-                if (f == kMoeFormats.end()) continue;
-                // 16-bit activations with MXFP4 weights: dequantized where the GPU has no FP4 units (Hopper's gpt-oss)
-                if (f->second == DType::mxfp4 && gpu->fp4 > 0) continue;
-                MoeGroup& g = moe[{s["engine"], gpu->architecture, f->second}];
-                g.id = {{"engine", s["engine"]}, {"architecture", gpu->architecture}, {"format", to_string(f->second)}};
-                g.gpus.insert(gpu->id);
-                MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"), r.number("topk"),
-                               r.number("num_experts"), r.number("moe_tp_size"), r.number("moe_ep_size"),
-                               kernel.find("nongated") == std::string::npos, f->second};
-                g.rows.push_back({shape, gpu, r.number("latency")});
-            }
-        } else if (file.find("/generation_attention-") != std::string::npos ||
-                   file.find("/context_attention-") != std::string::npos) {
-            const bool prefill = file.find("/context_attention-") != std::string::npos;
-            for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-                const auto kv = kGemmFormats.find(r["kv_cache_dtype"]);
-                if (kv == kGemmFormats.end()) continue;
-                AttentionGroup& g = attention[{s["engine"], gpu->architecture, prefill, kv->second}];
-                g.id = {{"engine", s["engine"]},
-                        {"architecture", gpu->architecture},
-                        {"phase", prefill ? "prefill" : "decode"},
-                        {"kv", to_string(kv->second)}};
-                g.gpus.insert(gpu->id);
-                const AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
-                                           r.number("num_heads"), r.number("num_key_value_heads"),
-                                           r.number("head_dim"), kv->second, prefill};
-                g.rows.push_back({shape, gpu, r.number("latency")});
-            }
-        } else if (file.find("/nccl-") != std::string::npos) {
-            for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-                const auto op = kCollectives.find(r["op_name"]);
-                if (op == kCollectives.end()) continue;
-                const double gpus_n = r.number("num_gpus");
-                // message_size counts elements (aiconfigurator's collector: nccl-tests' bytes / bytes per element).
-                const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
-                CollectiveGroup& g = collectives[{gpu->architecture, op->second, gpus_n}];
-                g.id = {{"architecture", gpu->architecture}, {"op", to_string(op->second)}, {"gpus", gpus_n}};
-                g.gpus.insert(gpu->id);
-                g.rows.push_back({op->second, gpus_n, bytes, gpu, r.number("latency")});
-            }
-        }
+    for (const auto& [engine, s] : rows.gemm) {
+        const DType f = s.shape.format;
+        if (std::any_of(std::begin(kNotFitted), std::end(kNotFitted),
+                        [&](const Left& l) { return engine == l.engine && f == l.format; }))
+            continue;
+        GemmGroup& g = gemm[{engine, s.gpu->architecture, f}];
+        g.id = {{"engine", engine}, {"architecture", s.gpu->architecture}, {"format", to_string(f)}};
+        g.gpus.insert(s.gpu->id);
+        g.rows.push_back(s);
     }
+    for (const auto& [engine, s] : rows.moe) {
+        MoeGroup& g = moe[{engine, s.gpu->architecture, s.shape.format}];
+        g.id = {{"engine", engine}, {"architecture", s.gpu->architecture}, {"format", to_string(s.shape.format)}};
+        g.gpus.insert(s.gpu->id);
+        g.rows.push_back(s);
+    }
+    for (const auto& [engine, s] : rows.attention) {
+        AttentionGroup& g = attention[{engine, s.gpu->architecture, s.shape.prefill, s.shape.kv}];
+        g.id = {{"engine", engine},
+                {"architecture", s.gpu->architecture},
+                {"phase", s.shape.prefill ? "prefill" : "decode"},
+                {"kv", to_string(s.shape.kv)}};
+        g.gpus.insert(s.gpu->id);
+        g.rows.push_back(s);
+    }
+    for (const auto& [engine, s] : rows.collectives) {
+        CollectiveGroup& g = collectives[{s.gpu->architecture, s.op, s.gpus}];
+        g.id = {{"architecture", s.gpu->architecture}, {"op", to_string(s.op)}, {"gpus", s.gpus}};
+        g.gpus.insert(s.gpu->id);
+        g.rows.push_back(s);
+    }
+    const std::string& commit = rows.commit;
     // Every group fitted on the machine's cores, then written in the order of the maps' keys.
     std::vector<std::function<void()>> fits;
     auto add = [&](auto& groups) {
@@ -324,7 +269,7 @@ int main(int argc, char** argv) try {
     for (const Left& l : kNotFitted)
         j["not_fitted"].push_back(
             {{"kind", "gemm"}, {"engine", l.engine}, {"format", std::string(to_string(l.format))}, {"why", l.reason}});
-    j["not_fitted"].push_back({{"kind", "moe"}, {"engine", "sglang, vllm"}, {"why", kMoeSetApart}});
+    j["not_fitted"].push_back({{"kind", "moe"}, {"engine", "sglang, vllm"}, {"why", kernel_rows::kMoeSetApart}});
     write("collectives", collectives, "measured_on");
     std::ofstream(out) << j.dump(2) << "\n";
     return 0;

@@ -177,6 +177,19 @@ Profile readable(Profile fitted, const Profile& base) {
 
 namespace {
 
+/// The profile a fit starts from: the fitted parameters hold for every GPU of the cases, so none of the base's variants
+/// per vendor.
+Profile without_variants(Profile p) {
+    p.vendors.clear();
+    return p;
+}
+
+/// Each parameter inside the fitter's limits.
+Params clamped(Params p) {
+    for (std::size_t k = 0; k < p.size(); ++k) p[k] = std::clamp(p[k], lo(k), hi(k));
+    return p;
+}
+
 /// Coordinate descent on a shrinking grid from `p`: each moving parameter in turn over 41 points of a span that
 /// shrinks by 0.6 a round.
 Params descend(const std::vector<const CalibrationCase*>& cases, const Profile& start, Params p, const FitMask& moves) {
@@ -205,10 +218,8 @@ Params descend(const std::vector<const CalibrationCase*>& cases, const Profile& 
 Profile fit_profile(const std::vector<const CalibrationCase*>& cases, const Profile& base, FitSearch search,
                     const FitMask& moves) {
     // The fit's parameters hold for every GPU of the cases: none of the base's variants per vendor.
-    Profile start = base;
-    start.vendors.clear();
-    Params from = params_of(start);
-    for (std::size_t k = 0; k < from.size(); ++k) from[k] = std::clamp(from[k], lo(k), hi(k));
+    const Profile start = without_variants(base);
+    const Params from = clamped(params_of(start));
     Params p = descend(cases, start, from, moves);
     if (search == FitSearch::polished) {
         p = polish(cases, start, p, moves);
@@ -246,11 +257,7 @@ double sensitivity(const std::vector<const CalibrationCase*>& cases, const Profi
 }  // namespace
 
 FitMask informed_parameters(const std::vector<const CalibrationCase*>& cases, const Profile& base) {
-    Profile start = base;
-    start.vendors.clear();
-    Params from = params_of(start);
-    for (std::size_t k = 0; k < from.size(); ++k) from[k] = std::clamp(from[k], lo(k), hi(k));
-    start = with_params(start, from);
+    const Profile start = with_params(without_variants(base), clamped(params_of(base)));
     std::vector<std::pair<double, std::size_t>> ranked;
     for (std::size_t k = 0; k < kFitParameterCount; ++k)
         if (kCalibrateMoves[k]) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -67,45 +68,45 @@ struct Catalog {
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
 };
 
-std::optional<Collective> parse_collective(std::string_view s) {
-    for (Collective c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter, Collective::alltoall})
-        if (to_string(c) == s) return c;
-    return std::nullopt;
+/// A model's fitted parameters from its kernels.json entry, in its table's order.
+std::vector<double> fitted(const nlohmann::json& g, std::span<const KernelParameter> table) {
+    std::vector<double> v;
+    for (const KernelParameter& p : table) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
+    return v;
+}
+
+/// A format field of a kernels.json entry.
+DType format_of(const nlohmann::json& g, const char* field) {
+    const auto format = parse_dtype(g.at(field).get<std::string>());
+    if (!format) throw std::logic_error("kernels.json: unknown format " + g.at(field).dump());
+    return *format;
 }
 
 const Catalog& catalog() {
     static const Catalog c = [] {
         Catalog out;
         const auto j = nlohmann::json::parse(detail::kKernelsJson);
+        auto engine_and_architecture = [](const nlohmann::json& g) {
+            return std::pair{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>()};
+        };
         for (const auto& g : j.at("gemm")) {
-            const auto format = parse_dtype(g.at("format").get<std::string>());
-            if (!format) throw std::logic_error("kernels.json: unknown format " + g.at("format").dump());
-            std::vector<double> v;
-            for (const KernelParameter& p : kGemmParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
-            out.gemm[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = gemm_kernel_of(v);
+            const auto [engine, architecture] = engine_and_architecture(g);
+            out.gemm[{engine, architecture, format_of(g, "format")}] = gemm_kernel_of(fitted(g, kGemmParameters));
         }
         for (const auto& g : j.at("moe")) {
-            const auto format = parse_dtype(g.at("format").get<std::string>());
-            if (!format) throw std::logic_error("kernels.json: unknown format " + g.at("format").dump());
-            std::vector<double> v;
-            for (const KernelParameter& p : kMoeParameters) v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
-            out.moe[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(), *format}] = moe_kernel_of(v);
+            const auto [engine, architecture] = engine_and_architecture(g);
+            out.moe[{engine, architecture, format_of(g, "format")}] = moe_kernel_of(fitted(g, kMoeParameters));
         }
         for (const auto& g : j.at("attention")) {
-            const auto kv = parse_dtype(g.at("kv").get<std::string>());
-            if (!kv) throw std::logic_error("kernels.json: unknown format " + g.at("kv").dump());
-            std::vector<double> v;
-            for (const KernelParameter& p : kAttentionParameters)
-                v.push_back(g.at("fitted").at(std::string(p.json)).get<double>());
-            out.attention[{g.at("engine").get<std::string>(), g.at("architecture").get<std::string>(),
-                           g.at("phase").get<std::string>() == "prefill", *kv}] = attention_kernel_of(v);
+            const auto [engine, architecture] = engine_and_architecture(g);
+            out.attention[{engine, architecture, g.at("phase").get<std::string>() == "prefill", format_of(g, "kv")}] =
+                attention_kernel_of(fitted(g, kAttentionParameters));
         }
         for (const auto& g : j.at("collectives")) {
             const auto op = parse_collective(g.at("op").get<std::string>());
             if (!op) throw std::logic_error("kernels.json: unknown collective " + g.at("op").dump());
-            const auto& f = g.at("fitted");
             out.collective[{g.at("architecture").get<std::string>(), *op, g.at("gpus").get<double>()}] =
-                CollectiveKernel{f.at("bus_efficiency").get<double>(), f.at("latency_us").get<double>()};
+                collective_kernel_of(fitted(g, kCollectiveParameters));
         }
         return out;
     }();
@@ -156,6 +157,12 @@ double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const At
                                    : s.batch * s.kv_heads * (1 + s.context / k.split_tokens);
     return (k.latency_us + k.sequence_us * s.batch) / 1e3 +
            std::max(compute_ms, memory_ms) * (units + k.half_units) / units;
+}
+
+std::optional<Collective> parse_collective(std::string_view name) noexcept {
+    for (Collective c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter, Collective::alltoall})
+        if (to_string(c) == name) return c;
+    return std::nullopt;
 }
 
 std::string_view to_string(Collective c) noexcept {

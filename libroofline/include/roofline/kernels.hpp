@@ -8,6 +8,7 @@
 // the L2 cache. docs/accuracy.md, "Kernels", gives each model's error, fitted and with shapes left out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,8 @@ double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, cons
 /// The collectives of nccl-tests.
 enum class Collective { all_reduce, all_gather, reduce_scatter, alltoall };
 std::string_view to_string(Collective c) noexcept;
+/// "all_reduce" -> Collective::all_reduce (nccl-tests' and aiconfigurator's names); nullopt for another name.
+std::optional<Collective> parse_collective(std::string_view name) noexcept;
 
 /// The parameters of one architecture's collective of one kind over one number of GPUs.
 struct CollectiveKernel {
@@ -166,23 +169,26 @@ struct CollectiveSample {
 struct KernelParameter {
     std::string_view json;
     double lo, hi;
+    /// Its lower limit leaves its term out (a latency of 0, no fill term, no L2 speedup): a fit there finds no such
+    /// effect, not a model that misses one. An efficiency's limits, and the upper ones, are not.
+    bool lo_leaves_out = false;
 };
 inline constexpr KernelParameter kGemmParameters[] = {
-    {"compute_efficiency", 0.25, 1.0}, {"half_rows", 0, 2048},    {"half_columns", 0, 2048},
-    {"bandwidth_efficiency", 0.5, 1.0}, {"half_columns_memory", 0, 32768}, {"latency_us", 0, 50},
-    {"l2_speedup", 1, 10},
+    {"compute_efficiency", 0.25, 1.0},        {"half_rows", 0, 2048, true},  {"half_columns", 0, 2048, true},
+    {"bandwidth_efficiency", 0.5, 1.0},       {"half_columns_memory", 0, 32768, true},
+    {"latency_us", 0, 50, true},              {"l2_speedup", 1, 10, true},
 };
 inline constexpr KernelParameter kMoeParameters[] = {
-    {"compute_efficiency", 0.1, 1.0}, {"half_rows", 0, 512},  {"bandwidth_efficiency", 0.3, 1.0},
-    {"half_columns", 0, 8192},        {"latency_us", 0, 100}, {"expert_us", 0, 10},
-    {"activation_passes", 0, 40},
+    {"compute_efficiency", 0.1, 1.0}, {"half_rows", 0, 512, true},  {"bandwidth_efficiency", 0.3, 1.0},
+    {"half_columns", 0, 8192, true},  {"latency_us", 0, 100, true}, {"expert_us", 0, 10, true},
+    {"activation_passes", 0, 40, true},
 };
 inline constexpr KernelParameter kAttentionParameters[] = {
-    {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096},
-    {"split_tokens", 16, 16384},      {"latency_us", 0, 50},             {"sequence_us", 0, 20},
-    {"token_passes", 0, 40},
+    {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096, true},
+    {"split_tokens", 16, 16384},      {"latency_us", 0, 50, true},         {"sequence_us", 0, 20, true},
+    {"token_passes", 0, 40, true},
 };
-inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200}};
+inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200, true}};
 std::vector<double> parameters_of(const GemmKernel& k);
 GemmKernel gemm_kernel_of(const std::vector<double>& parameters);
 std::vector<double> parameters_of(const MoeKernel& k);

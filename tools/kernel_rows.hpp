@@ -1,0 +1,118 @@
+// Reading tests/data/kernels (aiconfigurator's measured kernels, README there): every row as a sample of a kernel model
+// (roofline/kernels.hpp) with the engine that ran it. One reader for the fitter (tools/fit-kernels), the benchmark
+// (bench/kernel-accuracy.cpp) and the tests (tests/test_kernels.cpp): the one place that says how aiconfigurator's
+// names and units map to the library's, and which rows mean what the models say. Header-only.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "measurements.hpp"
+#include "roofline/catalog.hpp"
+#include "roofline/kernels.hpp"
+
+namespace kernel_rows {
+
+/// aiconfigurator's gemm_dtype and kv_cache_dtype names of the formats the catalog has a peak for (the weight-only
+/// ones, int4_wo, int8_wo and sq, left out).
+inline const std::map<std::string, roofline::DType> kFormats = {{"bfloat16", roofline::DType::bf16},
+                                                                {"fp8", roofline::DType::fp8},
+                                                                {"fp8_block", roofline::DType::fp8_block},
+                                                                {"nvfp4", roofline::DType::nvfp4}};
+/// Its moe_dtype names: those, and MXFP4 weights with 16-bit activations (w4a16_mxfp4: gpt-oss on Hopper).
+inline const std::map<std::string, roofline::DType> kMoeFormats = {{"bfloat16", roofline::DType::bf16},
+                                                                   {"fp8", roofline::DType::fp8},
+                                                                   {"fp8_block", roofline::DType::fp8_block},
+                                                                   {"nvfp4", roofline::DType::nvfp4},
+                                                                   {"w4a16_mxfp4", roofline::DType::mxfp4}};
+/// The engine whose MoE rows are read: TensorRT-LLM's. SGLang's and vLLM's are set apart (kMoeSetApart).
+inline constexpr const char* kMoeEngine = "trtllm";
+inline constexpr const char* kMoeSetApart =
+    "SGLang's and vLLM's MoE rows run up to 2x faster than TensorRT-LLM's on the same shape and beyond the memory "
+    "bandwidth for the weights their columns say they read (a DeepSeek-shaped FP8-block layer of 64 tokens on H100: "
+    "1.91-1.99 ms, 5.9 TB/s of 3.35): their collectors must execute less than their columns say; set apart until that "
+    "is found (docs/accuracy.md, 'Measured kernels')";
+
+/// A sample with the engine that ran it (aiconfigurator's name: trtllm, sglang, vllm, nccl).
+template <class Sample>
+struct Row {
+    std::string engine;
+    Sample sample;
+};
+
+/// Every row of the extracts in `dir` that a model describes. The samples point at the GPUs this object holds: it is
+/// neither copied nor moved.
+struct Rows {
+    std::deque<roofline::GpuSpec> gpus;
+    std::vector<Row<roofline::GemmSample>> gemm;
+    std::vector<Row<roofline::MoeSample>> moe;
+    std::vector<Row<roofline::AttentionSample>> attention;  ///< decode and prefill (AttentionShape::prefill)
+    std::vector<Row<roofline::CollectiveSample>> collectives;
+    std::string commit;  ///< aiconfigurator's commit the extracts come from
+
+    explicit Rows(const std::string& dir) {
+        using roofline::DType;
+        for (const measurements::Row& s : measurements::read(dir + "/SOURCES.csv")) {
+            commit = s["commit"];
+            const roofline::GpuSpec* gpu = gpu_of(s["gpu"]);
+            const std::string& file = s["file"], &engine = s["engine"];
+            auto is = [&](const char* table) { return file.find(table) != std::string::npos; };
+            const std::vector<measurements::Row> rows = measurements::read(dir + "/" + file);
+            if (is("/gemm-")) {
+                for (const measurements::Row& r : rows)
+                    if (const auto f = kFormats.find(r["gemm_dtype"]); f != kFormats.end())
+                        gemm.push_back({engine, {{r.number("m"), r.number("n"), r.number("k"), f->second}, gpu,
+                                                 r.number("latency")}});
+            } else if (is("/moe-") && engine == kMoeEngine) {
+                for (const measurements::Row& r : rows) {
+                    const std::string& kernel = r["kernel_source"];
+                    const auto f = kMoeFormats.find(r["moe_dtype"]);
+                    // The min-latency path is a kernel for few tokens chosen apart, not the default; 16-bit activations
+                    // with MXFP4 weights are dequantized only where the GPU has no FP4 units.
+                    if (f == kMoeFormats.end() || kernel.find("min_latency") != std::string::npos ||
+                        (f->second == DType::mxfp4 && gpu->fp4 > 0))
+                        continue;
+                    const roofline::MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"),
+                                                   r.number("topk"), r.number("num_experts"), r.number("moe_tp_size"),
+                                                   r.number("moe_ep_size"), kernel.find("nongated") == std::string::npos,
+                                                   f->second};
+                    moe.push_back({engine, {shape, gpu, r.number("latency")}});
+                }
+            } else if (is("/generation_attention-") || is("/context_attention-")) {
+                const bool prefill = is("/context_attention-");
+                for (const measurements::Row& r : rows)
+                    if (const auto kv = kFormats.find(r["kv_cache_dtype"]); kv != kFormats.end()) {
+                        const roofline::AttentionShape shape{r.number("batch_size"), r.number(prefill ? "isl" : "step"),
+                                                             r.number("num_heads"), r.number("num_key_value_heads"),
+                                                             r.number("head_dim"), kv->second, prefill};
+                        attention.push_back({engine, {shape, gpu, r.number("latency")}});
+                    }
+            } else if (is("/nccl-")) {
+                for (const measurements::Row& r : rows) {
+                    const auto op = roofline::parse_collective(r["op_name"]);
+                    if (!op) continue;
+                    // message_size counts elements (aiconfigurator's collect_nccl.py: nccl-tests' bytes over the
+                    // bytes of an element).
+                    const double bytes = r.number("message_size") * (r["nccl_dtype"] == "half" ? 2 : 1);
+                    collectives.push_back({engine, {*op, r.number("num_gpus"), bytes, gpu, r.number("latency")}});
+                }
+            }
+        }
+    }
+    Rows(const Rows&) = delete;
+    Rows& operator=(const Rows&) = delete;
+
+private:
+    const roofline::GpuSpec* gpu_of(const std::string& id) {
+        for (const roofline::GpuSpec& g : gpus)
+            if (g.id == id) return &g;
+        const auto g = roofline::find_gpu(id);
+        if (!g) throw std::runtime_error("SOURCES.csv: no GPU " + id + " in the catalog");
+        return &gpus.emplace_back(*g);
+    }
+};
+
+}  // namespace kernel_rows
