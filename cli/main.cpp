@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
 
     for (auto setup : {setup_decode, setup_prefill, setup_memory, setup_roof, setup_tables, setup_plot, setup_formula,
                        setup_formulas, setup_step, setup_ttft, setup_fit, setup_catalog, setup_plan, setup_curve, setup_simulate,
-                       setup_calibrate})
+                       setup_calibrate, setup_energy})
         setup(app);
 
     try {

@@ -23,5 +23,6 @@ void setup_plan(CLI::App& app);
 void setup_curve(CLI::App& app);
 void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
+void setup_energy(CLI::App& app);
 
 }  // namespace cli

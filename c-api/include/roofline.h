@@ -528,7 +528,9 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 ** GPUs of one scale-up domain: 8 for an HGX/OAM node, 72 for an NVL72 rack, 1 for a GPU alone; 8 where a
 ** user catalog leaves it out), scaleout_tbs (network TB/s per GPU per direction beyond the domain),
 ** power_w (board power per GPU, W), host_link_tbs (TB/s per direction between a GPU and its host's memory: PCIe or
-** NVLink-C2C; since 0.14). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
+** NVLink-C2C; since 0.14), idle_w (W a GPU draws with nothing running, measured; since 0.14), host_w (W per GPU the
+** rest of its server draws: the system's published maximum less its GPUs' board power; since 0.14).
+** ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
 ** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
 ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);
@@ -613,6 +615,27 @@ ROOFLINE_API int roofline_ttft_ms(const char* model, const char* gpu, double pro
 ROOFLINE_API int roofline_ttft_ms_v2(const char* model, const char* gpu, double prompt_tokens, double batch,
                                      const char* weight_dtype, double tp, const char* profile, double ep,
                                      double dp_attention, double pp, double* result);
+
+/**
+** ROOFLINE_ENERGY_J(model; gpu; batch; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [profile=bound]; [ep=1];
+** [dp_attention=1]; [pp=1]): the energy of roofline_step_ms's decode step over all `tp` GPUs of the replica, per
+** output token (one per sequence), in J: each GPU's idle power for the step's time, and shares of its board power
+** above idle for being busy and for its FLOPs at the peak and bytes at the full bandwidth (docs/formulas.md,
+** "Energy"); never more than board power x step time x tp / batch. GPUs only (not the server around them, not the
+** PUE). ROOFLINE_ERROR_NO_SOLUTION naming `gpu` where the catalog has no board power for it. Since 0.14.
+*/
+ROOFLINE_API int roofline_energy_j(const char* model, const char* gpu, double batch, double ctx,
+                                   const char* weight_dtype, const char* kv_dtype, double tp, const char* profile,
+                                   double ep, double dp_attention, double pp, double* result);
+
+/**
+** ROOFLINE_PREFILL_ENERGY_J(model; gpu; prompt_tokens; [batch=1]; [weight_dtype=native]; [tp=1]; [profile=bound];
+** [ep=1]; [dp_attention=1]; [pp=1]): the energy of roofline_ttft_ms's prefill over all `tp` GPUs of the replica, per
+** prompt token, in J (the power model of roofline_energy_j). GPUs only. Since 0.14.
+*/
+ROOFLINE_API int roofline_prefill_energy_j(const char* model, const char* gpu, double prompt_tokens, double batch,
+                                           const char* weight_dtype, double tp, const char* profile, double ep,
+                                           double dp_attention, double pp, double* result);
 
 /**
 ** ROOFLINE_FIT_BATCH(model; gpu; ctx; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; [mem_util=0.9]):

@@ -126,6 +126,17 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
                                                 "\"consumer\"", s.id));
         s.segment = seg.get<std::string>();
     }
+    if (g.contains("memory_kind")) {
+        const json& kind = g["memory_kind"];
+        if (!kind.is_string() || (kind != "HBM" && kind != "GDDR" && kind != "LPDDR"))
+            invalid_input(argument, fmt::format("GPU '{}' field 'memory_kind' must be \"HBM\", \"GDDR\" or \"LPDDR\"", s.id));
+        s.memory_kind = kind.get<std::string>();
+    }
+    s.idle_w = non_negative(g, "idle_w", 0, s.id, argument);
+    s.host_w = non_negative(g, "host_w", 0, s.id, argument);
+    if (s.idle_w > 0 && !(s.idle_w < s.power_w))
+        invalid_input(argument, fmt::format("GPU '{}': idle_w ({} W) must be below power_w ({} W)", s.id, s.idle_w,
+                                            s.power_w));
     if (g.contains("sources")) s.source = g["sources"].dump();
     if (!(s.fp16 > 0 || s.bf16 > 0) || !(s.hbm_tbs > 0) || !(s.hbm_gb > 0))
         invalid_input(argument, fmt::format("GPU '{}' needs tflops.bf16 or tflops.fp16, hbm_tbs and hbm_gb", s.id));
@@ -602,6 +613,8 @@ constexpr GpuField kGpuFields[] = {
     {"scaleout_tbs", [](const GpuSpec& g) { return g.scaleout_tbs; }},
     {"power_w", [](const GpuSpec& g) { return g.power_w; }},
     {"host_link_tbs", [](const GpuSpec& g) { return g.host_link_tbs; }},  // 0.14
+    {"idle_w", [](const GpuSpec& g) { return g.idle_w; }},                // 0.15
+    {"host_w", [](const GpuSpec& g) { return g.host_w; }},                // 0.15
 };
 
 struct ModelField {

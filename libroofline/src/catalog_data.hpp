@@ -6,4 +6,5 @@ extern const char* const kGpusJson;
 extern const char* const kModelsJson;
 extern const char* const kProfilesJson;
 extern const char* const kKernelsJson;
+extern const char* const kPowerJson;
 }  // namespace roofline::detail

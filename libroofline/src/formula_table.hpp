@@ -161,12 +161,14 @@ inline constexpr ArgSpec kGpuField = text("field", "field name",
     "int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour (an example on-demand price; prices "
     "date quickly), fp4_tflops (dense NVFP4/MXFP4), scaleup_gpus (GPUs of one scale-up domain: 8 for a node, 72 "
     "for an NVL72 rack), scaleout_tbs (network TB/s per GPU beyond the domain), power_w (W per GPU), host_link_tbs "
-    "(TB/s per direction between a GPU and its host's memory: PCIe or NVLink-C2C).",
+    "(TB/s per direction between a GPU and its host's memory: PCIe or NVLink-C2C), idle_w (W a GPU draws with nothing "
+    "running, measured), host_w (W per GPU the rest of its server draws: the system's published maximum).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
     "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）、"
     "fp4_tflops（稠密 NVFP4/MXFP4 算力）、scaleup_gpus（一个纵向扩展域内的 GPU 数：单机 8，NVL72 机柜 72）、"
     "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）、host_link_tbs（GPU 与主机内存之间"
-    "每个方向的带宽，TB/s：PCIe 或 NVLink-C2C）。");
+    "每个方向的带宽，TB/s：PCIe 或 NVLink-C2C）、idle_w（GPU 空闲时的实测功耗，W）、host_w（服务器其余部分摊到每块 GPU "
+    "的功耗，W：按系统公布的最大功耗）。");
 inline constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
@@ -539,6 +541,7 @@ inline constexpr const char* kCatalog = "Catalog and model-aware estimates";
 inline constexpr const char* kPlanner = "Planner";
 inline constexpr const char* kCalibration = "Calibration";
 inline constexpr const char* kDiagnostics = "Why a formula fails";
+inline constexpr const char* kEnergy = "Energy";
 
 // ---- The table. --------------------------------------------------------------------------------
 
@@ -794,6 +797,23 @@ inline constexpr std::array kFormulas{
         "fault.",
         "某个公式调用为什么失败：成功时为 ok，否则给出原因并指出出错的参数。",
         kArgsWhy, "ROOFLINE_WHY(\"ROOFLINE_FIT_BATCH\"; \"llama-3-70b\"; \"h100-sxm\"; 4096)"),
+    // Since 0.14 (issue #34), after the others: the table's order is roofline_formula_at's index.
+    formula<&formula::energy_j>("ROOFLINE_ENERGY_J", kEnergy, "J per output token",
+        "Energy of one decode step of ROOFLINE_STEP_MS over all tp GPUs of the replica, per output token (one per "
+        "sequence), J: each GPU's idle power for the step's time, and shares of its board power above idle for being "
+        "busy and for its FLOPs and bytes (the power model, docs/formulas.md \"Energy\"); never more than board power "
+        "x step time x tp / batch. GPUs only: the server around them and the datacentre's PUE are not in it. Since 0.14.",
+        "ROOFLINE_STEP_MS 那一步 Decode 在副本全部 tp 块 GPU 上消耗的能量，按每个输出 token（每个序列一个）计，焦耳："
+        "每块 GPU 在这一步时间内的空闲功耗，加上板卡功耗高于空闲部分中因忙碌、因其浮点运算与访存字节所占的份额（功耗模型，"
+        "见 docs/formulas.md「Energy」）；不超过板卡功耗 × 步时 × tp / batch。只含 GPU：不含服务器其余部分与数据中心 PUE。"
+        "自 0.14 起。",
+        kArgsStep, "ROOFLINE_ENERGY_J(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)"),
+    formula<&formula::prefill_energy_j>("ROOFLINE_PREFILL_ENERGY_J", kEnergy, "J per prompt token",
+        "Energy of the prefill of ROOFLINE_TTFT_MS over all tp GPUs of the replica, per prompt token, J (the power "
+        "model of ROOFLINE_ENERGY_J). GPUs only. Since 0.14.",
+        "ROOFLINE_TTFT_MS 那次 Prefill 在副本全部 tp 块 GPU 上消耗的能量，按每个提示 token 计，焦耳（功耗模型同 "
+        "ROOFLINE_ENERGY_J）。只含 GPU。自 0.14 起。",
+        kArgsTtft, "ROOFLINE_PREFILL_ENERGY_J(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------

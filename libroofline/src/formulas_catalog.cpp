@@ -18,6 +18,7 @@
 #include "roofline/nearest.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/per_thread.hpp"
+#include "roofline/power.hpp"
 #include "roofline/units.hpp"
 
 #include "ascii.hpp"
@@ -345,6 +346,40 @@ double ttft_ms(std::string_view model, std::string_view gpu, double prompt_token
     auto& ops = operator_scratch();
     prefill_operators(d.ref, batch, prompt_tokens, ops);
     return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
+}
+
+/// The energy of `ops` in a step of `step_ms` on the replica's tp GPUs, J: one GPU's (power.hpp) times tp.
+static double replica_energy_j(const FormulaSpec& f, const std::vector<Operator>& ops, const GpuSpec& gpu, double step_ms,
+                        double tp) {
+    if (!(gpu.power_w > 0))
+        throw Error::of_argument(Status::no_solution, f.name, "gpu",
+                                 fmt::format("the catalog has no board power (power_w) for '{}'", gpu.id));
+    return step_energy(ops, gpu, finite(f, step_ms)).joules * tp;
+}
+
+double energy_j(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+                std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&energy_j>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, *d.model, ctx, "ctx", "each sequence's");
+    auto& ops = operator_scratch();
+    decode_operators(d.ref, batch, ctx, ops);
+    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
+    return finite(f, replica_energy_j(f, ops, *d.gpu, ms, tp) / batch);
+}
+
+double prefill_energy_j(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                        std::string_view weight_dtype, double tp, std::string_view profile, double ep,
+                        double dp_attention, double pp) {
+    const auto& f =
+        checked<&prefill_energy_j>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
+    // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
+    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
+    check_window(f, *d.model, prompt_tokens, "prompt_tokens", "the prompt");
+    auto& ops = operator_scratch();
+    prefill_operators(d.ref, batch, prompt_tokens, ops);
+    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
+    return finite(f, replica_energy_j(f, ops, *d.gpu, ms, tp) / (batch * prompt_tokens));
 }
 
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,

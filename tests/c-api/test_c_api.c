@@ -135,6 +135,24 @@ static void test_text_and_array_results(void) {
     }
 }
 
+/* The energy functions (since 0.14): within idle and board power for the step's time; a GPU without a board power
+** in a user catalog is refused naming `gpu`. */
+static void test_energy(void) {
+    double j = 0, ms = 0, board = 0, idle = 0, prefill = 0, ttft = 0;
+    CHECK(roofline_energy_j("llama-3.1-8b", "h200", 16, 4096, "native", "bf16", 1, "typical", 1, 1, 1, &j) ==
+          ROOFLINE_OK);
+    CHECK(roofline_step_ms("llama-3.1-8b", "h200", 16, 4096, "native", "bf16", 1, "typical", &ms) == ROOFLINE_OK);
+    CHECK(roofline_gpu("h200", "power_w", &board) == ROOFLINE_OK && roofline_gpu("h200", "idle_w", &idle) == ROOFLINE_OK);
+    CHECK(j * 16 <= board * ms / 1000 * (1 + 1e-12) && j * 16 > idle * ms / 1000);
+    CHECK(roofline_prefill_energy_j("llama-3.1-8b", "h200", 2000, 1, "native", 1, "typical", 1, 1, 1, &prefill) ==
+          ROOFLINE_OK);
+    CHECK(roofline_ttft_ms("llama-3.1-8b", "h200", 2000, 1, "native", 1, "typical", &ttft) == ROOFLINE_OK);
+    CHECK(prefill * 2000 <= board * ttft / 1000 * (1 + 1e-12) && prefill > 0);
+    CHECK(roofline_energy_j("llama-3.1-8b", "h200", 0, 4096, "native", "bf16", 1, "typical", 1, 1, 1, &j) ==
+          ROOFLINE_ERROR_ARGUMENT);
+    CHECK(strcmp(roofline_errarg(), "batch") == 0);
+}
+
 static void test_bad_input(void) {
     double r = -7;
     const char* s = NULL;
@@ -857,6 +875,7 @@ static void test_calibrate(void) {
 }
 
 int main(void) {
+    test_energy();
     test_typed_functions_match_the_table();
     test_text_and_array_results();
     test_bad_input();

@@ -46,6 +46,13 @@ struct GpuSpec {
     /// a catalog entry that does not say is a datacenter GPU.
     std::string segment = "datacenter";
     bool datacenter() const noexcept { return segment == "datacenter"; }
+    /// The memory's technology: "HBM", "GDDR" or "LPDDR" (absent: "HBM"), which sets the share of the board's power a
+    /// step that streams memory at full bandwidth draws (power.hpp).
+    std::string memory_kind = "HBM";
+    double idle_w = 0;  ///< W drawn with nothing running, measured (0: not measured; power.hpp's idle_fraction)
+    /// W per GPU the rest of its server draws (CPUs, memory, NICs, switches, fans): the system's published maximum
+    /// less its GPUs' board power, per GPU, an upper estimate (0: not published; power.hpp's host_fraction).
+    double host_w = 0;
     std::string source;
 
     /// The dense peak the matrix units reach in this dtype, falling back to fp16 where the GPU lacks it

@@ -212,6 +212,15 @@ double model(std::string_view model, std::string_view field);
 /// reads as the same model wherever it is given as `model`, e.g. kept in a cell of a workbook shared with someone
 /// whose catalog lacks it: compact JSON, the checkpoint's hf_quant_config.json folded in (ModelSpec::config).
 std::string model_config(std::string_view model);
+/// ROOFLINE_ENERGY_J: the energy of ROOFLINE_STEP_MS's decode step over the replica's tp GPUs per output token, J
+/// (power.hpp).
+double energy_j(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+                std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+                double dp_attention = defaults::dp_attention, double pp = defaults::pp);
+/// ROOFLINE_PREFILL_ENERGY_J: the energy of ROOFLINE_TTFT_MS's prefill over the replica's tp GPUs per prompt token, J.
+double prefill_energy_j(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
+                        std::string_view weight_dtype, double tp, std::string_view profile, double ep = defaults::ep,
+                        double dp_attention = defaults::dp_attention, double pp = defaults::pp);
 double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                std::string_view kv_dtype, double tp, std::string_view profile, double ep = defaults::ep,
                double dp_attention = defaults::dp_attention, double pp = defaults::pp);

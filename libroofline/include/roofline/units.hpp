@@ -15,6 +15,9 @@ inline constexpr double kib = 1024.0;         ///< KiB of KV cache
 inline constexpr double ms_per_second = 1e3;  ///< milliseconds
 /// Hours of a month: a year's 8,760 over 12, as cloud price lists count a month (730 hours).
 inline constexpr double hours_per_month = 730;
+inline constexpr double watts_per_kw = 1e3;      ///< power of a deployment in kW
+inline constexpr double kw_per_mw = 1e3;         ///< tokens/s per MW
+inline constexpr double joules_per_kwh = 3.6e6;  ///< electricity in kWh
 
 constexpr double params_from_billions(double params_b) { return params_b * giga; }
 constexpr double bytes_from_gb(double gb) { return gb * giga; }
@@ -24,5 +27,7 @@ constexpr double flops_per_second_from_tflops(double tflops) { return tflops * t
 constexpr double bytes_per_second_from_tbs(double tbs) { return tbs * tera; }
 constexpr double ms_from_seconds(double seconds) { return seconds * ms_per_second; }
 constexpr double seconds_from_ms(double ms) { return ms / ms_per_second; }
+constexpr double kw_from_w(double w) { return w / watts_per_kw; }
+constexpr double kwh_from_joules(double joules) { return joules / joules_per_kwh; }
 
 }  // namespace roofline::units
