@@ -15,6 +15,7 @@
 #include "roofline/error.hpp"
 #include "roofline/formulas.hpp"
 #include "roofline/operators.hpp"
+#include "roofline/power.hpp"
 #include "roofline/serving.hpp"
 
 using namespace roofline;
@@ -184,11 +185,12 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
     const std::vector<std::string> header{"gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas",
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
-                                          "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended"};
+                                          "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended",
+                                          "kw", "j_per_token", "tok_s_per_mw"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 21);
+        REQUIRE(t.cols == 24);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -537,7 +539,7 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1]; "
-          "[percentile=0])");
+          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
@@ -626,4 +628,79 @@ TEST_CASE("CURVE: one row per batch at full load, as ROOFLINE_E2E_MS computes it
     std::vector<Arg> quick = base;
     for (Arg a : {text(""), num(0), text("typical"), num(1), num(1), num(1), num(1)}) quick.push_back(a);
     require_error("ROOFLINE_CURVE", quick, Status::no_solution, "ttft_ms");
+}
+
+TEST_CASE("PLAN's power: kw from the power model, PUE and electricity as computed by hand, a power budget", "[planner]") {
+    const serving::Workload w{2000, 300};
+    serving::PlanOptions o;
+    o.gpus = {"h100-sxm", "b200"};
+    o.weights = DType::fp8;
+    o.all_rows = true;  // the same configurations whatever their cost
+    const auto rows = serving::plan("llama-3.1-70b", 20, w, {500, 50}, o);
+    REQUIRE(!rows.empty());
+    const double tokens_per_s = 20 * 300;
+    for (const auto& r : rows) {
+        INFO(r.gpu << " tp " << r.tp);
+        REQUIRE(r.kw);
+        const GpuSpec g = *find_gpu(r.gpu);
+        // Each GPU between its idle and its board power, plus its server's share.
+        CHECK(*r.kw * 1000 <= r.gpus * (g.power_w + host_power_w(g)) * (1 + 1e-12));
+        CHECK(*r.kw * 1000 >= r.gpus * (idle_power_w(g) + host_power_w(g)));
+        CHECK(*r.j_per_token == Approx(*r.kw * 1000 / tokens_per_s));
+        CHECK(*r.tok_s_per_mw == Approx(tokens_per_s / (*r.kw / 1000)));
+    }
+    // A PUE of 1.4 multiplies kw; 0.12 USD/kWh adds kw x 0.12 to USD/hour, and to USD/Mtok accordingly.
+    serving::PlanOptions e = o;
+    e.pue = 1.4;
+    e.usd_per_kwh = 0.12;
+    const auto priced = serving::plan("llama-3.1-70b", 20, w, {500, 50}, e);
+    REQUIRE(priced.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& a = rows[i];
+        const auto it = std::find_if(priced.begin(), priced.end(), [&](const serving::PlanRow& b) {
+            return b.gpu == a.gpu && b.tp == a.tp && b.layout.pp == a.layout.pp && b.layout.ep == a.layout.ep &&
+                   b.layout.dp_attention == a.layout.dp_attention && b.batch == a.batch;
+        });
+        REQUIRE(it != priced.end());
+        CHECK(*it->kw == Approx(*a.kw * 1.4));
+        CHECK(*it->usd_per_hour == Approx(*a.usd_per_hour + *a.kw * 1.4 * 0.12));
+        CHECK(*it->usd_per_mtok == Approx(*it->usd_per_hour / (tokens_per_s * 3600) * 1e6));
+        CHECK(*it->usd_per_month == Approx(*it->usd_per_hour * 730));
+    }
+    // A budget between the least and the most kW rules the rows above it out; below the least, none is left.
+    double least = INFINITY, most = 0;
+    for (const auto& r : rows) least = std::min(least, *r.kw), most = std::max(most, *r.kw);
+    REQUIRE(least < most);
+    serving::PlanOptions budget = o;
+    budget.max_kw = (least + most) / 2;
+    const auto within = serving::plan("llama-3.1-70b", 20, w, {500, 50}, budget);
+    CHECK(within.size() < rows.size());
+    for (const auto& r : within) CHECK(*r.kw <= budget.max_kw);
+    budget.max_kw = least * 0.99;
+    try {
+        serving::plan("llama-3.1-70b", 20, w, {500, 50}, budget);
+        FAIL("a budget below every plan gave rows");
+    } catch (const Error& err) {
+        CHECK(err.argument() == "max_kw");
+        CHECK(err.status() == Status::no_solution);
+    }
+    serving::PlanOptions bad = o;
+    bad.pue = 0.9;
+    CHECK_THROWS_AS(serving::plan("llama-3.1-70b", 20, w, {500, 50}, bad), Error);
+}
+
+TEST_CASE("PLAN's power: a disaggregated plan counts both pools", "[planner]") {
+    serving::PlanOptions o;
+    o.gpus = {"h200"};
+    o.weights = DType::fp8;
+    o.disaggregated = true;
+    const auto rows = serving::plan("llama-3.1-70b", 20, {2000, 300}, {500, 50}, o);
+    REQUIRE(!rows.empty());
+    const GpuSpec g = *find_gpu("h200");
+    for (const auto& r : rows) {
+        REQUIRE(r.kw);
+        CHECK(r.prefill_replicas * r.prefill_tp > 0);
+        CHECK(*r.kw * 1000 >= r.gpus * (idle_power_w(g) + host_power_w(g)));
+        CHECK(*r.kw * 1000 <= r.gpus * (g.power_w + host_power_w(g)) * (1 + 1e-12));
+    }
 }

@@ -62,6 +62,9 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
         fmt::print("at most {:g}% of each replica's capacity used; {:g} replica{} at least{}\n", 100 * values.at("headroom"),
                    values.at("min_replicas"), values.at("min_replicas") == 1 ? "" : "s",
                    disaggregated ? " in each pool" : "");
+    if (values.at("usd_per_kwh") > 0 || values.at("pue") != 1 || values.at("max_kw") > 0)
+        fmt::print("electricity {:g} USD/kWh in USD/hour; PUE {:g}{}\n", values.at("usd_per_kwh"), values.at("pue"),
+                   values.at("max_kw") > 0 ? fmt::format("; at most {:g} kW", values.at("max_kw")) : "");
     // A format no published checkpoint has (weight_dtype "all" or one format) is marked '*'.
     auto weights_of = [&](std::size_t r) { return plan.text(r, "weights") + (plan.text(r, "checkpoint").empty() ? "*" : ""); };
     std::size_t gpu_width = 3;
@@ -74,22 +77,23 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     }
     // Disaggregated: the prefill pool as replicas x GPUs per replica.
     const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
-    fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>10} {:>9} {:>9}\n", "#",
+    fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n", "#",
                "gpu", gpu_width, "weights", weights_width, "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
-               "TPOT ms", "tok/s/GPU", "cap/GPU", "USD/hour", "USD/month", "USD/Mtok", "all/Mtok");
+               "TPOT ms", "tok/s/GPU", "cap/GPU", "USD/hour", "USD/month", "USD/Mtok", "all/Mtok", "kW", "J/tok");
     for (std::size_t r = 1; r <= shown; ++r) {
         const std::string prefill =
             disaggregated
                 ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
                 : "";
-        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>10} {:>9} {:>9}\n",
+        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n",
                    r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "engine_tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), half_away(plan.number(r, "batch"), 0),
                    plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
                    half_away(plan.number(r, "capacity_tok_s_per_gpu"), 0), price(plan.at(r, "usd_per_hour"), "{:.2f}", 2),
                    price(plan.at(r, "usd_per_month"), "{:.0f}", 0), price(plan.at(r, "usd_per_mtok"), "{:.3f}", 3),
-                   price(plan.at(r, "usd_per_mtok_blended"), "{:.3f}", 3));
+                   price(plan.at(r, "usd_per_mtok_blended"), "{:.3f}", 3), price(plan.at(r, "kw"), "{:.1f}", 1),
+                   price(plan.at(r, "j_per_token"), "{:.2f}", 2));
     }
     if (percentile > 0)
         fmt::print("\n  TTFT, TPOT: p{:g} at the most a replica takes with both targets met there, simulated (Poisson\n"
@@ -101,6 +105,8 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     fmt::print("; tok/s/GPU: the load's output tokens per second per GPU;\n"
                "  cap/GPU: what the GPUs sustain within both targets (the capacity); USD/month: 730 hours;\n"
                "  USD/Mtok: per million output tokens; all/Mtok: per million tokens, prompt and output together;\n"
+               "  kW: the deployment's power (its GPUs at full load and their servers' share, times the PUE); J/tok: joules\n"
+               "  per output token of the load (docs/formulas.md, Energy);\n"
                "  tp, pp: the engine's --tensor-parallel-size and --pipeline-parallel-size (a replica: tp x pp GPUs), ep:\n"
                "  GPUs holding a share of the experts, dp: attention groups (data-parallel attention; docs/serving-model.md,\n"
                "  Layouts){}\n",

@@ -589,9 +589,9 @@ class Plan(unittest.TestCase):
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         self.assertEqual(len(lines), min(20, len(rows) - 1))
         # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/month
-        #  USD/Mtok  all/Mtok"
+        #  USD/Mtok  all/Mtok  kW  J/tok"
         (rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_month,
-         usd_mtok, all_mtok) = lines[0]
+         usd_mtok, all_mtok, kw, j_per_token) = lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
         # tp is the engine's tensor-parallel size (since 0.14): the replica's GPUs over its pipeline stages.
         self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
@@ -610,6 +610,10 @@ class Plan(unittest.TestCase):
         self.assertEqual(float(all_mtok), shown(first["usd_per_mtok_blended"], 3))
         self.assertAlmostEqual(first["usd_per_mtok_blended"] * 2300, first["usd_per_mtok"] * 300)
         self.assertEqual(float(usd_mtok), shown(first["usd_per_mtok"], 3))
+        # The deployment's power (since 0.14): kW and joules per output token of the load, 100 x 300 tokens/s.
+        self.assertEqual(float(kw), shown(first["kw"], 1))
+        self.assertEqual(float(j_per_token), shown(first["j_per_token"], 2))
+        self.assertAlmostEqual(first["j_per_token"], first["kw"] * 1000 / (100 * 300))
         self.assertIn(f"and {len(rows) - 1 - 20} more configurations", r.stdout)
         self.assertEqual(len([l for l in run(*self.EXAMPLE, "--top", "0").stdout.splitlines()
                               if re.match(r"^\s+\d+\s", l)]), len(rows) - 1)

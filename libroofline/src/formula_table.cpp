@@ -112,6 +112,7 @@ std::vector<CFunction> c_functions(const FormulaSpec& f) {
     std::vector<CFunction> out{{name, f.c_arg_count()}};
     if (f.v2_args > 0 && f.v2_args < f.args.size()) out.push_back({name + "_v2", f.v2_args});
     if (f.v3_args > 0 && f.v3_args < f.args.size()) out.push_back({name + "_v3", f.v3_args});
+    if (f.v4_args > 0 && f.v4_args < f.args.size()) out.push_back({name + "_v4", f.v4_args});
     if (out.back().args < f.args.size()) out.push_back({name + "_v" + std::to_string(out.size() + 1), f.args.size()});
     return out;
 }

@@ -388,6 +388,19 @@ inline constexpr ArgSpec kPrices = optional_text(text("prices", "USD per GPU-hou
     "替换目录价格的 GPU 每小时价格（美元），写成文本：\"h100-sxm=2.49, a100-sxm-80gb=1.29\"；留空或 catalog：用目录中的"
     "示例价格。"),
     defaults::plan_prices);
+inline constexpr ArgSpec kUsdPerKwh = optional(number("usd_per_kwh", "USD/kWh", Check::non_negative,
+    "Electricity, USD per kWh: adds kw x usd_per_kwh to each row's USD per hour (and so to its USD per month and "
+    "per million tokens); 0: none (a cloud's GPU-hour includes it).",
+    "电价，每 kWh 美元：每行的每小时美元加上 kw × usd_per_kwh（每月与每百万 token 的美元随之增加）；0：不计（云上的 GPU "
+    "小时价已含电费）。"), defaults::plan_usd_per_kwh);
+inline constexpr ArgSpec kPue = optional(number("pue", "ratio", Check::positive,
+    "The datacentre's power usage effectiveness, at least 1: its facility's power over its IT equipment's (cooling, "
+    "power distribution); kw includes it. 1: the IT equipment alone.",
+    "数据中心的电能使用效率（PUE），不小于 1：设施总功率与 IT 设备功率之比（制冷、配电）；kw 已含它。1：只计 IT 设备。"),
+    defaults::plan_pue);
+inline constexpr ArgSpec kMaxKw = optional(number("max_kw", "kW", Check::non_negative,
+    "A power budget, kW: plans whose kw is above it are left out; 0: none.",
+    "功率预算，kW：kw 超过它的方案被排除；0：不限。"), defaults::plan_max_kw);
 inline constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
     "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
     "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
@@ -453,7 +466,7 @@ inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutput
                                      kKvDtype, kTp, kPlanProfile, kMemUtil, kEp, kDpAttention, kPp, kPercentile};
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
-                               kHeadroom, kMinReplicas, kPercentile};
+                               kHeadroom, kMinReplicas, kPercentile, kUsdPerKwh, kPue, kMaxKw};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil, kCurvePercentile};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
@@ -525,10 +538,11 @@ template <typename R> constexpr Type type_of() {
 template <auto F, std::size_t N>
 constexpr FormulaSpec formula(const char* name, const char* group, const char* unit, const char* en,
                               const char* zh, const std::array<ArgSpec, N>& args, const char* example,
-                              std::size_t released_args = 0, std::size_t v2_args = 0, std::size_t v3_args = 0) {
+                              std::size_t released_args = 0, std::size_t v2_args = 0, std::size_t v3_args = 0,
+                              std::size_t v4_args = 0) {
     static_assert(N == fn_traits<decltype(F)>::arity, "the table must list every argument of the function");
     return {name, group, type_of<typename fn_traits<decltype(F)>::result>(), unit, en, zh,
-            std::span<const ArgSpec>(args), &invoke<F>, example, released_args, v2_args, v3_args};
+            std::span<const ArgSpec>(args), &invoke<F>, example, released_args, v2_args, v3_args, v4_args};
 }
 
 /// A formula that gained the layout arguments (ep, dp_attention, pp: 0.6) keeps its released typed C function
@@ -710,7 +724,7 @@ inline constexpr std::array kFormulas{
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint, "
-        "engine_tp, usd_per_month, usd_per_mtok_blended",
+        "engine_tp, usd_per_month, usd_per_mtok_blended, kw, j_per_token, tok_s_per_mw",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
         "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
@@ -719,16 +733,20 @@ inline constexpr std::array kFormulas{
         "or whole replicas leave some spare), then the published checkpoint in the row's formats (its Hugging Face id; "
         "\"\" where none is published), then the engine's tensor-parallel size (tp / pp: an engine's "
         "--tensor-parallel-size, with --pipeline-parallel-size pp; tp is the GPUs of a replica), then USD per month "
-        "(730 hours) and per million tokens of the load, prompt and output together (\"\" without a price).",
+        "(730 hours) and per million tokens of the load, prompt and output together (\"\" without a price), then the "
+        "deployment's power in kW (its GPUs at full load, their servers' share, times pue; \"\" without a board "
+        "power), the joules per output token of the load and its output tokens/s per MW (since 0.14).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
         "以及这些 GPU 在两个目标之内每块每秒能输出的 token 数（容量：headroom、min_replicas 或整数副本留有余量时高于负载"
         "的份额），然后是该行格式对应的已发布检查点（其 Hugging Face id；没有已发布检查点时为 \"\"），最后是引擎的张量并行"
         "大小（tp / pp：即引擎的 --tensor-parallel-size，配合 --pipeline-parallel-size pp；tp 是一个副本的 GPU 数），"
-        "然后是每月美元（730 小时）与负载每百万 token（输入与输出合计）美元（无价格时为 \"\"）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 4,
-        kArgsPlan.size() - 3, kArgsPlan.size() - 1),
+        "然后是每月美元（730 小时）与负载每百万 token（输入与输出合计）美元（无价格时为 \"\"），然后是部署的功率 kW"
+        "（GPU 满载、其服务器摊到的部分，乘以 pue；无板卡功耗时为 \"\"）、负载每个输出 token 的焦耳数与每 MW 的每秒输出 "
+        "token 数（自 0.14 起）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 7,
+        kArgsPlan.size() - 6, kArgsPlan.size() - 4, kArgsPlan.size() - 3),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,
         "tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp",
         "Throughput against interactivity: a header row, then one row per decode batch of a replica at full load "

@@ -248,10 +248,12 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
-           std::string_view rows_wanted, double headroom, double min_replicas, double percentile) {
+           std::string_view rows_wanted, double headroom, double min_replicas, double percentile,
+           double usd_per_kwh, double pue, double max_kw) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
-                                    min_replicas, percentile});
+                                    min_replicas, percentile, usd_per_kwh, pue, max_kw});
+    if (pue < 1) out_of_domain(f, arg_named(f, "pue"), pue, "at least 1 (the facility's power over its IT equipment's)");
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
     const ModelSpec m = model_of(f, model);
@@ -283,6 +285,9 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.headroom = headroom;
     o.min_replicas = min_replicas;
     o.percentile = percentile;
+    o.usd_per_kwh = usd_per_kwh;
+    o.pue = pue;
+    o.max_kw = max_kw;
     const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
@@ -299,6 +304,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.text(r.checkpoint);
         t.number(r.tp / r.layout.pp);  // the engine's --tensor-parallel-size: tp x pp GPUs make a replica
         t.cell(price_cell(r.usd_per_month)).cell(price_cell(r.usd_per_mtok_blended));
+        t.cell(price_cell(r.kw)).cell(price_cell(r.j_per_token)).cell(price_cell(r.tok_s_per_mw));
         t.end_row();
     }
     return std::move(t).done();

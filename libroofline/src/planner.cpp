@@ -15,6 +15,7 @@
 
 #include "roofline/error.hpp"
 #include "roofline/nearest.hpp"
+#include "roofline/power.hpp"
 #include "roofline/serving.hpp"
 #include "roofline/simulate.hpp"
 #include "roofline/units.hpp"
@@ -154,15 +155,49 @@ struct Failures {
     }
 };
 
-void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w) {
+/// W one GPU of a replica draws at its full load (power.hpp): the iteration of `batch` sequences decoding at the mean
+/// context with the share of a prompt that keeps the batch full (colocated), or the decode step alone (a
+/// disaggregated decode pool), over the iteration's `ms`.
+double decode_gpu_w(const Deployment& d, const Workload& w, double batch, double ms, bool with_prefill) {
+    std::vector<Operator> ops;
+    const double prompts = with_prefill ? batch / (w.output_tokens - 1) : 0;
+    mixed_operators(d, batch, w.prompt_tokens + w.output_tokens / 2, prompts, w.prompt_tokens, ops);
+    return step_energy(ops, d.gpu, ms).watts;
+}
+
+/// W one GPU of a prefill replica draws at its full load: the prefill of `prompts` prompts together.
+double prefill_gpu_w(const Deployment& d, const Profile& p, const Workload& w, double prompts) {
+    std::vector<Operator> ops;
+    prefill_operators(d, prompts, w.prompt_tokens, ops);
+    return step_energy(ops, d.gpu, estimate(ops, d.gpu, p)).watts;
+}
+
+/// The power of a row's GPUs (each pool's GPUs at the W one of them draws) with their servers' share, times the PUE;
+/// nothing where the GPU has no board power.
+void power(PlanRow& row, const GpuSpec& gpu, double decode_gpus, double decode_w, double prefill_gpus,
+           double prefill_w, double rps, const Workload& w, const PlanOptions& o) {
+    if (!(gpu.power_w > 0)) return;
+    const double host = host_power_w(gpu);
+    row.kw = units::kw_from_w(decode_gpus * (decode_w + host) + prefill_gpus * (prefill_w + host)) * o.pue;
+    const double tokens_per_s = rps * w.output_tokens;
+    row.j_per_token = *row.kw * units::watts_per_kw / tokens_per_s;
+    row.tok_s_per_mw = tokens_per_s / (*row.kw / units::kw_per_mw);
+}
+
+/// A row's cost: its GPUs at the GPU-hour price, and with usd_per_kwh its electricity (kw, the PUE in it); nothing
+/// without a price, or with electricity asked for and no power to price.
+void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w, const PlanOptions& o) {
     const double tokens_per_s = rps * w.output_tokens;
     row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
-    if (usd_per_gpu_hour) {
-        row.usd_per_hour = *usd_per_gpu_hour * row.gpus;
-        row.usd_per_mtok = cost_per_mtok(*usd_per_gpu_hour, row.gpus, tokens_per_s);
-        row.usd_per_month = *row.usd_per_hour * units::hours_per_month;
-        row.usd_per_mtok_blended = cost_per_mtok(*usd_per_gpu_hour, row.gpus, rps * (w.prompt_tokens + w.output_tokens));
-    }
+    row.usd_per_hour = row.usd_per_mtok = row.usd_per_month = row.usd_per_mtok_blended = std::nullopt;
+    if (!usd_per_gpu_hour || (o.usd_per_kwh > 0 && !row.kw)) return;
+    const double electricity = o.usd_per_kwh > 0 ? *row.kw * o.usd_per_kwh : 0;
+    row.usd_per_hour = *usd_per_gpu_hour * row.gpus + electricity;
+    // The whole deployment's hour as one "GPU" of cost_per_mtok.
+    const auto per_mtok = [&](double tokens) { return cost_per_mtok(*row.usd_per_hour, 1, tokens); };
+    row.usd_per_mtok = per_mtok(tokens_per_s);
+    row.usd_per_month = *row.usd_per_hour * units::hours_per_month;
+    row.usd_per_mtok_blended = per_mtok(rps * (w.prompt_tokens + w.output_tokens));
 }
 
 /// Replicas of `replica_rps` requests/s each for the load: at most `headroom` of their capacity used, and at least
@@ -299,14 +334,17 @@ std::vector<Candidate> candidates_of(Search& s, Deployment& d) {
 
 /// A colocated row sized for the load from one replica's state (the closed form's, or a percentile's): its
 /// replicas, batch, latencies, GPUs, capacity and cost.
-void size_colocated(PlanRow& row, const ReplicaState& state, const Search& s, std::optional<double> usd) {
+void size_colocated(PlanRow& row, const Deployment& d, const ReplicaState& state, const Search& s,
+                    std::optional<double> usd) {
     row.replicas = replicas_for(s.rps, state.rps, s.o);
     row.batch = state.batch;
     row.ttft_ms = state.ttft_ms;
     row.tpot_ms = state.tpot_ms;
     row.gpus = row.replicas * row.tp;
     row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
-    price(row, usd, s.rps, s.w);
+    if (d.gpu.power_w > 0)
+        power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), 0, 0, s.rps, s.w, s.o);
+    price(row, usd, s.rps, s.w, s.o);
 }
 
 /// The nearest miss of one target so far: one request's value there, and where.
@@ -324,7 +362,7 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
         case Miss::none: {
             PlanRow row = row_of(d, state, s.rps, s.o);
             row.checkpoint = s.checkpoint;
-            size_colocated(row, state, s, usd);
+            size_colocated(row, d, state, s, usd);
             s.rows.push_back(std::move(row));
             break;
         }
@@ -384,7 +422,15 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
         // The deployment sustains what its smaller pool does.
         row.capacity_tokens_per_s_per_gpu =
             std::min(row.replicas * state.rps, row.prefill_replicas * prefill.state.rps) * s.w.output_tokens / row.gpus;
-        price(row, usd, s.rps, s.w);
+        if (d.gpu.power_w > 0) {
+            Deployment pd = d;
+            pd.tp = prefill.replica.tp;
+            pd.layout = prefill.replica.layout;
+            power(row, d.gpu, row.replicas * d.tp, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, false),
+                  row.prefill_replicas * row.prefill_tp,
+                  prefill_gpu_w(pd, s.profile, s.w, prefill.state.prompts_per_batch), s.rps, s.w, s.o);
+        }
+        price(row, usd, s.rps, s.w, s.o);
         s.rows.push_back(std::move(row));
     });
 }
@@ -487,7 +533,7 @@ void at_percentile(Search& s) {
         try {
             const PercentileCapacity c = replica_rps_at(d, s.profile, s.w, s.t, so);
             left -= c.work;
-            size_colocated(row, c.state, s, price_of(gpu, s.o));
+            size_colocated(row, d, c.state, s, price_of(gpu, s.o));
             kept.push_back(std::move(row));
         } catch (const Error& e) {
             if (e.status() != Status::no_solution) throw;
@@ -498,6 +544,22 @@ void at_percentile(Search& s) {
         fail(Status::no_solution, "percentile",
              fmt::format("none of the {} cheapest configurations meets both targets at p{} ({})", shortlist.size(),
                          s.o.percentile, missed));
+    s.rows = std::move(kept);
+}
+
+/// Leaves out the rows above the power budget (those without a power too: nothing says they are within it); none
+/// left: no_solution naming max_kw, with the least power found.
+void within_power_budget(Search& s) {
+    std::optional<double> least;
+    std::vector<PlanRow> kept;
+    for (PlanRow& r : s.rows) {
+        if (r.kw && (!least || *r.kw < *least)) least = *r.kw;
+        if (r.kw && *r.kw <= s.o.max_kw) kept.push_back(std::move(r));
+    }
+    if (kept.empty())
+        fail(Status::no_solution, "max_kw",
+             least ? fmt::format("every configuration draws more than {} kW: the least, {:.4g} kW", s.o.max_kw, *least)
+                   : fmt::format("no configuration's GPU has a board power (power_w) to hold to {} kW", s.o.max_kw));
     s.rows = std::move(kept);
 }
 
@@ -516,6 +578,11 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     for (double tp : o.tps) require_whole("tp", tp, 1);
     const std::vector<GpuSpec> gpus = gpus_to_plan(o);
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
+    require_non_negative("usd_per_kwh", o.usd_per_kwh);
+    if (!(o.pue >= 1) || !std::isfinite(o.pue))
+        fail(Status::invalid_argument, "pue", fmt::format("must be at least 1, the facility's power over its IT "
+                                                          "equipment's (got {})", o.pue));
+    require_non_negative("max_kw", o.max_kw);
 
     check_percentile(o.percentile);
     if (o.disaggregated && simulates(o.percentile, *profile))
@@ -526,6 +593,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
     if (s.rows.empty()) no_configuration(s);
     if (simulates(o.percentile, *profile)) at_percentile(s);
+    if (o.max_kw > 0) within_power_budget(s);
     if (!o.all_rows) s.rows = pareto(std::move(s.rows));
     sort_cheapest_first(s.rows);
     return std::move(s.rows);

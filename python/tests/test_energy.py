@@ -38,3 +38,25 @@ class Energy(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PlanPower(unittest.TestCase):
+    def test_pue_and_electricity_as_computed_by_hand(self):
+        args = ("llama-3.1-70b", 20, 2000, 300, 500, 50)
+        kw = dict(gpu="h100-sxm", weight_dtype="fp8", rows="all")
+        base = roofline.plan(*args, **kw)
+        priced = roofline.plan(*args, **kw, usd_per_kwh=0.1, pue=1.5)
+        col = {name: i for i, name in enumerate(base[0])}
+        self.assertEqual(len(base), len(priced))
+        key = lambda r: tuple(r[col[k]] for k in ("gpu", "tp", "weights", "ep", "dp_attention", "pp", "batch"))
+        by_key = {key(r): r for r in priced[1:]}  # electricity may reorder the rows, cheapest first
+        for a in base[1:]:
+            b = by_key[key(a)]
+            self.assertAlmostEqual(b[col["kw"]], 1.5 * a[col["kw"]])
+            self.assertAlmostEqual(b[col["usd_per_hour"]], a[col["usd_per_hour"]] + 0.1 * b[col["kw"]])
+            self.assertAlmostEqual(a[col["j_per_token"]], a[col["kw"]] * 1000 / (20 * 300))
+
+    def test_a_power_budget_below_every_plan_names_max_kw(self):
+        with self.assertRaises(roofline.RooflineError) as e:
+            roofline.plan("llama-3.1-70b", 20, 2000, 300, 500, 50, gpu="h100-sxm", max_kw=0.5)
+        self.assertIn("max_kw", str(e.exception))

@@ -62,6 +62,11 @@ inline constexpr const char* plan_rows = "best";
 /// needs one replica at least (min_replicas 1): what plans were before both arguments.
 inline constexpr double plan_headroom = 1;
 inline constexpr double plan_min_replicas = 1;
+/// ROOFLINE_PLAN (since 0.14): no electricity in the price (a cloud's GPU-hour includes it), a PUE of 1 (the kW of the
+/// IT equipment alone), no power budget.
+inline constexpr double plan_usd_per_kwh = 0;
+inline constexpr double plan_pue = 1;
+inline constexpr double plan_max_kw = 0;
 
 /// ROOFLINE_SIMULATE: 1000 requests (enough for a p99 from ten samples above it), seed 1, Poisson arrivals (gaps:
 /// coefficient of variation 1), every request of the given lengths; at most 1,000,000 requests in one call.

@@ -76,6 +76,8 @@ struct FormulaSpec {
     std::size_t v2_args = 0;
     /// Where it grew a third time after its _v3 was released: the arguments _v3 takes; then a _v4 takes all of them.
     std::size_t v3_args = 0;
+    /// Where it grew a fourth time after its _v4 was released: the arguments _v4 takes; then a _v5 takes all of them.
+    std::size_t v4_args = 0;
     /// The arguments of the typed C function named c_function_name().
     std::size_t c_arg_count() const noexcept { return released_args ? released_args : args.size(); }
 };
@@ -272,7 +274,9 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
            std::string_view rows = defaults::plan_rows, double headroom = defaults::plan_headroom,
-           double min_replicas = defaults::plan_min_replicas, double percentile = 0);
+           double min_replicas = defaults::plan_min_replicas, double percentile = 0,
+           double usd_per_kwh = defaults::plan_usd_per_kwh, double pue = defaults::plan_pue,
+           double max_kw = defaults::plan_max_kw);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,

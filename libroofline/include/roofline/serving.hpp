@@ -161,6 +161,12 @@ struct PlanOptions {
     double headroom = defaults::plan_headroom;
     /// Replicas at least (a whole number >= 1), each pool's where they are separate: for redundancy.
     double min_replicas = defaults::plan_min_replicas;
+    /// Electricity, USD per kWh (0: none): each row's USD per hour gains kw x usd_per_kwh (the PUE included).
+    double usd_per_kwh = defaults::plan_usd_per_kwh;
+    /// The datacentre's power usage effectiveness, >= 1: its facility's power over its IT equipment's; kw includes it.
+    double pue = defaults::plan_pue;
+    /// A power budget, kW (0: none): configurations whose kw is above it are left out.
+    double max_kw = defaults::plan_max_kw;
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
@@ -194,6 +200,12 @@ struct PlanRow {
     std::optional<double> usd_per_month;     ///< usd_per_hour x units::hours_per_month (730)
     /// Per million tokens of the load, prompt and output tokens together (a price that counts every token alike).
     std::optional<double> usd_per_mtok_blended;
+    /// The deployment's power, kW: each GPU at its pool's full load (power.hpp: the iteration at the row's batch; an
+    /// upper estimate where headroom or whole replicas leave some spare), its server's share (host_power_w), times the
+    /// PUE. Empty where the GPU has no board power.
+    std::optional<double> kw;
+    std::optional<double> j_per_token;   ///< kw over the load's output tokens/s: J per output token, all in
+    std::optional<double> tok_s_per_mw;  ///< the load's output tokens/s per MW of kw
 };
 
 /// The feasible configurations for `rps` requests/s of the workload within the targets, cheapest first
