@@ -186,11 +186,11 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
                                           "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended",
-                                          "kw", "j_per_token", "tok_s_per_mw"};
+                                          "kw", "j_per_token", "tok_s_per_mw", "prefill_gpu"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 24);
+        REQUIRE(t.cols == 25);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -539,7 +539,7 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1]; "
-          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0])");
+          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
@@ -703,4 +703,74 @@ TEST_CASE("PLAN's power: a disaggregated plan counts both pools", "[planner]") {
         CHECK(*r.kw * 1000 >= r.gpus * (idle_power_w(g) + host_power_w(g)));
         CHECK(*r.kw * 1000 <= r.gpus * (g.power_w + host_power_w(g)) * (1 + 1e-12));
     }
+}
+
+TEST_CASE("PLAN: prefill and decode pools on different GPUs, beside the same-GPU plan", "[planner]") {
+    serving::PlanOptions o;
+    o.gpus = {"h200"};
+    o.weights = DType::fp8;
+    o.disaggregated = true;
+    o.all_rows = true;
+    const serving::Workload w{8000, 300};
+    const auto same = serving::plan("llama-3.1-70b", 20, w, {1000, 50}, o);
+    o.prefill_gpus = {"b200", "h200"};
+    const auto mixed = serving::plan("llama-3.1-70b", 20, w, {1000, 50}, o);
+    const GpuSpec h200 = *find_gpu("h200"), b200 = *find_gpu("b200");
+    bool on_b200 = false, on_h200 = false;
+    for (const auto& r : same) CHECK(r.prefill_gpu == "h200");
+    for (const auto& r : mixed) {
+        INFO(r.gpu << " prefill " << r.prefill_gpu << " " << r.prefill_replicas << "x" << r.prefill_tp);
+        CHECK(r.gpu == "h200");
+        on_b200 = on_b200 || r.prefill_gpu == "b200";
+        on_h200 = on_h200 || r.prefill_gpu == "h200";
+        // Each pool's GPUs at their own price.
+        const double decode_gpus = r.replicas * r.tp, prefill_gpus = r.prefill_replicas * r.prefill_tp;
+        CHECK(r.gpus == decode_gpus + prefill_gpus);
+        const double price = r.prefill_gpu == "b200" ? b200.usd_per_gpu_hour : h200.usd_per_gpu_hour;
+        CHECK(*r.usd_per_hour == Approx(decode_gpus * h200.usd_per_gpu_hour + prefill_gpus * price));
+        // And at their own power, with their own servers' share.
+        const GpuSpec& pg = r.prefill_gpu == "b200" ? b200 : h200;
+        CHECK(*r.kw * 1000 <= decode_gpus * (h200.power_w + host_power_w(h200)) +
+                                   prefill_gpus * (pg.power_w + host_power_w(pg)) + 1e-9);
+        CHECK(r.ttft_ms <= 1000 * (1 + 1e-12));
+    }
+    CHECK(on_b200);
+    CHECK(on_h200);
+    // The same-GPU rows are among the mixed plan's (prefill on h200 is one of its prefill GPUs).
+    for (const auto& a : same)
+        CHECK(std::any_of(mixed.begin(), mixed.end(), [&](const serving::PlanRow& b) {
+            return b.prefill_gpu == "h200" && a.tp == b.tp && a.layout.pp == b.layout.pp && a.batch == b.batch &&
+                   a.prefill_tp == b.prefill_tp && a.prefill_replicas == b.prefill_replicas &&
+                   *a.usd_per_hour == Approx(*b.usd_per_hour);
+        }));
+    // B200 computes a prefill faster than H200: its pool needs fewer GPUs.
+    double fewest_b200 = INFINITY, fewest_h200 = INFINITY;
+    for (const auto& r : mixed) {
+        double& fewest = r.prefill_gpu == "b200" ? fewest_b200 : fewest_h200;
+        fewest = std::min(fewest, r.prefill_replicas * r.prefill_tp);
+    }
+    CHECK(fewest_b200 < fewest_h200);
+}
+
+TEST_CASE("PLAN: prefill_gpu's errors name it", "[planner]") {
+    const auto error_of = [](std::vector<Arg> extra) {
+        std::vector<Arg> args{text("llama-3.1-70b"), num(20), num(8000), num(300), num(1000), num(50), text("h200"),
+                              text("fp8"), text(""), text("typical")};
+        for (Arg& a : extra) args.push_back(std::move(a));
+        try {
+            table("ROOFLINE_PLAN", args);
+        } catch (const Error& e) {
+            return e;
+        }
+        FAIL("no error");
+        throw;
+    };
+    const Error unknown = error_of({num(1), text(""), num(0.9), text("best"), num(1), num(1), num(0), num(0), num(1),
+                                    num(0), text("b2000")});
+    CHECK(unknown.argument() == "prefill_gpu");
+    CHECK(unknown.status() == Status::unknown_id);
+    const Error colocated = error_of({num(0), text(""), num(0.9), text("best"), num(1), num(1), num(0), num(0), num(1),
+                                      num(0), text("b200")});
+    CHECK(colocated.argument() == "prefill_gpu");
+    CHECK(colocated.status() == Status::invalid_argument);
 }

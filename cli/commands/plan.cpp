@@ -75,16 +75,21 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
         weights_width = std::max(weights_width, weights_of(r).size());
         unpublished = unpublished || plan.text(r, "checkpoint").empty();
     }
-    // Disaggregated: the prefill pool as replicas x GPUs per replica.
-    const std::string prefill_header = disaggregated ? fmt::format(" {:>8}", "prefill") : "";
+    // Disaggregated: the prefill pool as replicas x GPUs per replica, and its GPU where it is not the decode pool's.
+    const auto prefill_of = [&](std::size_t r) {
+        const std::string& gpu = plan.text(r, "prefill_gpu");
+        return fmt::format("{}x{}{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp"),
+                           gpu == plan.text(r, "gpu") ? "" : " " + gpu);
+    };
+    std::size_t prefill_width = 8;
+    if (disaggregated)
+        for (std::size_t r = 1; r <= shown; ++r) prefill_width = std::max(prefill_width, prefill_of(r).size());
+    const std::string prefill_header = disaggregated ? fmt::format(" {:>{}}", "prefill", prefill_width) : "";
     fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n", "#",
                "gpu", gpu_width, "weights", weights_width, "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
                "TPOT ms", "tok/s/GPU", "cap/GPU", "USD/hour", "USD/month", "USD/Mtok", "all/Mtok", "kW", "J/tok");
     for (std::size_t r = 1; r <= shown; ++r) {
-        const std::string prefill =
-            disaggregated
-                ? fmt::format(" {:>8}", fmt::format("{}x{}", plan.number(r, "prefill_replicas"), plan.number(r, "prefill_tp")))
-                : "";
+        const std::string prefill = disaggregated ? fmt::format(" {:>{}}", prefill_of(r), prefill_width) : "";
         fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n",
                    r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "engine_tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), half_away(plan.number(r, "batch"), 0),
@@ -110,7 +115,8 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                "  tp, pp: the engine's --tensor-parallel-size and --pipeline-parallel-size (a replica: tp x pp GPUs), ep:\n"
                "  GPUs holding a share of the experts, dp: attention groups (data-parallel attention; docs/serving-model.md,\n"
                "  Layouts){}\n",
-               disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica" : "");
+               disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica (and its GPU where it\n"
+                               "  is not the decode pool's)" : "");
     if (unpublished)
         fmt::print("  *: no checkpoint of the model is published in these formats (the JSON's \"checkpoint\" names those that are)\n");
     if (shown < plan.configurations())

@@ -33,7 +33,7 @@ ModelSpec model_of(const FormulaSpec& f, std::string_view id, const char* arg = 
 /// The draft of ROOFLINE_SPEC_STEP_MS's draft_model "mtp": the model's MTP layers, or why there are none.
 ModelSpec mtp_draft_of(const FormulaSpec& f, const ModelSpec& target);
 
-GpuSpec gpu_of(const FormulaSpec& f, std::string_view id);
+GpuSpec gpu_of(const FormulaSpec& f, std::string_view id, const char* arg = "gpu");
 
 /// An optional text argument: empty means its default from the table (every host's "left out").
 std::string_view or_default(const FormulaSpec& f, const char* arg, std::string_view text);

@@ -73,9 +73,9 @@ ModelSpec mtp_draft_of(const FormulaSpec& f, const ModelSpec& target) {
     return mtp_draft(target);
 }
 
-GpuSpec gpu_of(const FormulaSpec& f, std::string_view id) {
+GpuSpec gpu_of(const FormulaSpec& f, std::string_view id, const char* arg) {
     if (auto g = find_gpu(id)) return *g;
-    unknown_id(f, "gpu", unknown_catalog_id("GPU", id, gpu_ids()));
+    unknown_id(f, arg, unknown_catalog_id("GPU", id, gpu_ids()));
 }
 
 /// An optional text argument: empty means its default from the table (every host's "left out").

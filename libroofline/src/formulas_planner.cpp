@@ -55,20 +55,20 @@ serving::Workload workload(double prompt_tokens, double output_tokens) { return 
 
 
 
-/// The GPUs of ROOFLINE_PLAN's `gpu`: one id or a list ("h100-sxm, h200"; ',' ';' or a new line between them),
-/// each the catalog's id of a GPU.
-std::vector<std::string> gpu_list_of(const FormulaSpec& f, std::string_view text) {
-    if (text.find_first_of(",;\n") == std::string_view::npos) return {gpu_of(f, text).id};  // one id, as it is
+/// The GPUs of ROOFLINE_PLAN's `gpu` (or `prefill_gpu`): one id or a list ("h100-sxm, h200"; ',' ';' or a new line
+/// between them), each the catalog's id of a GPU.
+std::vector<std::string> gpu_list_of(const FormulaSpec& f, std::string_view text, const char* arg = "gpu") {
+    if (text.find_first_of(",;\n") == std::string_view::npos) return {gpu_of(f, text, arg).id};  // one id, as it is
     std::vector<std::string> ids;
     while (!text.empty()) {
         const std::size_t end = text.find_first_of(",;\n");
         const std::string_view item = trimmed(text.substr(0, end));
         text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
         if (item.empty()) continue;
-        ids.push_back(gpu_of(f, item).id);
+        ids.push_back(gpu_of(f, item, arg).id);
     }
     if (ids.empty())
-        throw Error::of_argument(Status::invalid_argument, f.name, "gpu", "names no GPU (got a list of separators)");
+        throw Error::of_argument(Status::invalid_argument, f.name, arg, "names no GPU (got a list of separators)");
     return ids;
 }
 
@@ -249,10 +249,10 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
            std::string_view rows_wanted, double headroom, double min_replicas, double percentile,
-           double usd_per_kwh, double pue, double max_kw) {
+           double usd_per_kwh, double pue, double max_kw, std::string_view prefill_gpu) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
-                                    min_replicas, percentile, usd_per_kwh, pue, max_kw});
+                                    min_replicas, percentile, usd_per_kwh, pue, max_kw, prefill_gpu});
     if (pue < 1) out_of_domain(f, arg_named(f, "pue"), pue, "at least 1 (the facility's power over its IT equipment's)");
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
@@ -288,6 +288,12 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.usd_per_kwh = usd_per_kwh;
     o.pue = pue;
     o.max_kw = max_kw;
+    if (!trimmed(prefill_gpu).empty()) {
+        o.prefill_gpus = gpu_list_of(f, prefill_gpu, "prefill_gpu");  // an unknown id first: named as such
+        if (!o.disaggregated)
+            throw Error::of_argument(Status::invalid_argument, f.name, "prefill_gpu",
+                                     "a prefill GPU is for a disaggregated plan (disaggregated 1)");
+    }
     const std::vector<serving::PlanRow> rows = serving_model(f, [&] {
         return serving::plan(m, rps, workload(prompt_tokens, output_tokens), {ttft_ms, tpot_ms}, o);
     });
@@ -305,6 +311,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.number(r.tp / r.layout.pp);  // the engine's --tensor-parallel-size: tp x pp GPUs make a replica
         t.cell(price_cell(r.usd_per_month)).cell(price_cell(r.usd_per_mtok_blended));
         t.cell(price_cell(r.kw)).cell(price_cell(r.j_per_token)).cell(price_cell(r.tok_s_per_mw));
+        t.text(r.prefill_gpu);
         t.end_row();
     }
     return std::move(t).done();

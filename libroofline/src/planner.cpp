@@ -174,25 +174,26 @@ double prefill_gpu_w(const Deployment& d, const Profile& p, const Workload& w, d
 
 /// The power of a row's GPUs (each pool's GPUs at the W one of them draws) with their servers' share, times the PUE;
 /// nothing where the GPU has no board power.
-void power(PlanRow& row, const GpuSpec& gpu, double decode_gpus, double decode_w, double prefill_gpus,
-           double prefill_w, double rps, const Workload& w, const PlanOptions& o) {
-    if (!(gpu.power_w > 0)) return;
-    const double host = host_power_w(gpu);
-    row.kw = units::kw_from_w(decode_gpus * (decode_w + host) + prefill_gpus * (prefill_w + host)) * o.pue;
+void power(PlanRow& row, const GpuSpec& gpu, double decode_gpus, double decode_w, const GpuSpec& prefill_gpu,
+           double prefill_gpus, double prefill_w, double rps, const Workload& w, const PlanOptions& o) {
+    if (!(gpu.power_w > 0) || (prefill_gpus > 0 && !(prefill_gpu.power_w > 0))) return;
+    row.kw = units::kw_from_w(decode_gpus * (decode_w + host_power_w(gpu)) +
+                              prefill_gpus * (prefill_w + host_power_w(prefill_gpu))) *
+             o.pue;
     const double tokens_per_s = rps * w.output_tokens;
     row.j_per_token = *row.kw * units::watts_per_kw / tokens_per_s;
     row.tok_s_per_mw = tokens_per_s / (*row.kw / units::kw_per_mw);
 }
 
-/// A row's cost: its GPUs at the GPU-hour price, and with usd_per_kwh its electricity (kw, the PUE in it); nothing
-/// without a price, or with electricity asked for and no power to price.
-void price(PlanRow& row, std::optional<double> usd_per_gpu_hour, double rps, const Workload& w, const PlanOptions& o) {
+/// A row's cost: its GPUs' hour (`gpus_usd_per_hour`: each pool's GPUs at their GPU-hour price), and with usd_per_kwh
+/// its electricity (kw, the PUE in it); nothing without a price, or with electricity asked for and no power to price.
+void price(PlanRow& row, std::optional<double> gpus_usd_per_hour, double rps, const Workload& w, const PlanOptions& o) {
     const double tokens_per_s = rps * w.output_tokens;
     row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
     row.usd_per_hour = row.usd_per_mtok = row.usd_per_month = row.usd_per_mtok_blended = std::nullopt;
-    if (!usd_per_gpu_hour || (o.usd_per_kwh > 0 && !row.kw)) return;
+    if (!gpus_usd_per_hour || (o.usd_per_kwh > 0 && !row.kw)) return;
     const double electricity = o.usd_per_kwh > 0 ? *row.kw * o.usd_per_kwh : 0;
-    row.usd_per_hour = *usd_per_gpu_hour * row.gpus + electricity;
+    row.usd_per_hour = *gpus_usd_per_hour + electricity;
     // The whole deployment's hour as one "GPU" of cost_per_mtok.
     const auto per_mtok = [&](double tokens) { return cost_per_mtok(*row.usd_per_hour, 1, tokens); };
     row.usd_per_mtok = per_mtok(tokens_per_s);
@@ -230,11 +231,21 @@ template <typename F> void attempt(Failures& failures, F&& f) {
     }
 }
 
-/// The KV cache of one prompt from the prefill pool to the decode pool, ms: each prefill GPU sends its share over
-/// the network (the pools are separate machines), or over the scale-up links where the GPU has no network.
-double kv_transfer_ms(const Deployment& prefill, const Profile& p, const Workload& w) {
+/// The KV cache of one prompt from the prefill pool to the decode pool on `decode` GPUs, ms: each prefill GPU sends
+/// its share over the network (the pools are separate machines), or over the scale-up links where the GPU has no
+/// network. Between two GPU types (machines of their own, docs/serving-model.md §5) always over the network, at the
+/// slower of the two GPUs' NICs (the one that has one where the other's is not recorded); neither: no_solution.
+double kv_transfer_ms(const Deployment& prefill, const GpuSpec& decode, const Profile& p, const Workload& w) {
     const double bytes = kv_bytes_per_sequence_per_gpu(prefill, w.prompt_tokens);
-    const double tbs = prefill.gpu.scaleout_tbs > 0 ? prefill.gpu.scaleout_tbs : prefill.gpu.interconnect_tbs;
+    double tbs = prefill.gpu.scaleout_tbs > 0 ? prefill.gpu.scaleout_tbs : prefill.gpu.interconnect_tbs;
+    if (prefill.gpu.id != decode.id) {
+        const double a = prefill.gpu.scaleout_tbs, b = decode.scaleout_tbs;
+        tbs = a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
+        if (!(tbs > 0))
+            fail(Status::no_solution, "prefill_gpu",
+                 fmt::format("no network between '{}' and '{}': the catalog records no NIC (scaleout_tbs) for either",
+                             prefill.gpu.id, decode.id));
+    }
     if (!(tbs > 0)) return 0;  // one GPU with no link in the catalog: the pools share its memory
     return bytes / (tbs * p.interconnect_efficiency * 1e12) * 1e3;
 }
@@ -242,13 +253,13 @@ double kv_transfer_ms(const Deployment& prefill, const Profile& p, const Workloa
 /// Cost of a row for the comparison of rows: USD per hour, or GPUs where there is no price.
 double cost_of(const PlanRow& r) { return r.usd_per_hour ? *r.usd_per_hour : r.gpus; }
 
-/// The rows that no other row of the same GPU beats on both cost and TPOT.
+/// The rows that no other row of the same GPU (and the same prefill GPU) beats on both cost and TPOT.
 std::vector<PlanRow> pareto(std::vector<PlanRow> rows) {
     std::vector<PlanRow> kept;
     for (const PlanRow& r : rows) {
         bool beaten = false;
         for (const PlanRow& o : rows) {
-            if (&o == &r || o.gpu != r.gpu) continue;
+            if (&o == &r || o.gpu != r.gpu || o.prefill_gpu != r.prefill_gpu) continue;
             const bool no_worse = cost_of(o) <= cost_of(r) && o.tpot_ms <= r.tpot_ms;
             const bool better = cost_of(o) < cost_of(r) || o.tpot_ms < r.tpot_ms;
             if (no_worse && (better || &o < &r)) {  // of two equal rows, the first stays
@@ -284,6 +295,7 @@ struct Search {
     Failures failures;
     std::vector<Checkpoint> published;  ///< the model's (ModelSpec::published)
     std::string checkpoint;  ///< of the formats being tried (Mix::checkpoint)
+    std::vector<GpuSpec> prefill_gpus;  ///< the options' prefill GPUs (empty: each decode GPU's own)
 };
 
 /// The deployment `d` set to the candidate's size and layout: one deployment per GPU (the model and the GPU copied
@@ -343,8 +355,9 @@ void size_colocated(PlanRow& row, const Deployment& d, const ReplicaState& state
     row.gpus = row.replicas * row.tp;
     row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
     if (d.gpu.power_w > 0)
-        power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), 0, 0, s.rps, s.w, s.o);
-    price(row, usd, s.rps, s.w, s.o);
+        power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), d.gpu, 0, 0, s.rps, s.w,
+              s.o);
+    price(row, usd ? std::optional<double>(*usd * row.gpus) : std::nullopt, s.rps, s.w, s.o);
 }
 
 /// The nearest miss of one target so far: one request's value there, and where.
@@ -378,28 +391,32 @@ void colocated_candidate(Search& s, const Deployment& d, std::optional<double> u
     }
 }
 
-/// The prefill pool of a disaggregated deployment: its replica, its state at full load, and the KV transfer of a
-/// prompt to the decode pool, ms.
+/// The prefill pool of a disaggregated deployment: its GPUs (the replica's deployment), its state at full load, the
+/// KV transfer of a prompt to the decode pool, ms, and its GPU's price.
 struct PrefillPool {
-    Candidate replica;
+    Deployment deployment;
     PrefillState state;
     double transfer_ms = 0;
+    std::optional<double> usd_per_gpu_hour;
 };
 
-/// The prefill pool of the GPU in the format `d` holds: the tensor-parallel replica that needs the fewest GPUs.
-/// Its TTFT target is what the KV transfer to the decode pool leaves of the request's.
-std::optional<PrefillPool> prefill_pool(Search& s, Deployment& d, const std::vector<Candidate>& candidates) {
+/// The prefill pool on the GPU and in the format `d` holds, beside decode pools on `decode` GPUs: the
+/// tensor-parallel replica that needs the fewest GPUs. Its TTFT target is what the KV transfer to the decode pool
+/// leaves of the request's.
+std::optional<PrefillPool> prefill_pool(Search& s, Deployment& d, const std::vector<Candidate>& candidates,
+                                        const GpuSpec& decode) {
     std::optional<PrefillPool> pool;
     const auto gpus_of = [&](double ptp, const PrefillState& p) { return replicas_for(s.rps, p.rps, s.o) * ptp; };
     for (const Candidate& c : candidates) {
         if (!c.layout.trivial()) continue;
         as(d, c);
         attempt(s.failures, [&] {
-            const double kv = kv_transfer_ms(d, s.profile, s.w);
+            const double kv = kv_transfer_ms(d, decode, s.profile, s.w);
             if (kv >= s.t.ttft_ms)
                 fail(Status::no_solution, "ttft_ms", fmt::format("the KV transfer of a prompt alone takes {:.4g} ms", kv));
             const PrefillState state = prefill_rps(d, s.profile, s.w, s.t.ttft_ms - kv, s.o.mem_util);
-            if (!pool || gpus_of(d.tp, state) < gpus_of(pool->replica.tp, pool->state)) pool = PrefillPool{c, state, kv};
+            if (!pool || gpus_of(d.tp, state) < gpus_of(pool->deployment.tp, pool->state))
+                pool = PrefillPool{d, state, kv, price_of(d.gpu, s.o)};
         });
     }
     return pool;
@@ -413,29 +430,32 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
     if (miss == Miss::tpot) ++s.failures.tpot;
     if (miss != Miss::none) return;
     attempt(s.failures, [&] {
+        const Deployment& pd = prefill.deployment;
         PlanRow row = row_of(d, state, s.rps, s.o);
         row.checkpoint = s.checkpoint;
-        row.prefill_tp = prefill.replica.tp;
+        row.prefill_gpu = pd.gpu.id;
+        row.prefill_tp = pd.tp;
         row.prefill_replicas = replicas_for(s.rps, prefill.state.rps, s.o);
-        row.gpus = row.replicas * d.tp + row.prefill_replicas * row.prefill_tp;
+        const double decode_gpus = row.replicas * d.tp, prefill_gpus = row.prefill_replicas * row.prefill_tp;
+        row.gpus = decode_gpus + prefill_gpus;
         row.ttft_ms = prefill.state.ttft_ms + prefill.transfer_ms;
         // The deployment sustains what its smaller pool does.
         row.capacity_tokens_per_s_per_gpu =
             std::min(row.replicas * state.rps, row.prefill_replicas * prefill.state.rps) * s.w.output_tokens / row.gpus;
-        if (d.gpu.power_w > 0) {
-            Deployment pd = d;
-            pd.tp = prefill.replica.tp;
-            pd.layout = prefill.replica.layout;
-            power(row, d.gpu, row.replicas * d.tp, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, false),
-                  row.prefill_replicas * row.prefill_tp,
-                  prefill_gpu_w(pd, s.profile, s.w, prefill.state.prompts_per_batch), s.rps, s.w, s.o);
-        }
-        price(row, usd, s.rps, s.w, s.o);
+        power(row, d.gpu, decode_gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, false), pd.gpu, prefill_gpus,
+              prefill_gpu_w(pd, s.profile, s.w, prefill.state.prompts_per_batch), s.rps, s.w, s.o);
+        // Each pool's GPUs at their own price; no price where either has none.
+        const std::optional<double> gpus_usd =
+            usd && prefill.usd_per_gpu_hour
+                ? std::optional<double>(*usd * decode_gpus + *prefill.usd_per_gpu_hour * prefill_gpus)
+                : std::nullopt;
+        price(row, gpus_usd, s.rps, s.w, s.o);
         s.rows.push_back(std::move(row));
     });
 }
 
-/// Every configuration of one GPU: each format, each candidate, colocated or disaggregated.
+/// Every configuration of one GPU: each format, each candidate, colocated or disaggregated (the prefill pool on the
+/// same GPU, or on each of the options' prefill GPUs).
 void search_gpu(Search& s, const GpuSpec& gpu) {
     const std::optional<double> usd = price_of(gpu, s.o);
     Deployment d{s.model, gpu, DType::bf16, s.o.kv, 1};
@@ -449,9 +469,22 @@ void search_gpu(Search& s, const GpuSpec& gpu) {
             for (const Candidate& c : candidates) colocated_candidate(s, as(d, c), usd);
             continue;
         }
-        const std::optional<PrefillPool> prefill = prefill_pool(s, d, candidates);
-        if (!prefill) continue;
-        for (const Candidate& c : candidates) disaggregated_candidate(s, as(d, c), *prefill, usd);
+        std::vector<std::optional<PrefillPool>> pools;
+        if (s.prefill_gpus.empty()) {
+            pools.push_back(prefill_pool(s, d, candidates, gpu));
+        } else {
+            for (const GpuSpec& pg : s.prefill_gpus) {
+                Deployment pd{s.model, pg, mix.linear, s.o.kv, 1};
+                pd.experts = mix.experts;
+                pd.embedding = mix.embedding;
+                const std::vector<Candidate> prefill_candidates = pg.id == gpu.id ? candidates : candidates_of(s, pd);
+                attempt(s.failures, [&] { pools.push_back(prefill_pool(s, pd, prefill_candidates, gpu)); });
+            }
+        }
+        for (const std::optional<PrefillPool>& pool : pools) {
+            if (!pool) continue;
+            for (const Candidate& c : candidates) disaggregated_candidate(s, as(d, c), *pool, usd);
+        }
     }
 }
 
@@ -589,7 +622,15 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
         fail(Status::invalid_argument, "percentile",
              "a percentile is planned for colocated replicas only (disaggregated 0): the simulation runs one replica "
              "of prefill and decode together");
-    Search s{model, rps, w, t, o, *profile, {}, {}, model.published(), {}};
+    Search s{model, rps, w, t, o, *profile, {}, {}, model.published(), {}, {}};
+    if (!o.prefill_gpus.empty() && !o.disaggregated)
+        fail(Status::invalid_argument, "prefill_gpu", "a prefill GPU is for a disaggregated plan (disaggregated 1)");
+    for (const std::string& id : o.prefill_gpus) {
+        const auto g = find_gpu(id);
+        if (!g) unknown("prefill_gpu", unknown_catalog_id("GPU", id, gpu_ids()));
+        if (std::none_of(s.prefill_gpus.begin(), s.prefill_gpus.end(), [&](const GpuSpec& x) { return x.id == g->id; }))
+            s.prefill_gpus.push_back(*g);
+    }
     for (const GpuSpec& gpu : gpus) search_gpu(s, gpu);
     if (s.rows.empty()) no_configuration(s);
     if (simulates(o.percentile, *profile)) at_percentile(s);

@@ -150,6 +150,9 @@ struct PlanOptions {
     double mem_util = defaults::mem_util;               ///< fraction of each GPU's memory for weights and KV cache
     std::map<std::string, double> prices;  ///< USD per GPU-hour by GPU id, overriding the catalog
     bool disaggregated = false;          ///< separate prefill and decode pools
+    /// Disaggregated: the GPUs the prefill pool is tried on (ids), each with every decode GPU; empty: each decode
+    /// GPU's own. The KV cache goes between pools of two GPU types over the network (docs/serving-model.md §5).
+    std::vector<std::string> prefill_gpus;
     /// GPUs per replica tried; when empty: 1, 2, 4, 8 and on to the GPU's scale-up domain (72 on NVL72), and for
     /// a model that does not fit in one domain, two and four domains over the network.
     std::vector<double> tps;
@@ -187,6 +190,7 @@ struct PlanRow {
     double replicas = 0;                ///< (decode) replicas
     double prefill_tp = 0;              ///< disaggregated: GPUs per prefill replica
     double prefill_replicas = 0;        ///< disaggregated: prefill replicas
+    std::string prefill_gpu;            ///< disaggregated: the prefill pool's GPU (empty: colocated)
     double gpus = 0;                    ///< GPUs in total
     double ttft_ms = 0;                 ///< at a replica's full load
     double tpot_ms = 0;                 ///< at a replica's full load
