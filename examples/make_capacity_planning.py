@@ -698,7 +698,8 @@ def models(book, sheet):
 # ---------------------------------------------------------------------------------------------------
 # Sheet "Planner"
 
-PLAN_TOP = 25     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
+ANSWER_ROW = 25   # the Answer's title, below the inputs (rows 5 ... 23)
+PLAN_TOP = 33     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
 PLAN_ROWS = 150   # configurations listed (the array formula's height less its header row)
 PLAN_PRINTED = 40  # configurations printed (the PDF's page)
 PLAN_COLS = 16    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
@@ -728,7 +729,19 @@ def planner_inputs():
         ("Disaggregated", 0, "1: separate prefill and decode pools", "0"),
         ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
         ("Memory for weights and KV", 0.9, "fraction of each GPU's memory", "0.00"),
+        ("Headroom", 1, "fraction of each replica's capacity the load may use: 0.8 keeps a fifth spare", "0.00"),
+        ("Replicas at least", 1, "each pool's when disaggregated: 2 survives the loss of one", "0"),
+        ("Electricity", 0, "USD per kWh added to USD per hour (0: none, as in a cloud's GPU-hour)", "0.000"),
+        ("PUE", 1, "the datacentre's power over its IT equipment's: at least 1", "0.00"),
+        ("Power budget", 0, "kW: plans above it are left out; 0: none", "#,##0.#"),
+        ("Prefill GPU (optional)", None, "disaggregated: the prefill pool's GPUs (one or a list); empty: the decode GPU's",
+         None),
     ]
+
+
+# ROOFLINE_PLAN's arguments that the Planner sets itself, by their place among its arguments: rows (the best of each
+# GPU) and percentile (the means: the closed form, quick to recalculate).
+PLAN_FIXED = {13: '"best"', 16: "0"}
 
 
 def planner(book, sheet):
@@ -737,6 +750,8 @@ def planner(book, sheet):
     # an empty cell is no text for the add-in.
     refs = [f'$B${5 + i}&""' if label.endswith("(optional)") else f"$B${5 + i}"
             for i, (label, *_) in enumerate(inputs)]
+    for place, value in sorted(PLAN_FIXED.items()):
+        refs.insert(place, value)
     plan_call = f"ROOFLINE_PLAN({';'.join(refs)})"
     book.title(sheet, "A1", "Capacity planner: which GPUs, how many, at what cost, for a load and latency targets")
     book.note(sheet, "A2", "Change the yellow inputs. ROOFLINE_PLAN tries every datacenter GPU of the catalog, replicas of 1 to 72 "
@@ -756,15 +771,18 @@ def planner(book, sheet):
     drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B14", PROFILES, "typical: the estimate; bound: the ideal roofline.")
     drop_down(book, sheet, "B15", '"0";"1"', "0: colocated; 1: disaggregated prefill and decode.")
-    book.style(sheet.getCellRangeByName("B5:B17"), align="LEFT")
+    drop_down(book, sheet, f"B{4 + len(inputs)}", "Catalog_GPUs", "Empty: the prefill pool on the decode pool's GPU; or "
+                                                               "one GPU or a list (disaggregated only).")
+    book.style(sheet.getCellRangeByName(f"B5:B{4 + len(inputs)}"), align="LEFT")
 
     # The answer in one line, from the first row of the array.
     top, first, last = PLAN_TOP, PLAN_TOP + 1, PLAN_TOP + PLAN_ROWS
-    count = "$B$20"
-    book.put(sheet, "A19", "Answer", bold=True, size=12)
-    book.put(sheet, "A20", "Configurations found")
-    book.put(sheet, "B20", f"=IFERROR(ROWS({plan_call})-1;0)", fmt="#,##0", bold=True, align="LEFT")
-    book.put(sheet, "C20", f'=IF({count}>{PLAN_ROWS};"the {PLAN_ROWS} cheapest are listed below";"")',
+    a = ANSWER_ROW
+    count = f"$B${a + 1}"
+    book.put(sheet, f"A{a}", "Answer", bold=True, size=12)
+    book.put(sheet, f"A{a + 1}", "Configurations found")
+    book.put(sheet, f"B{a + 1}", f"=IFERROR(ROWS({plan_call})-1;0)", fmt="#,##0", bold=True, align="LEFT")
+    book.put(sheet, f"C{a + 1}", f'=IF({count}>{PLAN_ROWS};"the {PLAN_ROWS} cheapest are listed below";"")',
              color=NOTE_COLOR)
     r = first
     why = f'ROOFLINE_WHY("ROOFLINE_PLAN";{";".join(refs)})'
@@ -777,12 +795,17 @@ def planner(book, sheet):
                f'"Cheapest: "&H{r}&" \u00d7 "&A{r}&" ("&E{r}&IF(E{r}=1;" replica";" replicas")&" of tp "&B{r}&{layout}&", "&C{r}&'
                f'" weights, batch "&TEXT(D{r};"0")&{pool}&")"&{price}&'
                f'"; TTFT "&TEXT(I{r};"0")&" ms, TPOT "&TEXT(J{r};"0.0")&" ms")')
-    book.put(sheet, "A21", summary, bold=True, color=TITLE_COLOR, size=11)
+    book.put(sheet, f"A{a + 2}", summary, bold=True, color=TITLE_COLOR, size=11)
     # The cheapest row's published checkpoint (the plan's 18th column, since 0.14): the curve beside computes it.
-    book.put(sheet, "A22", "Its checkpoint")
-    book.put(sheet, "B22", f'=IF(B20=0;"";IFERROR(IF(INDEX({plan_call};2;18)="";"none published in these formats";'
-                           f'INDEX({plan_call};2;18));""))', bold=True, align="LEFT")
-    book.name("Planner_Answer", "Planner", "A20:B22")
+    book.put(sheet, f"A{a + 3}", "Its checkpoint")
+    book.put(sheet, f"B{a + 3}", f'=IF({count}=0;"";IFERROR(IF(INDEX({plan_call};2;18)="";"none published in these formats";'
+                                 f'INDEX({plan_call};2;18));""))', bold=True, align="LEFT")
+    # Its power (the plan's 22nd and 23rd columns, since 0.14): the GPUs at full load, their servers' share, the PUE.
+    book.put(sheet, f"A{a + 4}", "Its power")
+    book.put(sheet, f"B{a + 4}", f'=IF({count}=0;"";IFERROR(TEXT(INDEX({plan_call};2;22);"#,##0.0")&" kW, "&'
+                                 f'TEXT(INDEX({plan_call};2;23);"0.00")&" J per output token";"no board power in the '
+                                 f'catalog"))', bold=True, align="LEFT")
+    book.name("Planner_Answer", "Planner", f"A{a + 1}:B{a + 4}")
 
     # The ROOFLINE_PLAN array: its own header row, then the configurations. The array formula spans
     # more rows than there are configurations; IF leaves the rows beyond them empty, IFERROR the whole
@@ -835,7 +858,7 @@ def planner_curve(book, sheet, first):
     c_last = c0 + CURVE_COLS - 1
     left, right = _col(c0), _col(c_last)
     last = top + CURVE_ROWS
-    call = (f'ROOFLINE_CURVE($B$5;$A${first};$B$7;$B$8;IF(ISERROR(FIND("/";$B$22));$C${first};$B$22);$B$13&"";0;'
+    call = (f'ROOFLINE_CURVE($B$5;$A${first};$B$7;$B$8;IF(ISERROR(FIND("/";$B${ANSWER_ROW + 3}));$C${first};$B${ANSWER_ROW + 3});$B$13&"";0;'
             f'$B$14&"")')
     count = f"${_col(c0 + 1)}${top - 2}"
     book.title(sheet, f"{left}{top - 3}", "Throughput against interactivity: the cheapest row's GPU and weights, every "

@@ -277,7 +277,10 @@ def check_calibrate(doc):
 # ---- The Planner and the Models sheet against the C ABI ----
 
 ROOFLINE = None  # the Python package over the .oxt's own libroofline (main() loads it)
-PLAN_TOP = 25    # the Planner's row of ROOFLINE_PLAN's header row (make_capacity_planning.py)
+PLAN_TOP = 33    # the Planner's row of ROOFLINE_PLAN's header row (make_capacity_planning.py)
+PLAN_INPUTS = 19  # the Planner's inputs, rows 5 ... 23
+PLAN_FIXED = {13: "best", 16: 0}  # ROOFLINE_PLAN's arguments the Planner sets itself: rows, percentile
+ANSWER = {"count": "B26", "summary": "A27", "checkpoint": "B28", "power": "B29"}
 MODELS_TOP = 15  # the Models sheet's header row
 
 
@@ -306,15 +309,17 @@ def check_planner(doc):
     tokens = USD per hour / (output tokens/s x 3600) x 1e6; both targets are met; cheapest first."""
     problems = []
     sheet = doc.Sheets.getByName("Planner")
-    inputs = [sheet.getCellByPosition(1, r) for r in range(4, 17)]
+    inputs = [sheet.getCellByPosition(1, r) for r in range(4, 4 + PLAN_INPUTS)]
     args = [c.getString() if c.getType().value == "TEXT" else ("" if c.getType().value == "EMPTY" else c.getValue())
             for c in inputs]
+    for place, value in sorted(PLAN_FIXED.items()):
+        args.insert(place, value)
     expected = ROOFLINE.call("ROOFLINE_PLAN", *args)
     area = doc.NamedRanges.getByName("Planner_Table").ReferredCells.RangeAddress
     height = area.EndRow - area.StartRow  # configurations the sheet has room for
     table = sheet.getCellRangeByName(f"A{PLAN_TOP}:P{PLAN_TOP + height}").DataArray
     shown = [r for r in table if r[0] != ""]
-    count = sheet.getCellRangeByName("B20").getValue()
+    count = sheet.getCellRangeByName(ANSWER["count"]).getValue()
     print(f"\nThe Planner against ROOFLINE_PLAN through the C ABI (Python package, {len(expected) - 1} "
           f"configurations for {args[:6]})")
     # The sheet shows the plan's first 16 columns (its 17th, the capacity, is the curve's business beside it).
@@ -354,7 +359,7 @@ def check_planner(doc):
     front = [r for r in sheet.getCellRangeByName(f"Q{PLAN_TOP + 1}:Q{PLAN_TOP + height}").DataArray if r[0] == "yes"]
     if not front:
         problems.append("Planner: the Pareto front is empty")
-    summary = sheet.getCellRangeByName("A21").getString()
+    summary = sheet.getCellRangeByName(ANSWER["summary"]).getString()
     if not summary.startswith("Cheapest: ") or row["gpu"] not in summary or f"{row['usd_per_hour']:,.2f}" not in summary:
         problems.append(f"Planner: the one-line answer does not name the first row: {summary!r}")
     print(f"  Pareto front: {len(front)} configurations; the first row matches the C ABI: "
@@ -374,9 +379,17 @@ def check_planner(doc):
     # The curve beside (0.13): the cheapest row's GPU and weights over every layout, every cell the C ABI's.
     # The row's published checkpoint where it has one (the sheet's B22), else its one format.
     checkpoint = dict(zip(expected[0], expected[1]))["checkpoint"]
-    if sheet.getCellRangeByName("B22").getString() != (checkpoint or "none published in these formats"):
-        problems.append(f"Planner: B22 shows the checkpoint {sheet.getCellRangeByName('B22').getString()!r}, the C "
+    shown_checkpoint = sheet.getCellRangeByName(ANSWER["checkpoint"]).getString()
+    if shown_checkpoint != (checkpoint or "none published in these formats"):
+        problems.append(f"Planner: {ANSWER['checkpoint']} shows the checkpoint {shown_checkpoint!r}, the C "
                         f"ABI's first row {checkpoint!r}")
+    # Its power (since 0.14): the C ABI's first row's kW and J per output token, as the sheet rounds them.
+    first = dict(zip(expected[0], expected[1]))
+    power = sheet.getCellRangeByName(ANSWER["power"]).getString()
+    want = f"{first['kw']:,.1f} kW, {first['j_per_token']:.2f} J per output token"
+    print(f"  Its power: {power}")
+    if power != want:
+        problems.append(f"Planner: {ANSWER['power']} shows {power!r}, the C ABI's first row {want!r}")
     curve = ROOFLINE.call("ROOFLINE_CURVE", args[0], row["gpu"], args[2], args[3], checkpoint or row["weights"],
                           args[8], 0, args[9])
     cells = doc.NamedRanges.getByName("Planner_Curve").ReferredCells
@@ -399,6 +412,9 @@ SCENARIOS = [
     ("disaggregated, on h100-sxm only, at a price of our own", {"B11": "h100-sxm", "B15": 1.0, "B16": "h100-sxm=2.49"},
      "Cheapest: "),
     ("the bound profile, fp8 weights only", {"B12": "fp8", "B14": "bound"}, "Cheapest: "),
+    ("disaggregated, prefill on b200 and decode on h200, electricity at 0.12 USD/kWh and a PUE of 1.3",
+     {"B11": "h200", "B15": 1.0, "B20": 0.12, "B21": 1.3, "B23": "b200"}, "Cheapest: "),
+    ("a power budget of 1 kW, which no plan meets", {"B22": 1.0}, "No configuration: "),
     ("a model id that is in no catalog (typed: the drop-down lets it in)", {"B5": "my-own-model"},
      "No configuration: "),
 ]
@@ -419,9 +435,9 @@ def check_scenarios(doc):
             else:
                 cell.setValue(value)
         doc.calculateAll()
-        answer = sheet.getCellRangeByName("A21").getString()
+        answer = sheet.getCellRangeByName(ANSWER["summary"]).getString()
         found = sheet.queryFormulaCells(ERROR)
-        count = sheet.getCellRangeByName("B20").getValue()
+        count = sheet.getCellRangeByName(ANSWER["count"]).getValue()
         print(f"  {what}: {count:g} configurations; {answer}")
         if found.Count:
             problems.append(f"Planner with {what}: error values in {found.getRangeAddressesAsString()}")
@@ -562,7 +578,7 @@ def check_format_lists(doc):
             cell.setString(fmt)
             doc.calculateAll()
             found = sheet.queryFormulaCells(ERROR)
-            answer = sheet.getCellRangeByName("A21").getString() if sheet_name == "Planner" else ""
+            answer = sheet.getCellRangeByName(ANSWER["summary"]).getString() if sheet_name == "Planner" else ""
             if found.Count:
                 failed.append(f"{fmt} (error values in {found.getRangeAddressesAsString()})")
             elif sheet_name == "Planner" and not answer.startswith(("Cheapest: ", "No configuration: ")):
