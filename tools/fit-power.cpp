@@ -39,7 +39,7 @@ struct Row {
     std::string id, kind;
     GpuSpec gpu;
     std::vector<Operator> ops;
-    double step_ms = 0, watts = 0;
+    double step_ms = 0, watts = 0, batch = 0;
     bool modelled = false;  ///< step_ms from typical, not measured
 };
 
@@ -59,7 +59,8 @@ Row row_of(const measurements::Row& r) {
     row.id = r["id"];
     row.gpu = *gpu;
     row.kind = gpu->memory_kind;
-    row.ops = decode_operators(d, r.number("batch"), r.number("ctx"));
+    row.batch = r.number("batch");
+    row.ops = decode_operators(d, row.batch, r.number("ctx"));
     row.watts = r.number("watts");
     if (r["step_ms"].empty()) {
         row.step_ms = estimate(row.ops, *gpu, *find_profile("typical"));
@@ -155,13 +156,20 @@ int main(int argc, char** argv) {
                 fitted[group].push_back(std::abs(w / r.watts - 1) * 100);
                 left_out[group].push_back(std::abs(w_left / r.watts - 1) * 100);
             }
+            // Joules per output token: the GPU's power for the step over its tokens (one per sequence).
+            const auto j_per_token = [&](double watts) {
+                return std::round(watts * r.step_ms / 1000 / r.batch * 10000) / 10000;
+            };
             per_row.push_back({{"id", r.id},
                                {"gpu", r.gpu.id},
+                               {"batch", r.batch},
                                {"step_ms", std::round(r.step_ms * 1000) / 1000},
                                {"step_ms_modelled", r.modelled},
                                {"measured_w", r.watts},
                                {"predicted_w", one_decimal(w)},
-                               {"predicted_w_row_left_out", one_decimal(w_left)}});
+                               {"predicted_w_row_left_out", one_decimal(w_left)},
+                               {"measured_j_per_token", j_per_token(r.watts)},
+                               {"predicted_j_per_token_row_left_out", j_per_token(w_left)}});
         }
         const auto errors = [&](const std::string& group) {
             return json{{"fitted", one_decimal(median(fitted[group]))},
