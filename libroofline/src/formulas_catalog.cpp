@@ -317,55 +317,74 @@ std::string model_config(std::string_view model) {
     return *m->config;
 }
 
-double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
-               std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
-    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
+namespace {
+
+/// A step of a formula (ROOFLINE_STEP_MS, ROOFLINE_TTFT_MS and the formulas over them): the deployment, its operators
+/// (the calling thread's scratch) and its time under the profile, ms.
+struct Step {
+    Deployed d;
+    std::vector<Operator>& ops;
+    double ms;
+};
+
+/// The decode step of `batch` sequences at `ctx` tokens of context.
+Step decode_step(const FormulaSpec& f, std::string_view model, std::string_view gpu, double batch, double ctx,
+                 std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile,
+                 const Layout& layout) {
+    Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, layout);
     check_window(f, *d.model, ctx, "ctx", "each sequence's");
     auto& ops = operator_scratch();
     decode_operators(d.ref, batch, ctx, ops);
-    return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
+    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
+    return {std::move(d), ops, ms};
+}
+
+/// The prefill of `batch` prompts of `prompt_tokens` tokens; it writes a 16-bit KV cache, whatever the weights' format.
+Step prefill_step(const FormulaSpec& f, std::string_view model, std::string_view gpu, double prompt_tokens,
+                  double batch, std::string_view weight_dtype, double tp, std::string_view profile,
+                  const Layout& layout) {
+    Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, layout);
+    check_window(f, *d.model, prompt_tokens, "prompt_tokens", "the prompt");
+    auto& ops = operator_scratch();
+    prefill_operators(d.ref, batch, prompt_tokens, ops);
+    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
+    return {std::move(d), ops, ms};
+}
+
+/// The energy of a step on the replica's tp GPUs, J: one GPU's (power.hpp) times tp.
+double replica_energy_j(const FormulaSpec& f, const Step& step, double tp) {
+    if (!(step.d.gpu->power_w > 0))
+        throw Error::of_argument(Status::no_solution, f.name, "gpu",
+                                 fmt::format("the catalog has no board power (power_w) for '{}'", step.d.gpu->id));
+    return step_energy(step.ops, *step.d.gpu, finite(f, step.ms)).joules * tp;
+}
+
+}  // namespace
+
+double step_ms(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
+               std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
+    const auto& f = checked<&step_ms>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
+    return finite(f, decode_step(f, model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, {ep, dp_attention, pp}).ms);
 }
 
 double step_toks(std::string_view model, std::string_view gpu, double batch, double ctx,
                  std::string_view weight_dtype, std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&step_toks>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
-    check_window(f, *d.model, ctx, "ctx", "each sequence's");
-    auto& ops = operator_scratch();
-    decode_operators(d.ref, batch, ctx, ops);
-    return finite(f, batch / units::seconds_from_ms(finite(f, estimate(ops, *d.gpu, profile_of(f, profile)))));
+    const double ms = decode_step(f, model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, {ep, dp_attention, pp}).ms;
+    return finite(f, batch / units::seconds_from_ms(finite(f, ms)));
 }
 
 double ttft_ms(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
                std::string_view weight_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&ttft_ms>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
-    // The prefill writes a 16-bit KV cache, whatever the weights' format.
-    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
-    check_window(f, *d.model, prompt_tokens, "prompt_tokens", "the prompt");
-    auto& ops = operator_scratch();
-    prefill_operators(d.ref, batch, prompt_tokens, ops);
-    return finite(f, estimate(ops, *d.gpu, profile_of(f, profile)));
-}
-
-/// The energy of `ops` in a step of `step_ms` on the replica's tp GPUs, J: one GPU's (power.hpp) times tp.
-static double replica_energy_j(const FormulaSpec& f, const std::vector<Operator>& ops, const GpuSpec& gpu, double step_ms,
-                        double tp) {
-    if (!(gpu.power_w > 0))
-        throw Error::of_argument(Status::no_solution, f.name, "gpu",
-                                 fmt::format("the catalog has no board power (power_w) for '{}'", gpu.id));
-    return step_energy(ops, gpu, finite(f, step_ms)).joules * tp;
+    return finite(f, prefill_step(f, model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, {ep, dp_attention, pp}).ms);
 }
 
 double energy_j(std::string_view model, std::string_view gpu, double batch, double ctx, std::string_view weight_dtype,
                 std::string_view kv_dtype, double tp, std::string_view profile, double ep, double dp_attention, double pp) {
     const auto& f = checked<&energy_j>({model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, ep, dp_attention, pp});
-    const Deployed d = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
-    check_window(f, *d.model, ctx, "ctx", "each sequence's");
-    auto& ops = operator_scratch();
-    decode_operators(d.ref, batch, ctx, ops);
-    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
-    return finite(f, replica_energy_j(f, ops, *d.gpu, ms, tp) / batch);
+    const Step step = decode_step(f, model, gpu, batch, ctx, weight_dtype, kv_dtype, tp, profile, {ep, dp_attention, pp});
+    return finite(f, replica_energy_j(f, step, tp) / batch);
 }
 
 double prefill_energy_j(std::string_view model, std::string_view gpu, double prompt_tokens, double batch,
@@ -373,13 +392,8 @@ double prefill_energy_j(std::string_view model, std::string_view gpu, double pro
                         double dp_attention, double pp) {
     const auto& f =
         checked<&prefill_energy_j>({model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, ep, dp_attention, pp});
-    // As ROOFLINE_TTFT_MS: the prefill writes a 16-bit KV cache.
-    const Deployed d = deployed(f, model, gpu, weight_dtype, defaults::kv_dtype, tp, {ep, dp_attention, pp});
-    check_window(f, *d.model, prompt_tokens, "prompt_tokens", "the prompt");
-    auto& ops = operator_scratch();
-    prefill_operators(d.ref, batch, prompt_tokens, ops);
-    const double ms = estimate(ops, *d.gpu, profile_of(f, profile));
-    return finite(f, replica_energy_j(f, ops, *d.gpu, ms, tp) / (batch * prompt_tokens));
+    const Step step = prefill_step(f, model, gpu, prompt_tokens, batch, weight_dtype, tp, profile, {ep, dp_attention, pp});
+    return finite(f, replica_energy_j(f, step, tp) / (batch * prompt_tokens));
 }
 
 double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::string_view weight_dtype,
