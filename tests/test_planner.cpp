@@ -186,11 +186,12 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
                                           "gpus", "ttft_ms", "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour",
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
                                           "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended",
-                                          "kw", "j_per_token", "tok_s_per_mw", "prefill_gpu"};
+                                          "kw", "j_per_token", "tok_s_per_mw", "prefill_gpu",
+                                          "usd_per_mtok_input", "usd_per_mtok_output"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 25);
+        REQUIRE(t.cols == 27);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -539,7 +540,7 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1]; "
-          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=])");
+          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=]; [input_ratio=0])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
@@ -773,4 +774,29 @@ TEST_CASE("PLAN: prefill_gpu's errors name it", "[planner]") {
                                       num(0), text("b200")});
     CHECK(colocated.argument() == "prefill_gpu");
     CHECK(colocated.status() == Status::invalid_argument);
+}
+
+TEST_CASE("PLAN: input and output tokens priced apart at a ratio pay the hour at the load", "[planner]") {
+    serving::PlanOptions o;
+    o.gpus = {"h100-sxm", "h200"};
+    o.input_ratio = 0.25;
+    const double rps = 30, prompt = 40000, output = 1000;
+    const auto rows = serving::plan("llama-3.1-8b", rps, {prompt, output}, {5000, 50}, o);
+    REQUIRE(!rows.empty());
+    for (const auto& r : rows) {
+        REQUIRE(r.usd_per_mtok_input);
+        REQUIRE(r.usd_per_mtok_output);
+        CHECK(*r.usd_per_mtok_input == Approx(0.25 * *r.usd_per_mtok_output));
+        // An hour of the load's tokens at those prices is the hour's cost.
+        const double paid = 3600 * rps * (prompt * *r.usd_per_mtok_input + output * *r.usd_per_mtok_output) / 1e6;
+        CHECK(paid == Approx(*r.usd_per_hour));
+        // Between the blended price (every token alike) and the output-only one.
+        CHECK(*r.usd_per_mtok_output > *r.usd_per_mtok_blended);
+        CHECK(*r.usd_per_mtok_output < *r.usd_per_mtok);
+    }
+    o.input_ratio = 0;
+    for (const auto& r : serving::plan("llama-3.1-8b", rps, {prompt, output}, {5000, 50}, o)) {
+        CHECK(!r.usd_per_mtok_input);
+        CHECK(!r.usd_per_mtok_output);
+    }
 }

@@ -24,7 +24,8 @@ check = Checks()
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms",
           "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw",
-          "j_per_token", "tok_s_per_mw", "prefill_gpu")
+          "j_per_token", "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input",
+          "usd_per_mtok_output")
 
 # The example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
 # TPOT 50 ms.

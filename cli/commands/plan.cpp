@@ -117,6 +117,11 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                "  Layouts){}\n",
                disaggregated ? ".\n  tp, batch, replicas: the decode pool; prefill: replicas x GPUs per replica (and its GPU where it\n"
                                "  is not the decode pool's)" : "");
+    if (values.at("input_ratio") > 0 && shown > 0)
+        fmt::print("  priced apart, an input token at {:g} of an output token's: #1 at {} USD per million input tokens, {} per\n"
+                   "  million output tokens (JSON: usd_per_mtok_input, usd_per_mtok_output)\n",
+                   values.at("input_ratio"), price(plan.at(1, "usd_per_mtok_input"), "{:.3f}", 3),
+                   price(plan.at(1, "usd_per_mtok_output"), "{:.3f}", 3));
     if (unpublished)
         fmt::print("  *: no checkpoint of the model is published in these formats (the JSON's \"checkpoint\" names those that are)\n");
     if (shown < plan.configurations())

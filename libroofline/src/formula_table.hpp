@@ -407,6 +407,12 @@ inline constexpr ArgSpec kPrefillGpu = optional_text(text("prefill_gpu", "catalo
     "over the network; empty: each decode GPU's own.",
     "分离部署（disaggregated 为 1）时 Prefill 池尝试的 GPU，一种或一个列表（同 gpu），与每种 Decode GPU 搭配（算力强的 "
     "GPU 做 Prefill，显存大的做 Decode），KV Cache 经网络在两者之间传送；留空：与 Decode 相同的 GPU。"), "");
+inline constexpr ArgSpec kInputRatio = optional(number("input_ratio", "ratio", Check::non_negative,
+    "The price of an input (prompt) token as a share of an output token's, as providers price them apart (0.25: a "
+    "quarter): gives the prices per million input and output tokens that pay the plan's hour at the load; 0: not "
+    "priced apart.",
+    "输入（提示）token 价格占输出 token 价格的比例，如服务商分开定价（0.25：四分之一）：给出在该负载下付清方案每小时成本的"
+    "每百万输入 token 与输出 token 价格；0：不分开定价。"), defaults::plan_input_ratio);
 inline constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
     "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
     "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
@@ -473,7 +479,7 @@ inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutput
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
                                kHeadroom, kMinReplicas, kPercentile, kUsdPerKwh, kPue, kMaxKw,
-                               kPrefillGpu};
+                               kPrefillGpu, kInputRatio};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil, kCurvePercentile};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
@@ -731,7 +737,8 @@ inline constexpr std::array kFormulas{
     formula<&formula::plan>("ROOFLINE_PLAN", kPlanner,
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint, "
-        "engine_tp, usd_per_month, usd_per_mtok_blended, kw, j_per_token, tok_s_per_mw, prefill_gpu",
+        "engine_tp, usd_per_month, usd_per_mtok_blended, kw, j_per_token, tok_s_per_mw, prefill_gpu, usd_per_mtok_input, "
+        "usd_per_mtok_output",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
         "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
@@ -743,7 +750,8 @@ inline constexpr std::array kFormulas{
         "(730 hours) and per million tokens of the load, prompt and output together (\"\" without a price), then the "
         "deployment's power in kW (its GPUs at full load, their servers' share, times pue; \"\" without a board "
         "power), the joules per output token of the load and its output tokens/s per MW, and the prefill pool's GPU "
-        "(\"\" colocated) (since 0.14).",
+        "(\"\" colocated), and with input_ratio the prices per million input and output tokens, input_ratio apart, that "
+        "pay the hour at the load (\"\" without; since 0.14).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
@@ -752,9 +760,10 @@ inline constexpr std::array kFormulas{
         "大小（tp / pp：即引擎的 --tensor-parallel-size，配合 --pipeline-parallel-size pp；tp 是一个副本的 GPU 数），"
         "然后是每月美元（730 小时）与负载每百万 token（输入与输出合计）美元（无价格时为 \"\"），然后是部署的功率 kW"
         "（GPU 满载、其服务器摊到的部分，乘以 pue；无板卡功耗时为 \"\"）、负载每个输出 token 的焦耳数与每 MW 的每秒输出 "
-        "token 数，以及 Prefill 池的 GPU（同一副本时为 \"\"）（自 0.14 起）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 8,
-        kArgsPlan.size() - 7, kArgsPlan.size() - 5, kArgsPlan.size() - 4),
+        "token 数，以及 Prefill 池的 GPU（同一副本时为 \"\"），给出 input_ratio 时还有按该比例分开定价、在该负载下付清每小时"
+        "成本的每百万输入 token 与输出 token 价格（未给出时为 \"\"；自 0.14 起）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 9,
+        kArgsPlan.size() - 8, kArgsPlan.size() - 6, kArgsPlan.size() - 5),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,
         "tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp",
         "Throughput against interactivity: a header row, then one row per decode batch of a replica at full load "

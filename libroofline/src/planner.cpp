@@ -191,6 +191,7 @@ void price(PlanRow& row, std::optional<double> gpus_usd_per_hour, double rps, co
     const double tokens_per_s = rps * w.output_tokens;
     row.output_tokens_per_s_per_gpu = tokens_per_s / row.gpus;
     row.usd_per_hour = row.usd_per_mtok = row.usd_per_month = row.usd_per_mtok_blended = std::nullopt;
+    row.usd_per_mtok_input = row.usd_per_mtok_output = std::nullopt;
     if (!gpus_usd_per_hour || (o.usd_per_kwh > 0 && !row.kw)) return;
     const double electricity = o.usd_per_kwh > 0 ? *row.kw * o.usd_per_kwh : 0;
     row.usd_per_hour = *gpus_usd_per_hour + electricity;
@@ -199,6 +200,11 @@ void price(PlanRow& row, std::optional<double> gpus_usd_per_hour, double rps, co
     row.usd_per_mtok = per_mtok(tokens_per_s);
     row.usd_per_month = *row.usd_per_hour * units::hours_per_month;
     row.usd_per_mtok_blended = per_mtok(rps * (w.prompt_tokens + w.output_tokens));
+    // Priced apart: an output token at p, an input token at input_ratio x p, the load paying the hour.
+    if (o.input_ratio > 0) {
+        row.usd_per_mtok_output = per_mtok(rps * (w.output_tokens + o.input_ratio * w.prompt_tokens));
+        row.usd_per_mtok_input = o.input_ratio * *row.usd_per_mtok_output;
+    }
 }
 
 /// Replicas of `replica_rps` requests/s each for the load: at most `headroom` of their capacity used, and at least
@@ -616,6 +622,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
         fail(Status::invalid_argument, "pue", fmt::format("must be at least 1, the facility's power over its IT "
                                                           "equipment's (got {})", o.pue));
     require_non_negative("max_kw", o.max_kw);
+    require_non_negative("input_ratio", o.input_ratio);
 
     check_percentile(o.percentile);
     if (o.disaggregated && simulates(o.percentile, *profile))

@@ -9,7 +9,7 @@ import roofline
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
           "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw", "j_per_token",
-          "tok_s_per_mw", "prefill_gpu")
+          "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -26,7 +26,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 25)
+                self.assertEqual(len(r), 27)
                 self.assertEqual(r[col["engine_tp"]] * r[col["pp"]], r[col["tp"]])
                 if r[col["usd_per_hour"]] != "":
                     # A month of 730 hours; all the load's tokens, 2000 prompt and 300 output tokens a request.
@@ -254,6 +254,17 @@ class Simulate(unittest.TestCase):
         self.assertEqual(e.exception.argument, "prompt_tokens")
         self.assertIn("131072", str(e.exception))
 
+
+
+class PricedApart(unittest.TestCase):
+    def test_input_and_output_prices_pay_the_hour(self):
+        rows = roofline.plan("llama-3.1-8b", 30, 40000, 1000, 5000, 50, gpu="h100-sxm", input_ratio=0.25)
+        col = {name: i for i, name in enumerate(rows[0])}
+        for r in rows[1:]:
+            with self.subTest(row=r):
+                inp, out = r[col["usd_per_mtok_input"]], r[col["usd_per_mtok_output"]]
+                self.assertAlmostEqual(inp, 0.25 * out)
+                self.assertAlmostEqual(3600 * 30 * (40000 * inp + 1000 * out) / 1e6, r[col["usd_per_hour"]])
 
 if __name__ == "__main__":
     unittest.main()

@@ -170,6 +170,9 @@ struct PlanOptions {
     double pue = defaults::plan_pue;
     /// A power budget, kW (0: none): configurations whose kw is above it are left out.
     double max_kw = defaults::plan_max_kw;
+    /// The price of an input (prompt) token as a share of an output token's, as providers price them apart (0.25: a
+    /// quarter); 0: not priced apart (PlanRow::usd_per_mtok_input and usd_per_mtok_output empty).
+    double input_ratio = defaults::plan_input_ratio;
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
@@ -210,6 +213,9 @@ struct PlanRow {
     std::optional<double> kw;
     std::optional<double> j_per_token;   ///< kw over the load's output tokens/s: J per output token, all in
     std::optional<double> tok_s_per_mw;  ///< the load's output tokens/s per MW of kw
+    /// With input_ratio: the prices per million input and output tokens, input_ratio apart, that pay usd_per_hour at
+    /// the load (prompt tokens x input price + output tokens x output price = the cost).
+    std::optional<double> usd_per_mtok_input, usd_per_mtok_output;
 };
 
 /// The feasible configurations for `rps` requests/s of the workload within the targets, cheapest first
