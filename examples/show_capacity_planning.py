@@ -15,6 +15,7 @@ e.g.   /usr/bin/python3 examples/show_capacity_planning.py /tmp/cp-show build/ca
            examples/capacity-planning.fods /tmp/capacity-planning.pdf
 """
 import json
+import math
 import re
 import shutil
 import statistics
@@ -342,7 +343,9 @@ def check_planner(doc):
         ("GPUs = tp x replicas + prefill_tp x prefill_replicas", row["gpus"],
          row["tp"] * row["replicas"] + row["prefill_tp"] * row["prefill_replicas"]),
         ("output tok/s per GPU = load x output tokens / GPUs", row["output_tok_s_per_gpu"], rps * output / row["gpus"]),
-        ("USD per hour = GPUs x the catalog's price", row["usd_per_hour"], row["gpus"] * price),
+        ("USD per hour = whole servers' GPUs x the catalog's price", row["usd_per_hour"],
+         math.ceil(row["gpus"] / ROOFLINE.call("ROOFLINE_GPU", row["gpu"], "server_gpus"))
+         * ROOFLINE.call("ROOFLINE_GPU", row["gpu"], "server_gpus") * price),
         ("USD per million output tokens = USD per hour / (load x output x 3600) x 1e6", row["usd_per_mtok"],
          row["usd_per_hour"] / (rps * output * 3600) * 1e6),
     ]

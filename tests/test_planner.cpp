@@ -64,7 +64,13 @@ double num_at(const Table& t, std::size_t row, std::size_t col) { return std::ge
 const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { return std::get<std::string>(cell(t, row, col)); }
 
 enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
-             kCapacity, kCheckpoint, kEngineTp, kUsdMonth, kUsdMtokBlended };
+             kCapacity, kCheckpoint, kEngineTp, kUsdMonth, kUsdMtokBlended, kKw, kJPerToken, kTokSPerMw, kPrefillGpu,
+             kUsdMtokInput, kUsdMtokOutput, kServers };
+
+/// GPUs paid for in row `r`: the servers rented (each pool's, rounded up; the default since 0.14) of the row's GPU.
+double paid_gpus(const Table& t, std::size_t r) {
+    return num_at(t, r, kServers) * find_gpu(text_at(t, r, kGpu))->server_gpus;
+}
 
 /// The example of issue 11: Llama 3.1 70B, 100 requests/s, 2000 -> 300 tokens, TTFT 500 ms, TPOT 50 ms.
 std::vector<Arg> example(std::vector<Arg> optional = {}) {
@@ -187,11 +193,11 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
                                           "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
                                           "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended",
                                           "kw", "j_per_token", "tok_s_per_mw", "prefill_gpu",
-                                          "usd_per_mtok_input", "usd_per_mtok_output"};
+                                          "usd_per_mtok_input", "usd_per_mtok_output", "servers"};
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 27);
+        REQUIRE(t.cols == 28);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -247,12 +253,15 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
             const double usd = find_gpu(want.gpu)->usd_per_gpu_hour;
             if (usd > 0) {
                 CHECK(priced);  // no priced row after an unpriced one
-                CHECK(num_at(t, r, kUsdHour) == Approx(usd * num_at(t, r, kGpus)));
-                CHECK(num_at(t, r, kUsdMtok) == Approx(usd * num_at(t, r, kGpus) / (100 * 300 * 3600.0) * 1e6));
+                // Whole servers: the GPUs rounded up to them, each pool's; those are paid for.
+                const double paid = paid_gpus(t, r);
+                CHECK(paid >= num_at(t, r, kGpus));
+                CHECK(paid - num_at(t, r, kGpus) < (disaggregated == 1 ? 2 : 1) * find_gpu(want.gpu)->server_gpus);
+                CHECK(num_at(t, r, kUsdHour) == Approx(usd * paid));
+                CHECK(num_at(t, r, kUsdMtok) == Approx(usd * paid / (100 * 300 * 3600.0) * 1e6));
                 // A month of 730 hours; every token of the load, its 2000 prompt and 300 output tokens a request.
-                CHECK(num_at(t, r, kUsdMonth) == Approx(usd * num_at(t, r, kGpus) * 730));
-                CHECK(num_at(t, r, kUsdMtokBlended) ==
-                      Approx(usd * num_at(t, r, kGpus) / (100 * (2000 + 300) * 3600.0) * 1e6));
+                CHECK(num_at(t, r, kUsdMonth) == Approx(usd * paid * 730));
+                CHECK(num_at(t, r, kUsdMtokBlended) == Approx(usd * paid / (100 * (2000 + 300) * 3600.0) * 1e6));
                 if (r > 1 && priced) CHECK(num_at(t, r - 1, kUsdMtok) <= num_at(t, r, kUsdMtok));
             } else {
                 priced = false;
@@ -425,9 +434,9 @@ TEST_CASE("PLAN narrows to one GPU and one format, prices override the catalog's
     for (std::size_t r = 1; r < priced.rows; ++r) {
         if (text_at(priced, r, kGpu) == "h20") {
             h20 = true;
-            CHECK(num_at(priced, r, kUsdHour) == Approx(3.5 * num_at(priced, r, kGpus)));
+            CHECK(num_at(priced, r, kUsdHour) == Approx(3.5 * paid_gpus(priced, r)));
         }
-        if (text_at(priced, r, kGpu) == "h100-sxm") CHECK(num_at(priced, r, kUsdHour) == Approx(num_at(priced, r, kGpus)));
+        if (text_at(priced, r, kGpu) == "h100-sxm") CHECK(num_at(priced, r, kUsdHour) == Approx(paid_gpus(priced, r)));
     }
     CHECK(h20);
 }
@@ -439,8 +448,10 @@ TEST_CASE("PLAN takes a user catalog's price", "[planner]") {
     const Table t = table("ROOFLINE_PLAN", {text("llama-3.1-8b"), num(10), num(1000), num(200), num(800), num(40),
                                             text("planner-lab-gpu")});
     REQUIRE(t.rows >= 2);
-    CHECK(num_at(t, 1, kUsdHour) == Approx(1.25 * num_at(t, 1, kGpus)));
-    CHECK(num_at(t, 1, kUsdMtok) == Approx(1.25 * num_at(t, 1, kGpus) / (10 * 200 * 3600.0) * 1e6));
+    // A user catalog's GPU without server_gpus: its scale-up domain (8 where that is left out too).
+    CHECK(find_gpu("planner-lab-gpu")->server_gpus == 8);
+    CHECK(num_at(t, 1, kUsdHour) == Approx(1.25 * paid_gpus(t, 1)));
+    CHECK(num_at(t, 1, kUsdMtok) == Approx(1.25 * paid_gpus(t, 1) / (10 * 200 * 3600.0) * 1e6));
 }
 
 TEST_CASE("planner formulas reject bad input with an error naming the argument", "[planner][errors]") {
@@ -540,7 +551,7 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1]; "
-          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=]; [input_ratio=0])");
+          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=]; [input_ratio=0]; [rent=servers])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
@@ -645,8 +656,10 @@ TEST_CASE("PLAN's power: kw from the power model, PUE and electricity as compute
         REQUIRE(r.kw);
         const GpuSpec g = *find_gpu(r.gpu);
         // Each GPU between its idle and its board power, plus its server's share.
-        CHECK(*r.kw * 1000 <= r.gpus * (g.power_w + host_power_w(g)) * (1 + 1e-12));
-        CHECK(*r.kw * 1000 >= r.gpus * (idle_power_w(g) + host_power_w(g)));
+        // The rented servers' spare GPUs at idle with their share of the servers.
+        const double rented = r.servers * g.server_gpus;
+        CHECK(*r.kw * 1000 <= rented * (g.power_w + host_power_w(g)) * (1 + 1e-12));
+        CHECK(*r.kw * 1000 >= rented * (idle_power_w(g) + host_power_w(g)));
         CHECK(*r.j_per_token == Approx(*r.kw * 1000 / tokens_per_s));
         CHECK(*r.tok_s_per_mw == Approx(tokens_per_s / (*r.kw / 1000)));
     }
@@ -701,8 +714,9 @@ TEST_CASE("PLAN's power: a disaggregated plan counts both pools", "[planner]") {
     for (const auto& r : rows) {
         REQUIRE(r.kw);
         CHECK(r.prefill_replicas * r.prefill_tp > 0);
-        CHECK(*r.kw * 1000 >= r.gpus * (idle_power_w(g) + host_power_w(g)));
-        CHECK(*r.kw * 1000 <= r.gpus * (g.power_w + host_power_w(g)) * (1 + 1e-12));
+        const double rented = r.servers * g.server_gpus;
+        CHECK(*r.kw * 1000 >= rented * (idle_power_w(g) + host_power_w(g)));
+        CHECK(*r.kw * 1000 <= rented * (g.power_w + host_power_w(g)) * (1 + 1e-12));
     }
 }
 
@@ -728,11 +742,13 @@ TEST_CASE("PLAN: prefill and decode pools on different GPUs, beside the same-GPU
         const double decode_gpus = r.replicas * r.tp, prefill_gpus = r.prefill_replicas * r.prefill_tp;
         CHECK(r.gpus == decode_gpus + prefill_gpus);
         const double price = r.prefill_gpu == "b200" ? b200.usd_per_gpu_hour : h200.usd_per_gpu_hour;
-        CHECK(*r.usd_per_hour == Approx(decode_gpus * h200.usd_per_gpu_hour + prefill_gpus * price));
+        const auto rented = [](double gpus) { return std::ceil(gpus / 8) * 8; };  // HGX servers of 8, each pool's
+        CHECK(*r.usd_per_hour == Approx(rented(decode_gpus) * h200.usd_per_gpu_hour + rented(prefill_gpus) * price));
+        CHECK(r.servers == rented(decode_gpus) / 8 + rented(prefill_gpus) / 8);
         // And at their own power, with their own servers' share.
         const GpuSpec& pg = r.prefill_gpu == "b200" ? b200 : h200;
-        CHECK(*r.kw * 1000 <= decode_gpus * (h200.power_w + host_power_w(h200)) +
-                                   prefill_gpus * (pg.power_w + host_power_w(pg)) + 1e-9);
+        CHECK(*r.kw * 1000 <= rented(decode_gpus) * (h200.power_w + host_power_w(h200)) +
+                                   rented(prefill_gpus) * (pg.power_w + host_power_w(pg)) + 1e-9);
         CHECK(r.ttft_ms <= 1000 * (1 + 1e-12));
     }
     CHECK(on_b200);
@@ -798,5 +814,37 @@ TEST_CASE("PLAN: input and output tokens priced apart at a ratio pay the hour at
     for (const auto& r : serving::plan("llama-3.1-8b", rps, {prompt, output}, {5000, 50}, o)) {
         CHECK(!r.usd_per_mtok_input);
         CHECK(!r.usd_per_mtok_output);
+    }
+}
+
+TEST_CASE("PLAN rents whole servers and racks by default, single GPUs with rent gpus", "[planner]") {
+    // A small load on GB200: a few GPUs, rented as a whole NVL72 rack.
+    const auto args = [](const char* rent) {
+        return std::vector<Arg>{text("llama-3.1-8b"), num(5), num(1000), num(200), num(1000), num(50), text("gb200"),
+                                text(""), text(""), text("typical"), num(0), text(""), num(0.9), text("best"), num(1),
+                                num(1), num(0), num(0), num(1), num(0), text(""), num(0), text(rent)};
+    };
+    const Table racks = table("ROOFLINE_PLAN", args(""));
+    const Table gpus = table("ROOFLINE_PLAN", args("gpus"));
+    REQUIRE(racks.rows >= 2);
+    REQUIRE(gpus.rows >= 2);
+    const double usd = find_gpu("gb200")->usd_per_gpu_hour;
+    REQUIRE(find_gpu("gb200")->server_gpus == 72);
+    for (std::size_t r = 1; r < racks.rows; ++r) {
+        CHECK(num_at(racks, r, kGpus) < 72);
+        CHECK(num_at(racks, r, kServers) == 1);  // one rack holds it
+        CHECK(num_at(racks, r, kUsdHour) == Approx(72 * usd));
+    }
+    for (std::size_t r = 1; r < gpus.rows; ++r) {
+        CHECK(num_at(gpus, r, kServers) == num_at(gpus, r, kGpus));  // per GPU: the GPUs
+        CHECK(num_at(gpus, r, kUsdHour) == Approx(num_at(gpus, r, kGpus) * usd));
+    }
+    // The rack's spare GPUs draw idle power: its kW is above the single GPUs'.
+    CHECK(num_at(racks, 1, kKw) > num_at(gpus, 1, kKw));
+    try {
+        table("ROOFLINE_PLAN", args("racks"));
+        FAIL("rent 'racks' accepted");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "rent");
     }
 }

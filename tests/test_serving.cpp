@@ -351,8 +351,11 @@ TEST_CASE("PLAN: every row meets the targets, carries the load, and the rows are
                 const double price = find_gpu(r.gpu)->usd_per_gpu_hour;
                 if (price > 0) {
                     REQUIRE(r.usd_per_hour);
-                    CHECK(*r.usd_per_hour == Approx(price * r.gpus));
-                    CHECK(*r.usd_per_mtok == Approx(cost_per_mtok(price, r.gpus, rps * 300)));
+                    // Whole servers (the default since 0.14): the rented GPUs are priced.
+                    const double paid = r.servers * find_gpu(r.gpu)->server_gpus;
+                    CHECK(paid >= r.gpus);
+                    CHECK(*r.usd_per_hour == Approx(price * paid));
+                    CHECK(*r.usd_per_mtok == Approx(cost_per_mtok(price, paid, rps * 300)));
                 } else {
                     CHECK_FALSE(r.usd_per_hour);
                 }
@@ -372,7 +375,7 @@ TEST_CASE("PLAN narrows to one GPU and one format, and takes a price override", 
     for (const PlanRow& r : rows) {
         CHECK(r.gpu == "h200");
         CHECK(r.weights == DType::fp8);
-        CHECK(*r.usd_per_hour == Approx(10 * r.gpus));
+        CHECK(*r.usd_per_hour == Approx(10 * 8 * r.servers));  // HGX H200: servers of 8
     }
 }
 
@@ -384,7 +387,8 @@ TEST_CASE("a user catalog's GPU carries its own price into the plan", "[serving]
     o.gpus = {"lab-gpu"};
     const auto rows = plan("llama-3.1-8b", 10, {1000, 200}, {800, 40}, o);
     REQUIRE_FALSE(rows.empty());
-    CHECK(*rows.front().usd_per_hour == Approx(1.25 * rows.front().gpus));
+    // No server_gpus in the user's catalog: its scale-up domain, 8 where that is left out too.
+    CHECK(*rows.front().usd_per_hour == Approx(1.25 * 8 * rows.front().servers));
     CHECK_THROWS_AS(add_catalog(R"({"gpus": [{"id": "bad", "tflops": {"bf16": 1}, "hbm_tbs": 1, "hbm_gb": 1,
                                               "usd_per_gpu_hour": -1}]})"),
                     Error);

@@ -529,7 +529,8 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 ** user catalog leaves it out), scaleout_tbs (network TB/s per GPU per direction beyond the domain),
 ** power_w (board power per GPU, W), host_link_tbs (TB/s per direction between a GPU and its host's memory: PCIe or
 ** NVLink-C2C; since 0.14), idle_w (W a GPU draws with nothing running, measured; since 0.14), host_w (W per GPU the
-** rest of its server draws: the system's published maximum less its GPUs' board power; since 0.14).
+** rest of its server draws: the system's published maximum less its GPUs' board power; since 0.14), server_gpus
+** (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack; since 0.14).
 ** ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
 ** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
@@ -794,12 +795,12 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter];
 ** [weight_dtype=published]; [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]):
-** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 27 columns (13
+** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 28 columns (13
 ** before 0.6, 16 before 0.13, 17 before 0.14; columns are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
 ** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
 ** "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw", "j_per_token", "tok_s_per_mw",
-** "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output"),
+** "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers"),
 ** then one row per
 ** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
 ** replica, replicas, the
@@ -815,7 +816,8 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 ** (usd_per_hour x 730, a year's hours over 12) and USD per million tokens of the load, prompt and output tokens
 ** together (usd_per_mtok counts output tokens only), "" where the GPU has no price; then (since 0.14) the
 ** deployment's power in kW, J per output token and output tokens/s per MW, the prefill pool's GPU ("" colocated),
-** and the prices per million input and output tokens priced apart (roofline_plan_v5's input_ratio). It searches the datacenter GPUs of the catalog
+** the prices per million input and output tokens priced apart (roofline_plan_v5's input_ratio) and the servers
+** rented (roofline_plan_v5's rent). It searches the datacenter GPUs of the catalog
 ** ("" or "datacenter"; before 0.13 every GPU), every GPU ("all") or those `gpu` names (one id or a list
 ** "h100-sxm, h200"), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
 ** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in
@@ -869,8 +871,8 @@ ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_t
                                   const char* prices, double mem_util, const char* rows, double headroom,
                                   double min_replicas, double percentile, roofline_array** result);
 
-/** roofline_plan_v4 with `usd_per_kwh`, `pue`, `max_kw`, `prefill_gpu` and `input_ratio` appended (0, 1, 0, "", 0: as
-** roofline_plan_v4): electricity in
+/** roofline_plan_v4 with `usd_per_kwh`, `pue`, `max_kw`, `prefill_gpu`, `input_ratio` and `rent` appended (0, 1, 0,
+** "", 0, "servers": as roofline_plan_v4; "" or NULL for a text is its default): electricity in
 ** USD per kWh added to each row's usd_per_hour (kw x usd_per_kwh: a row without a board power then has no price),
 ** the datacentre's PUE (>= 1, multiplying kw; ROOFLINE_ERROR_ARGUMENT naming "pue" below 1), and a power budget in kW
 ** (rows above it left out; ROOFLINE_ERROR_NO_SOLUTION naming "max_kw", with the least power found, where none is
@@ -884,13 +886,17 @@ ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_t
 ** decode GPU's own. `input_ratio` (>= 0): the price of an input token as a share of an output token's; with it the
 ** rows' last two columns, usd_per_mtok_input and usd_per_mtok_output, are the prices per million input and output
 ** tokens, that far apart, that pay usd_per_hour at the load (rps x (prompt_tokens x input + output_tokens x output)
-** = the hour's cost); "" with 0 or without a price. Since 0.14. */
+** = the hour's cost); "" with 0 or without a price. `rent`: "servers" (the default since 0.14) rents and prices
+** whole servers or racks of each pool's GPU (ROOFLINE_GPU's server_gpus: 8 for an HGX node, 72 for an NVL72 rack),
+** the GPUs rounded up, the spare ones counted at idle power in kw; "gpus" rents each GPU alone, as every plan did
+** before 0.14 (roofline_plan to _v4 take the default too: the changed default is in docs/formulas.md). The rows' 28th column,
+** servers, counts the servers rented (with "gpus": the GPUs). Since 0.14. */
 ROOFLINE_API int roofline_plan_v5(const char* model, double rps, double prompt_tokens, double output_tokens,
                                   double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
                                   const char* kv_dtype, const char* profile, double disaggregated,
                                   const char* prices, double mem_util, const char* rows, double headroom,
                                   double min_replicas, double percentile, double usd_per_kwh, double pue,
-                                  double max_kw, const char* prefill_gpu, double input_ratio,
+                                  double max_kw, const char* prefill_gpu, double input_ratio, const char* rent,
                                   roofline_array** result);
 
 /**

@@ -25,7 +25,7 @@ HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_re
           "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw",
           "j_per_token", "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input",
-          "usd_per_mtok_output")
+          "usd_per_mtok_output", "servers")
 
 # The issue's example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
 # TPOT 50 ms.
@@ -83,7 +83,8 @@ def new_sheet(ctx):
 
 
 def col(index):
-    return chr(65 + index)
+    """The column letters of a 0-based index: A ... Z, then AA, AB ..."""
+    return (chr(64 + index // 26) if index >= 26 else "") + chr(65 + index % 26)
 
 
 def same(got, want):
@@ -132,9 +133,12 @@ def main(workdir, oxt, library):
     check(costs == sorted(costs) and expected[1][12] != "", "C ABI: cheapest first")
     check(all(r[0] == "h100-sxm" and r[2] == "fp8" for r in narrow[1:]) and len(narrow) > 1,
           f"C ABI: narrowed to h100-sxm, fp8: {len(narrow) - 1} rows, all of them h100-sxm fp8")
-    check(all(r[5] >= 1 and r[6] >= 1 and r[7] == r[1] * r[4] + r[5] * r[6] and close(r[11], 2.49 * r[7], 1e-12)
+    # Whole servers rented (the default since 0.14): each pool's H100 SXM GPUs rounded up to HGX servers of 8.
+    check(all(r[5] >= 1 and r[6] >= 1 and r[7] == r[1] * r[4] + r[5] * r[6] and r[27] * 8 >= r[7]
+              and close(r[11], 2.49 * 8 * r[27], 1e-12)
               for r in narrow[1:]),
-          "C ABI: disaggregated rows have a prefill pool, GPUs = decode + prefill, USD per hour = 2.49 x GPUs "
+          "C ABI: disaggregated rows have a prefill pool, GPUs = decode + prefill, USD per hour = 2.49 x the GPUs of "
+          "the whole servers rented "
           "(the price override)")
     check(all(r[4] >= 2 and r[6] >= 2 and 0.8 * r[16] >= r[10] * (1 - 1e-12) for r in narrow[1:]),
           "C ABI: headroom 0.8 and min_replicas 2: two replicas in each pool at least, the load at most 0.8 of the "
@@ -144,9 +148,9 @@ def main(workdir, oxt, library):
     calc = Calc(workdir, oxt)
     with calc.uno() as ctx:
         doc, sheet = new_sheet(ctx)
-        # Inputs in cells for the call by reference (column Z), the example's.
+        # Inputs in cells for the call by reference (column AZ, right of the plan's 28 columns), the example's.
         for i, v in enumerate(NARROW):
-            cell = sheet.getCellByPosition(25, i)
+            cell = sheet.getCellByPosition(51, i)
             if isinstance(v, str):
                 cell.setString(v)
             else:
@@ -155,7 +159,7 @@ def main(workdir, oxt, library):
         sheet.getCellRangeByName(f"A1:{col(len(HEADER))}{rows + 1}").setArrayFormula("=" + call_text("ROOFLINE_PLAN", EXAMPLE))
         top2 = rows + 4
         rows2 = len(narrow) + 2
-        refs = ";".join(f"$Z${i + 1}" for i in range(len(NARROW)))
+        refs = ";".join(f"$AZ${i + 1}" for i in range(len(NARROW)))
         sheet.getCellRangeByName(f"A{top2}:{col(len(HEADER))}{top2 + rows2}").setArrayFormula(f"=ROOFLINE_PLAN({refs})")
         # Its size as Calc sees it, and one cell through INDEX.
         probe = top2 + rows2 + 3

@@ -85,15 +85,16 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     if (disaggregated)
         for (std::size_t r = 1; r <= shown; ++r) prefill_width = std::max(prefill_width, prefill_of(r).size());
     const std::string prefill_header = disaggregated ? fmt::format(" {:>{}}", "prefill", prefill_width) : "";
-    fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>8} {:>8} {:>10} {:>8} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n", "#",
-               "gpu", gpu_width, "weights", weights_width, "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "TTFT ms",
+    fmt::print("\n  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6} {:>8}{} {:>5} {:>7} {:>8} {:>8} {:>10} {:>8} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n", "#",
+               "gpu", gpu_width, "weights", weights_width, "tp", "ep", "dp", "pp", "batch", "replicas", prefill_header, "GPUs", "servers", "TTFT ms",
                "TPOT ms", "tok/s/GPU", "cap/GPU", "USD/hour", "USD/month", "USD/Mtok", "all/Mtok", "kW", "J/tok");
     for (std::size_t r = 1; r <= shown; ++r) {
         const std::string prefill = disaggregated ? fmt::format(" {:>{}}", prefill_of(r), prefill_width) : "";
-        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n",
+        fmt::print("  {:>3}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>6.0f} {:>8}{} {:>5} {:>7} {:>8.1f} {:>8.1f} {:>10.0f} {:>8.0f} {:>10} {:>10} {:>9} {:>9} {:>8} {:>6}\n",
                    r, plan.text(r, "gpu"), gpu_width, weights_of(r), weights_width, plan.number(r, "engine_tp"), plan.number(r, "ep"),
                    plan.number(r, "dp_attention"), plan.number(r, "pp"), half_away(plan.number(r, "batch"), 0),
-                   plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), half_away(plan.number(r, "ttft_ms"), 1),
+                   plan.number(r, "replicas"), prefill, plan.number(r, "gpus"), plan.number(r, "servers"),
+                   half_away(plan.number(r, "ttft_ms"), 1),
                    half_away(plan.number(r, "tpot_ms"), 1), half_away(plan.number(r, "output_tok_s_per_gpu"), 0),
                    half_away(plan.number(r, "capacity_tok_s_per_gpu"), 0), price(plan.at(r, "usd_per_hour"), "{:.2f}", 2),
                    price(plan.at(r, "usd_per_month"), "{:.0f}", 0), price(plan.at(r, "usd_per_mtok"), "{:.3f}", 3),
@@ -108,7 +109,8 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
     else
         fmt::print("\n  TTFT, TPOT: means at a replica's full load");
     fmt::print("; tok/s/GPU: the load's output tokens per second per GPU;\n"
-               "  cap/GPU: what the GPUs sustain within both targets (the capacity); USD/month: 730 hours;\n"
+               "  cap/GPU: what the GPUs sustain within both targets (the capacity); servers: the whole servers or racks\n"
+               "  rented and priced (--rent gpus: single GPUs); USD/month: 730 hours;\n"
                "  USD/Mtok: per million output tokens; all/Mtok: per million tokens, prompt and output together;\n"
                "  kW: the deployment's power (its GPUs at full load and their servers' share, times the PUE); J/tok: joules\n"
                "  per output token of the load (docs/formulas.md, Energy);\n"

@@ -588,16 +588,17 @@ class Plan(unittest.TestCase):
         self.assertIn("profile typical; KV cache: bf16 (default)", r.stdout)
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         self.assertEqual(len(lines), min(20, len(rows) - 1))
-        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/month
+        # "#  gpu  weights  tp  ep  dp  pp  batch  replicas  GPUs  servers  TTFT ms  TPOT ms  tok/s/GPU  cap/GPU  USD/hour  USD/month
         #  USD/Mtok  all/Mtok  kW  J/tok"
-        (rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, ttft, tpot, per_gpu, capacity, usd_hour, usd_month,
-         usd_mtok, all_mtok, kw, j_per_token) = lines[0]
+        (rank, gpu, weights, tp, ep, dp, pp, batch, replicas, gpus, servers, ttft, tpot, per_gpu, capacity, usd_hour,
+         usd_month, usd_mtok, all_mtok, kw, j_per_token) = lines[0]
         self.assertEqual((rank, gpu, weights), ("1", first["gpu"], first["weights"]))
         # tp is the engine's tensor-parallel size (since 0.14): the replica's GPUs over its pipeline stages.
         self.assertEqual([float(x) for x in (tp, ep, dp, pp, batch, replicas, gpus)],
                          [first["engine_tp"], first["ep"], first["dp_attention"], first["pp"], first["batch"],
                           first["replicas"], first["gpus"]])
         self.assertEqual(first["engine_tp"] * first["pp"], first["tp"])
+        self.assertEqual(float(servers), first["servers"])  # whole servers rented (since 0.14)
         self.assertEqual(float(ttft), shown(first["ttft_ms"], 1))
         self.assertEqual(float(tpot), shown(first["tpot_ms"], 1))
         self.assertEqual(float(per_gpu), shown(first["output_tok_s_per_gpu"], 0))
@@ -623,15 +624,16 @@ class Plan(unittest.TestCase):
         # 0.5 requests/s of 5 output tokens on one GPU: 2.5 output tokens/s per GPU, computed by the library.
         # Calc shows 3 (ROUND, halves away from zero); fmt's fixed format alone would print 2 (halves to even).
         argv = ("plan", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--rps", "0.5", "--prompt", "100", "--output", "5",
-                "--ttft-ms", "1000", "--tpot-ms", "100", "--top", "0")
-        rows = roofline.plan("llama-3-8b", 0.5, 100, 5, 1000, 100, gpu="h100-sxm")
+                "--ttft-ms", "1000", "--tpot-ms", "100", "--top", "0", "--rent", "gpus")
+        # Single GPUs rented: the one-GPU replica is not beaten by a larger one in the same server's price.
+        rows = roofline.plan("llama-3-8b", 0.5, 100, 5, 1000, 100, gpu="h100-sxm", rent="gpus")
         halves = [i for i, row in enumerate(rows[1:], 1) if dict(zip(rows[0], row))["output_tok_s_per_gpu"] == 2.5]
         self.assertTrue(halves, "no configuration of one GPU: the example no longer gives 2.5 tok/s/GPU")
         r = run(*argv)
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = [line.split() for line in r.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
         for i in halves:
-            self.assertEqual(lines[i - 1][12], "3", r.stdout)
+            self.assertEqual(lines[i - 1][13], "3", r.stdout)
 
     def test_json_is_the_librarys_rows(self):
         r = run(*self.EXAMPLE, "--json")
@@ -650,7 +652,7 @@ class Plan(unittest.TestCase):
         # An empty text (no checkpoint is published in fp8 in every module) is JSON's null, as a missing price is.
         self.assertEqual(out["rows"], [{k: (None if v == "" else v) for k, v in zip(rows[0], row)} for row in rows[1:]])
         self.assertTrue(all(o["checkpoint"] is None for o in out["rows"]))
-        self.assertTrue(all(o["usd_per_hour"] == 1.5 * o["gpus"] and o["prefill_tp"] >= 1 for o in out["rows"]))
+        self.assertTrue(all(o["usd_per_hour"] == 1.5 * 8 * o["servers"] and o["prefill_tp"] >= 1 for o in out["rows"]))
         self.assertEqual(len(json.loads(run(*self.EXAMPLE, "--json", "--top", "2").stdout)["rows"]), 2)
         # --headroom and --min-replicas reach the library.
         out = json.loads(run(*self.EXAMPLE, "--gpu", "h100-sxm", "--headroom", "0.7", "--min-replicas", "4",
@@ -678,8 +680,8 @@ class Plan(unittest.TestCase):
                 self.assertEqual([float(x) for x in line[3:7]],
                                  [got["tp"] / got["pp"], got["ep"], got["dp_attention"], got["pp"]])
                 # Rounded as Calc shows it: halves away from zero (100,000 tok/s over 64 GPUs: 1562.5 prints 1563).
-                self.assertEqual(int(line[12]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
-                self.assertEqual(int(line[13]), math.floor(got["capacity_tok_s_per_gpu"] + 0.5))
+                self.assertEqual(int(line[13]), math.floor(got["output_tok_s_per_gpu"] + 0.5))
+                self.assertEqual(int(line[14]), math.floor(got["capacity_tok_s_per_gpu"] + 0.5))
             seen = {(o[1], o[2]) for o in lines}
             with self.subTest(model=model):
                 # DeepSeek-R1 (671B) is served in expert parallelism on these GPUs; whether an ep > 1 layout of

@@ -116,6 +116,9 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.scaleup_gpus = non_negative(g, "scaleup_gpus", 8, s.id, argument);
     if (!(s.scaleup_gpus >= 1) || s.scaleup_gpus != std::floor(s.scaleup_gpus))
         invalid_input(argument, fmt::format("GPU '{}' needs scaleup_gpus to be a whole number >= 1", s.id));
+    s.server_gpus = non_negative(g, "server_gpus", s.scaleup_gpus, s.id, argument);
+    if (!(s.server_gpus >= 1) || s.server_gpus != std::floor(s.server_gpus))
+        invalid_input(argument, fmt::format("GPU '{}' needs server_gpus to be a whole number >= 1", s.id));
     s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
     s.power_w = non_negative(g, "power_w", 0, s.id, argument);
     s.host_link_tbs = non_negative(g, "host_link_tbs", 0, s.id, argument);
@@ -613,8 +616,9 @@ constexpr GpuField kGpuFields[] = {
     {"scaleout_tbs", [](const GpuSpec& g) { return g.scaleout_tbs; }},
     {"power_w", [](const GpuSpec& g) { return g.power_w; }},
     {"host_link_tbs", [](const GpuSpec& g) { return g.host_link_tbs; }},  // 0.14
-    {"idle_w", [](const GpuSpec& g) { return g.idle_w; }},                // 0.15
-    {"host_w", [](const GpuSpec& g) { return g.host_w; }},                // 0.15
+    {"idle_w", [](const GpuSpec& g) { return g.idle_w; }},                // 0.14
+    {"host_w", [](const GpuSpec& g) { return g.host_w; }},                // 0.14
+    {"server_gpus", [](const GpuSpec& g) { return g.server_gpus; }},      // 0.14
 };
 
 struct ModelField {

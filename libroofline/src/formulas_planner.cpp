@@ -249,10 +249,12 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
            std::string_view rows_wanted, double headroom, double min_replicas, double percentile,
-           double usd_per_kwh, double pue, double max_kw, std::string_view prefill_gpu, double input_ratio) {
+           double usd_per_kwh, double pue, double max_kw, std::string_view prefill_gpu, double input_ratio,
+           std::string_view rent) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
-                                    min_replicas, percentile, usd_per_kwh, pue, max_kw, prefill_gpu, input_ratio});
+                                    min_replicas, percentile, usd_per_kwh, pue, max_kw, prefill_gpu, input_ratio,
+                                    rent});
     if (pue < 1) out_of_domain(f, arg_named(f, "pue"), pue, "at least 1 (the facility's power over its IT equipment's)");
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
@@ -289,6 +291,10 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.pue = pue;
     o.max_kw = max_kw;
     o.input_ratio = input_ratio;
+    const std::string_view renting = or_default(f, "rent", rent);
+    if (!iequals(renting, "servers") && !iequals(renting, "gpus"))
+        unknown_choice(f, "rent", "choice of what is rented", renting, {"servers", "gpus"});
+    o.whole_servers = iequals(renting, "servers");
     if (!trimmed(prefill_gpu).empty()) {
         o.prefill_gpus = gpu_list_of(f, prefill_gpu, "prefill_gpu");  // an unknown id first: named as such
         if (!o.disaggregated)
@@ -314,6 +320,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.cell(price_cell(r.kw)).cell(price_cell(r.j_per_token)).cell(price_cell(r.tok_s_per_mw));
         t.text(r.prefill_gpu);
         t.cell(price_cell(r.usd_per_mtok_input)).cell(price_cell(r.usd_per_mtok_output));
+        t.number(r.servers);
         t.end_row();
     }
     return std::move(t).done();

@@ -172,14 +172,22 @@ double prefill_gpu_w(const Deployment& d, const Profile& p, const Workload& w, d
     return step_energy(ops, d.gpu, estimate(ops, d.gpu, p)).watts;
 }
 
-/// The power of a row's GPUs (each pool's GPUs at the W one of them draws) with their servers' share, times the PUE;
-/// nothing where the GPU has no board power.
+/// GPUs rented for `gpus` GPUs of `gpu`: whole servers of it (whole_servers), or the GPUs themselves.
+double rented_gpus(double gpus, const GpuSpec& gpu, const PlanOptions& o) {
+    if (!o.whole_servers || gpus == 0) return gpus;
+    return std::ceil(gpus / gpu.server_gpus) * gpu.server_gpus;
+}
+
+/// The power of a row's GPUs (each pool's GPUs at the W one of them draws, the spare GPUs of its rented servers at
+/// idle) with their servers' share, times the PUE; nothing where the GPU has no board power.
 void power(PlanRow& row, const GpuSpec& gpu, double decode_gpus, double decode_w, const GpuSpec& prefill_gpu,
            double prefill_gpus, double prefill_w, double rps, const Workload& w, const PlanOptions& o) {
     if (!(gpu.power_w > 0) || (prefill_gpus > 0 && !(prefill_gpu.power_w > 0))) return;
-    row.kw = units::kw_from_w(decode_gpus * (decode_w + host_power_w(gpu)) +
-                              prefill_gpus * (prefill_w + host_power_w(prefill_gpu))) *
-             o.pue;
+    const auto pool_w = [&](const GpuSpec& g, double gpus, double busy_w) {
+        const double rented = rented_gpus(gpus, g, o);
+        return gpus * busy_w + (rented - gpus) * idle_power_w(g) + rented * host_power_w(g);
+    };
+    row.kw = units::kw_from_w(pool_w(gpu, decode_gpus, decode_w) + pool_w(prefill_gpu, prefill_gpus, prefill_w)) * o.pue;
     const double tokens_per_s = rps * w.output_tokens;
     row.j_per_token = *row.kw * units::watts_per_kw / tokens_per_s;
     row.tok_s_per_mw = tokens_per_s / (*row.kw / units::kw_per_mw);
@@ -360,10 +368,12 @@ void size_colocated(PlanRow& row, const Deployment& d, const ReplicaState& state
     row.tpot_ms = state.tpot_ms;
     row.gpus = row.replicas * row.tp;
     row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
+    const double rented = rented_gpus(row.gpus, d.gpu, s.o);
+    row.servers = s.o.whole_servers ? rented / d.gpu.server_gpus : rented;
     if (d.gpu.power_w > 0)
         power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), d.gpu, 0, 0, s.rps, s.w,
               s.o);
-    price(row, usd ? std::optional<double>(*usd * row.gpus) : std::nullopt, s.rps, s.w, s.o);
+    price(row, usd ? std::optional<double>(*usd * rented) : std::nullopt, s.rps, s.w, s.o);
 }
 
 /// The nearest miss of one target so far: one request's value there, and where.
@@ -450,10 +460,14 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
             std::min(row.replicas * state.rps, row.prefill_replicas * prefill.state.rps) * s.w.output_tokens / row.gpus;
         power(row, d.gpu, decode_gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, false), pd.gpu, prefill_gpus,
               prefill_gpu_w(pd, s.profile, s.w, prefill.state.prompts_per_batch), s.rps, s.w, s.o);
-        // Each pool's GPUs at their own price; no price where either has none.
+        // Each pool's rented GPUs at their own price; no price where either has none.
+        const double decode_rented = rented_gpus(decode_gpus, d.gpu, s.o);
+        const double prefill_rented = rented_gpus(prefill_gpus, pd.gpu, s.o);
+        row.servers = s.o.whole_servers ? decode_rented / d.gpu.server_gpus + prefill_rented / pd.gpu.server_gpus
+                                        : decode_rented + prefill_rented;
         const std::optional<double> gpus_usd =
             usd && prefill.usd_per_gpu_hour
-                ? std::optional<double>(*usd * decode_gpus + *prefill.usd_per_gpu_hour * prefill_gpus)
+                ? std::optional<double>(*usd * decode_rented + *prefill.usd_per_gpu_hour * prefill_rented)
                 : std::nullopt;
         price(row, gpus_usd, s.rps, s.w, s.o);
         s.rows.push_back(std::move(row));

@@ -9,7 +9,7 @@ import roofline
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
           "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw", "j_per_token",
-          "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output")
+          "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -26,7 +26,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 27)
+                self.assertEqual(len(r), 28)
                 self.assertEqual(r[col["engine_tp"]] * r[col["pp"]], r[col["tp"]])
                 if r[col["usd_per_hour"]] != "":
                     # A month of 730 hours; all the load's tokens, 2000 prompt and 300 output tokens a request.
@@ -51,9 +51,11 @@ class Plan(unittest.TestCase):
                 self.assertGreaterEqual(r[col["capacity_tok_s_per_gpu"]], r[col["output_tok_s_per_gpu"]] * (1 - 1e-12))
                 if r[col["usd_per_hour"]] != "":
                     usd = roofline.gpu(r[col["gpu"]], "usd_per_gpu_hour")
-                    self.assertAlmostEqual(r[col["usd_per_hour"]], usd * r[col["gpus"]])
-                    self.assertAlmostEqual(r[col["usd_per_mtok"]],
-                                           roofline.cost_per_mtok(usd, r[col["gpus"]], 100 * 300))
+                    # Whole servers rented (the default since 0.14): the GPUs rounded up to them.
+                    paid = r[col["servers"]] * roofline.gpu(r[col["gpu"]], "server_gpus")
+                    self.assertGreaterEqual(paid, r[col["gpus"]])
+                    self.assertAlmostEqual(r[col["usd_per_hour"]], usd * paid)
+                    self.assertAlmostEqual(r[col["usd_per_mtok"]], roofline.cost_per_mtok(usd, paid, 100 * 300))
 
     def test_disaggregated_pools_and_price_overrides(self):
         rows = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", disaggregated=1)

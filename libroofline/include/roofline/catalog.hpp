@@ -36,6 +36,9 @@ struct GpuSpec {
     /// GPUs that reach each other at interconnect_tbs: 8 for an HGX/OAM node or a server of PCIe cards,
     /// 72 for an NVL72 rack, 2 for an NVLink-bridged pair, 1 for a GPU alone (8 where a catalog omits it).
     double scaleup_gpus = 8;
+    /// GPUs of the server (or rack) the GPU is bought or rented in: 8 for an HGX/OAM node or a server of PCIe cards,
+    /// 72 for an NVL72 rack, 1 for a desktop card (scaleup_gpus where a catalog omits it). The planner rents whole ones.
+    double server_gpus = 8;
     double scaleout_tbs = 0;      ///< network bandwidth per GPU per direction beyond the domain, TB/s (0: none)
     double power_w = 0;           ///< board power per GPU (TDP/TBP), W (0: not published)
     /// Bandwidth per direction between one GPU and its host's memory (PCIe, NVLink-C2C), TB/s: what a KV cache

@@ -69,6 +69,8 @@ inline constexpr double plan_pue = 1;
 inline constexpr double plan_max_kw = 0;
 /// ROOFLINE_PLAN (since 0.14): input tokens not priced apart from output tokens.
 inline constexpr double plan_input_ratio = 0;
+/// ROOFLINE_PLAN (since 0.14): whole servers (or racks) are rented, and priced, where before 0.14 each GPU was.
+inline constexpr const char* plan_rent = "servers";
 
 /// ROOFLINE_SIMULATE: 1000 requests (enough for a p99 from ten samples above it), seed 1, Poisson arrivals (gaps:
 /// coefficient of variation 1), every request of the given lengths; at most 1,000,000 requests in one call.

@@ -173,6 +173,9 @@ struct PlanOptions {
     /// The price of an input (prompt) token as a share of an output token's, as providers price them apart (0.25: a
     /// quarter); 0: not priced apart (PlanRow::usd_per_mtok_input and usd_per_mtok_output empty).
     double input_ratio = defaults::plan_input_ratio;
+    /// Whole servers (GpuSpec::server_gpus: 8 for an HGX node, 72 for an NVL72 rack) are rented and priced, each
+    /// pool's rounded up; false: each GPU, for clouds that rent single GPUs (the planner before 0.14).
+    bool whole_servers = true;
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
@@ -194,7 +197,10 @@ struct PlanRow {
     double prefill_tp = 0;              ///< disaggregated: GPUs per prefill replica
     double prefill_replicas = 0;        ///< disaggregated: prefill replicas
     std::string prefill_gpu;            ///< disaggregated: the prefill pool's GPU (empty: colocated)
-    double gpus = 0;                    ///< GPUs in total
+    double gpus = 0;                    ///< GPUs in total that the replicas use
+    /// Servers (or racks) rented: each pool's GPUs over its GPU's server_gpus, rounded up (whole_servers); the GPUs
+    /// paid for are servers x server_gpus, the spare ones idle. Per GPU: the GPUs, as servers of one.
+    double servers = 0;
     double ttft_ms = 0;                 ///< at a replica's full load
     double tpot_ms = 0;                 ///< at a replica's full load
     double output_tokens_per_s_per_gpu = 0;  ///< the load's output tokens/s over all the GPUs
