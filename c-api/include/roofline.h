@@ -882,7 +882,7 @@ ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_t
 ** load's output tokens/s, J) and tok_s_per_mw (the load's output tokens/s per MW), and a fourth, prefill_gpu (the
 ** prefill pool's GPU; "" colocated). `prefill_gpu` (disaggregated 1 only, else ROOFLINE_ERROR_ARGUMENT naming it): the
 ** GPUs the prefill pool is tried on, one id or a list as `gpu`, each with every decode GPU, the KV cache sent between
-** the two types over the network at the slower of their NICs; each pool's GPUs at their own price; "" or NULL: each
+** the two types over the network at the slower of their NICs; each pool's GPUs at their own price; "same" (the default), "" or NULL: each
 ** decode GPU's own. `input_ratio` (>= 0): the price of an input token as a share of an output token's; with it the
 ** rows' last two columns, usd_per_mtok_input and usd_per_mtok_output, are the prices per million input and output
 ** tokens, that far apart, that pay usd_per_hour at the load (rps x (prompt_tokens x input + output_tokens x output)

@@ -405,9 +405,10 @@ inline constexpr ArgSpec kMaxKw = optional(number("max_kw", "kW", Check::non_neg
 inline constexpr ArgSpec kPrefillGpu = optional_text(text("prefill_gpu", "catalog ids",
     "Disaggregated plans (disaggregated 1): the GPUs the prefill pool is tried on, one or a list as gpu, each with "
     "every decode GPU (compute-rich GPUs for prefill, memory-rich ones for decode), the KV cache sent between the two "
-    "over the network; empty: each decode GPU's own.",
+    "over the network; same or empty: each decode GPU's own.",
     "分离部署（disaggregated 为 1）时 Prefill 池尝试的 GPU，一种或一个列表（同 gpu），与每种 Decode GPU 搭配（算力强的 "
-    "GPU 做 Prefill，显存大的做 Decode），KV Cache 经网络在两者之间传送；留空：与 Decode 相同的 GPU。"), "");
+    "GPU 做 Prefill，显存大的做 Decode），KV Cache 经网络在两者之间传送；same 或留空：与 Decode 相同的 GPU。"),
+    defaults::plan_prefill_gpu);
 inline constexpr ArgSpec kInputRatio = optional(number("input_ratio", "ratio", Check::non_negative,
     "The price of an input (prompt) token as a share of an output token's, as providers price them apart (0.25: a "
     "quarter): gives the prices per million input and output tokens that pay the plan's hour at the load; 0: not "

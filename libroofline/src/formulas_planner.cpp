@@ -295,7 +295,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     if (!iequals(renting, "servers") && !iequals(renting, "gpus"))
         unknown_choice(f, "rent", "choice of what is rented", renting, {"servers", "gpus"});
     o.whole_servers = iequals(renting, "servers");
-    if (!trimmed(prefill_gpu).empty()) {
+    if (const std::string_view pg = trimmed(or_default(f, "prefill_gpu", prefill_gpu)); !iequals(pg, "same")) {
         o.prefill_gpus = gpu_list_of(f, prefill_gpu, "prefill_gpu");  // an unknown id first: named as such
         if (!o.disaggregated)
             throw Error::of_argument(Status::invalid_argument, f.name, "prefill_gpu",

@@ -69,6 +69,8 @@ inline constexpr double plan_pue = 1;
 inline constexpr double plan_max_kw = 0;
 /// ROOFLINE_PLAN (since 0.14): input tokens not priced apart from output tokens.
 inline constexpr double plan_input_ratio = 0;
+/// ROOFLINE_PLAN (since 0.14): a disaggregated plan's prefill pool on each decode GPU's own type.
+inline constexpr const char* plan_prefill_gpu = "same";
 /// ROOFLINE_PLAN (since 0.14): whole servers (or racks) are rented, and priced, where before 0.14 each GPU was.
 inline constexpr const char* plan_rent = "servers";
 
