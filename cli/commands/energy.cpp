@@ -9,16 +9,11 @@ namespace cli {
 namespace {
 
 void run_energy(const Values& values, bool json) {
-    const double joules = values.call("ROOFLINE_ENERGY_J").number();
-    const double step_ms = values.call("ROOFLINE_STEP_MS").number();
+    // The library's numbers only: a host converts and prints, it does not compute.
     const double batch = values.at("batch"), tp = values.at("tp");
-    // The replica's energy of a step over its time and GPUs: each GPU's average power.
-    const double watts = joules * batch / tp / (step_ms / 1000);
     const std::vector<Line> lines = {
-        {"energy per output token", "j_per_token", joules, "J"},
-        {"step time", "step_ms", step_ms, "ms"},
-        {"power per GPU", "w_per_gpu", watts, "W"},
-        {"output tokens per kWh", "tokens_per_kwh", 3.6e6 / joules, "tokens"},
+        {"energy per output token", "j_per_token", values.call("ROOFLINE_ENERGY_J").number(), "J"},
+        {"step time", "step_ms", values.call("ROOFLINE_STEP_MS").number(), "ms"},
     };
     print_lines(lines, json,
                 fmt::format("Decode energy: batch {}, {} of context on {} x {}; profile {} (GPUs only: not the "

@@ -777,5 +777,18 @@ class UserFolder(unittest.TestCase):
         self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
 
 
+
+class Energy(unittest.TestCase):
+    def test_json_is_the_librarys(self):
+        r = run("energy", "--model", "llama-3.1-8b", "--gpu", "h200", "--batch", "64", "--ctx", "2048", "--profile",
+                "typical", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertEqual(out["j_per_token"], roofline.energy_j("llama-3.1-8b", "h200", 64, 2048, profile="typical"))
+        self.assertEqual(out["step_ms"], roofline.step_ms("llama-3.1-8b", "h200", 64, 2048, profile="typical"))
+        bad = run("energy", "--model", "llama-3.1-8b", "--gpu", "h200", "--batch", "0", "--ctx", "2048")
+        self.assertEqual(bad.returncode, 3)
+        self.assertIn("--batch", bad.stderr)
+
 if __name__ == "__main__":
     unittest.main()

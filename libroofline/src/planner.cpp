@@ -172,10 +172,14 @@ double prefill_gpu_w(const Deployment& d, const Profile& p, const Workload& w, d
     return step_energy(ops, d.gpu, estimate(ops, d.gpu, p)).watts;
 }
 
-/// GPUs rented for `gpus` GPUs of `gpu`: whole servers of it (whole_servers), or the GPUs themselves.
+/// Servers rented for `gpus` GPUs of `gpu`: whole servers of it (whole_servers), or each GPU as a server of one.
+double servers_for(double gpus, const GpuSpec& gpu, const PlanOptions& o) {
+    return o.whole_servers ? std::ceil(gpus / gpu.server_gpus) : gpus;
+}
+
+/// GPUs rented (and paid for) for `gpus` GPUs of `gpu`.
 double rented_gpus(double gpus, const GpuSpec& gpu, const PlanOptions& o) {
-    if (!o.whole_servers || gpus == 0) return gpus;
-    return std::ceil(gpus / gpu.server_gpus) * gpu.server_gpus;
+    return o.whole_servers ? servers_for(gpus, gpu, o) * gpu.server_gpus : gpus;
 }
 
 /// The power of a row's GPUs (each pool's GPUs at the W one of them draws, the spare GPUs of its rented servers at
@@ -369,7 +373,7 @@ void size_colocated(PlanRow& row, const Deployment& d, const ReplicaState& state
     row.gpus = row.replicas * row.tp;
     row.capacity_tokens_per_s_per_gpu = row.replicas * state.rps * s.w.output_tokens / row.gpus;
     const double rented = rented_gpus(row.gpus, d.gpu, s.o);
-    row.servers = s.o.whole_servers ? rented / d.gpu.server_gpus : rented;
+    row.servers = servers_for(row.gpus, d.gpu, s.o);
     if (d.gpu.power_w > 0)
         power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), d.gpu, 0, 0, s.rps, s.w,
               s.o);
@@ -463,8 +467,7 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
         // Each pool's rented GPUs at their own price; no price where either has none.
         const double decode_rented = rented_gpus(decode_gpus, d.gpu, s.o);
         const double prefill_rented = rented_gpus(prefill_gpus, pd.gpu, s.o);
-        row.servers = s.o.whole_servers ? decode_rented / d.gpu.server_gpus + prefill_rented / pd.gpu.server_gpus
-                                        : decode_rented + prefill_rented;
+        row.servers = servers_for(decode_gpus, d.gpu, s.o) + servers_for(prefill_gpus, pd.gpu, s.o);
         const std::optional<double> gpus_usd =
             usd && prefill.usd_per_gpu_hour
                 ? std::optional<double>(*usd * decode_rented + *prefill.usd_per_gpu_hour * prefill_rented)
