@@ -698,8 +698,8 @@ def models(book, sheet):
 # ---------------------------------------------------------------------------------------------------
 # Sheet "Planner"
 
-ANSWER_ROW = 25   # the Answer's title, below the inputs (rows 5 ... 23)
-PLAN_TOP = 33     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
+ANSWER_ROW = 29   # the Answer's title, below the inputs (rows 5 ... 27)
+PLAN_TOP = 37     # the row of ROOFLINE_PLAN's own header row; its configurations from the next row down
 PLAN_ROWS = 150   # configurations listed (the array formula's height less its header row)
 PLAN_PRINTED = 40  # configurations printed (the PDF's page)
 PLAN_COLS = 16    # gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms,
@@ -736,6 +736,11 @@ def planner_inputs():
         ("Power budget", 0, "kW: plans above it are left out; 0: none", "#,##0.#"),
         ("Prefill GPU (optional)", None, "disaggregated: the prefill pool's GPUs (one or a list); empty: the decode GPU's",
          None),
+        ("Input token price ratio", 0, "an input token's price as a share of an output token's (0: not priced apart)",
+         "0.00"),
+        ("Rent", "servers", "servers: whole servers or NVL72 racks; gpus: single GPUs", None),
+        ("Price basis", "on-demand", "the catalog's prices: on-demand, reserved or owned (needs electricity)", None),
+        ("Years (owned)", 5, "owned: the years a server's purchase price is spread over", "0.#"),
     ]
 
 
@@ -771,8 +776,14 @@ def planner(book, sheet):
     drop_down(book, sheet, "B13", FORMATS, "The format of the KV cache.")
     drop_down(book, sheet, "B14", PROFILES, "typical: the estimate; bound: the ideal roofline.")
     drop_down(book, sheet, "B15", '"0";"1"', "0: colocated; 1: disaggregated prefill and decode.")
-    drop_down(book, sheet, f"B{4 + len(inputs)}", "Catalog_GPUs", "Empty: the prefill pool on the decode pool's GPU; or "
-                                                               "one GPU or a list (disaggregated only).")
+    row_of = {label: 5 + i for i, (label, *_) in enumerate(inputs)}
+    drop_down(book, sheet, f"B{row_of['Prefill GPU (optional)']}", "Catalog_GPUs",
+              "Empty: the prefill pool on the decode pool's GPU; or one GPU or a list (disaggregated only).")
+    drop_down(book, sheet, f"B{row_of['Rent']}", '"servers";"gpus"',
+              "servers: whole servers (8 GPUs) or NVL72 racks (72) are rented and priced; gpus: each GPU alone.")
+    drop_down(book, sheet, f"B{row_of['Price basis']}", '"on-demand";"reserved";"owned"',
+              "on-demand: the catalog's on-demand examples; reserved: its reserved or committed examples; owned: a "
+              "server's purchase price over the years, with the electricity (give its price above).")
     book.style(sheet.getCellRangeByName(f"B5:B{4 + len(inputs)}"), align="LEFT")
 
     # The answer in one line, from the first row of the array.
@@ -789,8 +800,9 @@ def planner(book, sheet):
     pool = (f'IF(G{r}>0;" for decode, and "&G{r}&IF(G{r}=1;" prefill replica";" prefill replicas")&" of tp "&F{r};"")')
     layout = (f'IF(N{r}>1;", experts over "&N{r};"")&IF(O{r}>1;", attention in "&O{r}&" groups";"")&'
               f'IF(P{r}>1;", "&P{r}&" pipeline stages";"")')
-    price = (f'IF(ISNUMBER(L{r});": $"&TEXT(L{r};"#,##0.00")&" per hour, $"&TEXT(M{r};"0.000")&'
-             f'" per million output tokens";": no price in the catalog (add one in the price overrides)")')
+    basis = f"$B${row_of['Price basis']}"
+    price = (f'IF(ISNUMBER(L{r});": $"&TEXT(L{r};"#,##0.00")&" per hour ("&{basis}&"), $"&TEXT(M{r};"0.000")&'
+             f'" per million output tokens";": no "&{basis}&" price in the catalog (add one in the price overrides)")')
     summary = (f'=IF({count}=0;"No configuration: "&{why};'
                f'"Cheapest: "&H{r}&" \u00d7 "&A{r}&" ("&E{r}&IF(E{r}=1;" replica";" replicas")&" of tp "&B{r}&{layout}&", "&C{r}&'
                f'" weights, batch "&TEXT(D{r};"0")&{pool}&")"&{price}&'

@@ -278,10 +278,10 @@ def check_calibrate(doc):
 # ---- The Planner and the Models sheet against the C ABI ----
 
 ROOFLINE = None  # the Python package over the .oxt's own libroofline (main() loads it)
-PLAN_TOP = 33    # the Planner's row of ROOFLINE_PLAN's header row (make_capacity_planning.py)
-PLAN_INPUTS = 19  # the Planner's inputs, rows 5 ... 23
+PLAN_TOP = 37    # the Planner's row of ROOFLINE_PLAN's header row (make_capacity_planning.py)
+PLAN_INPUTS = 23  # the Planner's inputs, rows 5 ... 27
 PLAN_FIXED = {13: "best", 16: 0}  # ROOFLINE_PLAN's arguments the Planner sets itself: rows, percentile
-ANSWER = {"count": "B26", "summary": "A27", "checkpoint": "B28", "power": "B29"}
+ANSWER = {"count": "B30", "summary": "A31", "checkpoint": "B32", "power": "B33"}
 MODELS_TOP = 15  # the Models sheet's header row
 
 
@@ -418,6 +418,10 @@ SCENARIOS = [
     ("disaggregated, prefill on b200 and decode on h200, electricity at 0.12 USD/kWh and a PUE of 1.3",
      {"B11": "h200", "B15": 1.0, "B20": 0.12, "B21": 1.3, "B23": "b200"}, "Cheapest: "),
     ("a power budget of 1 kW, which no plan meets", {"B22": 1.0}, "No configuration: "),
+    ("owned B200 servers over 4 years, electricity at 0.10 USD/kWh", {"B11": "b200", "B20": 0.1, "B26": "owned",
+                                                                       "B27": 4.0}, "Cheapest: "),
+    ("the reserved basis, a 1:4 input token price, single GPUs rented", {"B24": 0.25, "B25": "gpus",
+                                                                         "B26": "reserved"}, "Cheapest: "),
     ("a model id that is in no catalog (typed: the drop-down lets it in)", {"B5": "my-own-model"},
      "No configuration: "),
 ]

@@ -72,18 +72,53 @@ TEST_CASE("every GPU's price says where it is from and when it was read, or why 
         REQUIRE(g["sources"].contains("price"));
         const std::string source = g["sources"]["price"];
         CHECK(std::regex_search(source, date));
+        // Never a serverless price beside on-demand ones (since 0.14): one kind of offer, named.
+        CHECK(source.find("Serverless") == std::string::npos);
         if (g["usd_per_gpu_hour"].is_null()) {
             double v;
             CHECK(roofline_gpu(id.c_str(), "usd_per_gpu_hour", &v) == ROOFLINE_ERROR_NO_SOLUTION);  // never a made-up 0
-            CHECK(source.find("No public on-demand offer found") != std::string::npos);
+            CHECK(source.rfind("none: ", 0) == 0);  // says why
         } else {
+            // The kind of offer, where its source says (absent: it does not).
+            if (g.contains("price_offer")) CHECK((g["price_offer"] == "server" || g["price_offer"] == "gpu"));
             ++priced;
             CHECK(g["usd_per_gpu_hour"].get<double>() > 0);
             CHECK(gpu(id, "usd_per_gpu_hour") == g["usd_per_gpu_hour"].get<double>());
             CHECK(source.find("http") != std::string::npos);
         }
     }
-    CHECK(priced == gpus["gpus"].size());  // since 0.12 (issue #32) every GPU has an example price
+    // Since 0.12 (issue #32) every GPU had an example price; since 0.14 MI350X's was a reserved one and moved there.
+    CHECK(priced == gpus["gpus"].size() - 1);
+}
+
+TEST_CASE("reserved and purchase prices: each with its source and date, reserved with its term", "[catalog]") {
+    const json gpus = catalog("gpus.json");
+    const std::regex date(R"(20[0-9]{2}-[01][0-9]-[0-3][0-9])");
+    std::size_t reserved = 0, owned = 0;
+    for (const json& g : gpus["gpus"]) {
+        const std::string id = g["id"];
+        INFO(id);
+        if (g.contains("usd_per_gpu_hour_reserved")) {
+            ++reserved;
+            const std::string source = g["sources"]["price_reserved"];
+            CHECK(std::regex_search(source, date));
+            CHECK(source.find("http") != std::string::npos);
+            CHECK(gpu(id, "usd_per_gpu_hour_reserved") == g["usd_per_gpu_hour_reserved"].get<double>());
+            CHECK(gpu(id, "reserved_years") >= 1);
+            CHECK(gpu(id, "reserved_years") <= 3);
+            // A commitment costs less than the same GPU on demand.
+            if (!g["usd_per_gpu_hour"].is_null()) CHECK(gpu(id, "usd_per_gpu_hour_reserved") < gpu(id, "usd_per_gpu_hour"));
+        }
+        if (g.contains("usd_per_server")) {
+            ++owned;
+            const std::string source = g["sources"]["purchase"];
+            CHECK(std::regex_search(source, date));
+            CHECK(source.find("http") != std::string::npos);
+            CHECK(gpu(id, "usd_per_server") == g["usd_per_server"].get<double>());
+        }
+    }
+    CHECK(reserved >= 2);
+    CHECK(owned >= 3);
 }
 
 /// A field of ROOFLINE_GPU that the catalog may lack: NaN where it says ROOFLINE_ERROR_NO_SOLUTION.

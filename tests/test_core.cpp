@@ -295,11 +295,13 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("hbm")}).reason() ==  // fields that start with it: the shortest
           "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
-          "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus); did you mean 'hbm_gb'?");
+          "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus, usd_per_gpu_hour_reserved, reserved_years, "
+                "usd_per_server); did you mean 'hbm_gb'?");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
           "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
-          "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus); did you mean 'hbm_gb'?");
+          "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus, usd_per_gpu_hour_reserved, reserved_years, "
+                "usd_per_server); did you mean 'hbm_gb'?");
     const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
     CHECK(dtype.argument() == "weight_dtype");
     // The model's published checkpoints are choices too (0.14): here only its own, meta-llama/Meta-Llama-3-8B.

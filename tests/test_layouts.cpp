@@ -358,7 +358,7 @@ TEST_CASE("the planner searches layouts and FP4 formats, on a list of GPUs, and 
     // The formula: a list of GPUs, the layout columns, and rows=all.
     const Table t = formula::plan("deepseek-r1", 20, 1000, 1000, 2000, 50, "b200, h200", "", "", "typical", 0, "", 0.9,
                                   "all");
-    REQUIRE(t.cols == 28);
+    REQUIRE(t.cols == 29);
     CHECK(std::get<std::string>(t.cells[13]) == "ep");
     CHECK(std::get<std::string>(t.cells[15]) == "pp");
     CHECK(std::get<std::string>(t.cells[16]) == "capacity_tok_s_per_gpu");

@@ -65,7 +65,7 @@ const std::string& text_at(const Table& t, std::size_t row, std::size_t col) { r
 
 enum Column { kGpu, kTp, kWeights, kBatch, kReplicas, kPrefillTp, kPrefillReplicas, kGpus, kTtft, kTpot, kTokS, kUsdHour, kUsdMtok, kEp, kDpAttention, kPp,
              kCapacity, kCheckpoint, kEngineTp, kUsdMonth, kUsdMtokBlended, kKw, kJPerToken, kTokSPerMw, kPrefillGpu,
-             kUsdMtokInput, kUsdMtokOutput, kServers };
+             kUsdMtokInput, kUsdMtokOutput, kServers, kUsdGpuHour };
 
 /// GPUs paid for in row `r`: the servers rented (each pool's, rounded up; the default since 0.14) of the row's GPU.
 double paid_gpus(const Table& t, std::size_t r) {
@@ -197,7 +197,7 @@ TEST_CASE("PLAN: a header, then the serving model's rows, cheapest first", "[pla
     for (double disaggregated : {0.0, 1.0}) {
         INFO("disaggregated " << disaggregated);
         const Table t = table("ROOFLINE_PLAN", example({text(""), text(""), text(""), text("typical"), num(disaggregated)}));
-        REQUIRE(t.cols == 28);
+        REQUIRE(t.cols == 29);
         for (std::size_t c = 0; c < header.size(); ++c) CHECK(text_at(t, 0, c) == header[c]);
         serving::PlanOptions o;
         o.disaggregated = disaggregated == 1;
@@ -551,7 +551,8 @@ TEST_CASE("the planner's signatures: optional arguments last, each with its defa
     CHECK(signature(*find_formula("ROOFLINE_PLAN")) ==
           "ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter]; [weight_dtype=published]; "
           "[kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]; [rows=best]; [headroom=1]; [min_replicas=1]; "
-          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=same]; [input_ratio=0]; [rent=servers])");
+          "[percentile=0]; [usd_per_kwh=0]; [pue=1]; [max_kw=0]; [prefill_gpu=same]; [input_ratio=0]; [rent=servers]; "
+          "[price_basis=on-demand]; [years=5])");
     CHECK(signature(*find_formula("ROOFLINE_E2E_MS")) ==
           "ROOFLINE_E2E_MS(model; gpu; prompt_tokens; output_tokens; batch; [weight_dtype=native]; [kv_dtype=bf16]; [tp=1]; "
           "[profile=typical]; [mem_util=0.9]; [ep=1]; [dp_attention=1]; [pp=1])");
@@ -846,5 +847,72 @@ TEST_CASE("PLAN rents whole servers and racks by default, single GPUs with rent 
         FAIL("rent 'racks' accepted");
     } catch (const Error& e) {
         CHECK(e.argument() == "rent");
+    }
+}
+
+TEST_CASE("PLAN prices on a basis: on-demand, reserved or owned, as computed by hand", "[planner]") {
+    // llama-3.1-8b on H100 SXM and B200, 20 requests/s: a server or two of each.
+    const auto args = [](const char* basis, double usd_per_kwh, double years, const char* prices = "") {
+        return std::vector<Arg>{text("llama-3.1-8b"), num(20), num(1000), num(200), num(1000), num(50),
+                                text("h100-sxm, b200"), text(""), text(""), text("typical"), num(0), text(prices),
+                                num(0.9), text("all"), num(1), num(1), num(0), num(usd_per_kwh), num(1), num(0), text(""),
+                                num(0), text(""), text(basis), num(years)};
+    };
+    const GpuSpec h100 = *find_gpu("h100-sxm"), b200 = *find_gpu("b200");
+    REQUIRE(h100.usd_per_gpu_hour_reserved > 0);
+    REQUIRE(b200.usd_per_gpu_hour_reserved == 0);  // none published: no price on that basis
+    REQUIRE(h100.usd_per_server > 0);
+    REQUIRE(b200.usd_per_server > 0);
+    const auto per_gpu = [&](const Table& t, std::size_t r, double usd) {
+        const double paid = num_at(t, r, kServers) * find_gpu(text_at(t, r, kGpu))->server_gpus;
+        CHECK(num_at(t, r, kUsdGpuHour) == Approx(usd));
+        CHECK(num_at(t, r, kUsdHour) == Approx(usd * paid));
+        CHECK(num_at(t, r, kUsdMonth) == Approx(usd * paid * 730));
+    };
+    // On demand (the default): the catalog's on-demand examples, as every plan before 0.14.
+    const Table demand = table("ROOFLINE_PLAN", args("", 0, 5));
+    REQUIRE(demand.rows > 2);
+    for (std::size_t r = 1; r < demand.rows; ++r)
+        per_gpu(demand, r, find_gpu(text_at(demand, r, kGpu))->usd_per_gpu_hour);
+    // Reserved: H100 at its reserved example; B200, which has none, without a price (after the priced rows).
+    const Table reserved = table("ROOFLINE_PLAN", args("reserved", 0, 5));
+    bool unpriced = false;
+    for (std::size_t r = 1; r < reserved.rows; ++r) {
+        if (text_at(reserved, r, kGpu) == "h100-sxm") {
+            CHECK(!unpriced);
+            per_gpu(reserved, r, h100.usd_per_gpu_hour_reserved);
+        } else {
+            unpriced = true;
+            CHECK(text_at(reserved, r, kUsdHour).empty());
+            CHECK(text_at(reserved, r, kUsdGpuHour).empty());
+        }
+    }
+    CHECK(unpriced);
+    // Owned: a server's purchase price over 3 years of 8,760 hours, per GPU, and the electricity on top.
+    const double kwh = 0.08, years = 3;
+    const Table owned = table("ROOFLINE_PLAN", args("owned", kwh, years));
+    REQUIRE(owned.rows > 2);
+    for (std::size_t r = 1; r < owned.rows; ++r) {
+        const GpuSpec g = *find_gpu(text_at(owned, r, kGpu));
+        INFO(g.id << " tp " << num_at(owned, r, kTp));
+        const double usd = g.usd_per_server / g.server_gpus / (years * 8760);
+        const double paid = num_at(owned, r, kServers) * g.server_gpus;
+        CHECK(num_at(owned, r, kUsdGpuHour) == Approx(usd));
+        CHECK(num_at(owned, r, kUsdHour) == Approx(usd * paid + num_at(owned, r, kKw) * kwh));
+        CHECK(num_at(owned, r, kUsdMtok) == Approx(num_at(owned, r, kUsdHour) / (20 * 200 * 3600.0) * 1e6));
+    }
+    // A GPU the prices name keeps its own price on every basis.
+    const Table mine = table("ROOFLINE_PLAN", args("reserved", 0, 5, "b200=3.5"));
+    for (std::size_t r = 1; r < mine.rows; ++r)
+        if (text_at(mine, r, kGpu) == "b200") per_gpu(mine, r, 3.5);
+    // Owned GPUs pay for their electricity: without its price, an error that names usd_per_kwh; years > 0.
+    for (const auto& [a, want] : {std::pair{args("owned", 0, 5), "usd_per_kwh"}, std::pair{args("owned", 0.1, 0), "years"},
+                                  std::pair{args("leased", 0.1, 5), "price_basis"}}) {
+        try {
+            table("ROOFLINE_PLAN", a);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.argument() == want);
+        }
     }
 }

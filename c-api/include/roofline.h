@@ -530,8 +530,10 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 ** power_w (board power per GPU, W), host_link_tbs (TB/s per direction between a GPU and its host's memory: PCIe or
 ** NVLink-C2C; since 0.14), idle_w (W a GPU draws with nothing running, measured; since 0.14), host_w (W per GPU the
 ** rest of its server draws: the system's published maximum less its GPUs' board power; since 0.14), server_gpus
-** (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack; since 0.14).
-** ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
+** (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack; since 0.14),
+** usd_per_gpu_hour_reserved (a reserved or committed example price, USD per GPU-hour; since 0.14), reserved_years
+** (its term, years; since 0.14), usd_per_server (an example purchase price of one server or rack of server_gpus GPUs,
+** USD; since 0.14). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
 ** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
 ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);
@@ -795,12 +797,12 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 /**
 ** ROOFLINE_PLAN(model; rps; prompt_tokens; output_tokens; ttft_ms; tpot_ms; [gpu=datacenter];
 ** [weight_dtype=published]; [kv_dtype=bf16]; [profile=typical]; [disaggregated=0]; [prices=catalog]; [mem_util=0.9]):
-** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 28 columns (13
+** the capacity plan for `rps` requests per second (> 0) within both targets, as a new array of 29 columns (13
 ** before 0.6, 16 before 0.13, 17 before 0.14; columns are only appended): a header row ("gpu", "tp",
 ** "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
 ** "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp", "capacity_tok_s_per_gpu",
 ** "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw", "j_per_token", "tok_s_per_mw",
-** "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers"),
+** "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers", "usd_per_gpu_hour"),
 ** then one row per
 ** configuration, cheapest first: the GPU id, GPUs per (decode) replica, the weight format, the decode batch per
 ** replica, replicas, the
@@ -816,8 +818,9 @@ ROOFLINE_API int roofline_replica_rps_v3(const char* model, const char* gpu, dou
 ** (usd_per_hour x 730, a year's hours over 12) and USD per million tokens of the load, prompt and output tokens
 ** together (usd_per_mtok counts output tokens only), "" where the GPU has no price; then (since 0.14) the
 ** deployment's power in kW, J per output token and output tokens/s per MW, the prefill pool's GPU ("" colocated),
-** the prices per million input and output tokens priced apart (roofline_plan_v5's input_ratio) and the servers
-** rented (roofline_plan_v5's rent). It searches the datacenter GPUs of the catalog
+** the prices per million input and output tokens priced apart (roofline_plan_v5's input_ratio), the servers
+** rented (roofline_plan_v5's rent) and the (decode) GPU's price per GPU-hour on roofline_plan_v5's price_basis
+** ("" without). It searches the datacenter GPUs of the catalog
 ** ("" or "datacenter"; before 0.13 every GPU), every GPU ("all") or those `gpu` names (one id or a list
 ** "h100-sxm, h200"), replicas of 1, 2, 4, 8 ... GPUs up to the GPU's scale-up domain
 ** (72 on an NVL72 rack) in tensor parallelism, for MoE models with the experts over all of them (attention in
@@ -871,8 +874,9 @@ ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_t
                                   const char* prices, double mem_util, const char* rows, double headroom,
                                   double min_replicas, double percentile, roofline_array** result);
 
-/** roofline_plan_v4 with `usd_per_kwh`, `pue`, `max_kw`, `prefill_gpu`, `input_ratio` and `rent` appended (0, 1, 0,
-** "", 0, "servers": as roofline_plan_v4; "" or NULL for a text is its default): electricity in
+/** roofline_plan_v4 with `usd_per_kwh`, `pue`, `max_kw`, `prefill_gpu`, `input_ratio`, `rent`, `price_basis` and
+** `years` appended (0, 1, 0, "", 0, "servers", "on-demand", 5: as roofline_plan_v4; "" or NULL for a text is its
+** default): electricity in
 ** USD per kWh added to each row's usd_per_hour (kw x usd_per_kwh: a row without a board power then has no price),
 ** the datacentre's PUE (>= 1, multiplying kw; ROOFLINE_ERROR_ARGUMENT naming "pue" below 1), and a power budget in kW
 ** (rows above it left out; ROOFLINE_ERROR_NO_SOLUTION naming "max_kw", with the least power found, where none is
@@ -890,14 +894,20 @@ ROOFLINE_API int roofline_plan_v4(const char* model, double rps, double prompt_t
 ** whole servers or racks of each pool's GPU (ROOFLINE_GPU's server_gpus: 8 for an HGX node, 72 for an NVL72 rack),
 ** the GPUs rounded up, the spare ones counted at idle power in kw; "gpus" rents each GPU alone, as every plan did
 ** before 0.14 (roofline_plan to _v4 take the default too: the changed default is in docs/formulas.md). The rows' 28th column,
-** servers, counts the servers rented (with "gpus": the GPUs). Since 0.14. */
+** servers, counts the servers rented (with "gpus": the GPUs). `price_basis`: what the catalog's prices are, for
+** the GPUs `prices` does not price: "on-demand" (ROOFLINE_GPU's usd_per_gpu_hour, the default), "reserved"
+** (usd_per_gpu_hour_reserved, a reserved or committed example for its reserved_years) or "owned" (usd_per_server,
+** the purchase price of a server of server_gpus GPUs, over `years` x 8,760 hours per GPU-hour; owned needs
+** usd_per_kwh > 0, else ROOFLINE_ERROR_ARGUMENT naming "usd_per_kwh"); a GPU with no example on the basis has no
+** price; another text is ROOFLINE_ERROR_UNKNOWN_ID naming "price_basis". `years` (> 0): owned only. The rows' 29th
+** column, usd_per_gpu_hour, is the (decode) GPU's price per GPU-hour on the basis, electricity apart. Since 0.14. */
 ROOFLINE_API int roofline_plan_v5(const char* model, double rps, double prompt_tokens, double output_tokens,
                                   double ttft_ms, double tpot_ms, const char* gpu, const char* weight_dtype,
                                   const char* kv_dtype, const char* profile, double disaggregated,
                                   const char* prices, double mem_util, const char* rows, double headroom,
                                   double min_replicas, double percentile, double usd_per_kwh, double pue,
                                   double max_kw, const char* prefill_gpu, double input_ratio, const char* rent,
-                                  roofline_array** result);
+                                  const char* price_basis, double years, roofline_array** result);
 
 /**
 ** ROOFLINE_CURVE(model; gpu; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=0];

@@ -25,7 +25,7 @@ HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_re
           "tpot_ms", "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw",
           "j_per_token", "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input",
-          "usd_per_mtok_output", "servers")
+          "usd_per_mtok_output", "servers", "usd_per_gpu_hour")
 
 # The issue's example: Llama-3.1-70B, 100 requests/s, 2,000-token prompts, 300-token answers, TTFT 500 ms,
 # TPOT 50 ms.
@@ -148,7 +148,7 @@ def main(workdir, oxt, library):
     calc = Calc(workdir, oxt)
     with calc.uno() as ctx:
         doc, sheet = new_sheet(ctx)
-        # Inputs in cells for the call by reference (column AZ, right of the plan's 28 columns), the example's.
+        # Inputs in cells for the call by reference (column AZ, right of the plan's 29 columns), the example's.
         for i, v in enumerate(NARROW):
             cell = sheet.getCellByPosition(51, i)
             if isinstance(v, str):

@@ -42,7 +42,14 @@ struct Plan {
 
 std::string prices_phrase(const Values& values) {
     const std::string& prices = values.text_at("prices");
-    return prices.empty() || prices == "catalog" ? "catalog prices (examples; they date quickly)" : fmt::format("prices: {}", prices);
+    std::string basis = values.text_at("price_basis");
+    std::transform(basis.begin(), basis.end(), basis.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string catalog =
+        basis == "owned"      ? fmt::format("owned: the catalog's server prices over {:g} years", values.at("years"))
+        : basis == "reserved" ? std::string("the catalog's reserved prices")
+                              : std::string("the catalog's on-demand prices");
+    return prices.empty() || prices == "catalog" ? catalog + " (examples; they date quickly)"
+                                                 : fmt::format("prices: {}; else {}", prices, catalog);
 }
 
 void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache, bool disaggregated, std::size_t shown) {

@@ -122,6 +122,19 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
     s.power_w = non_negative(g, "power_w", 0, s.id, argument);
     s.host_link_tbs = non_negative(g, "host_link_tbs", 0, s.id, argument);
+    if (g.contains("price_offer") && !g["price_offer"].is_null()) {
+        const json& offer = g["price_offer"];
+        if (!offer.is_string() || (offer != "server" && offer != "gpu"))
+            invalid_input(argument, fmt::format("GPU '{}' field 'price_offer' must be \"server\" (an instance of a "
+                                                "whole server) or \"gpu\" (a single-GPU instance)", s.id));
+        s.price_offer = offer.get<std::string>();
+    }
+    s.usd_per_gpu_hour_reserved = non_negative(g, "usd_per_gpu_hour_reserved", 0, s.id, argument);
+    s.reserved_years = non_negative(g, "reserved_years", 0, s.id, argument);
+    if ((s.usd_per_gpu_hour_reserved > 0) != (s.reserved_years > 0))
+        invalid_input(argument, fmt::format("GPU '{}': usd_per_gpu_hour_reserved and reserved_years (its term) go "
+                                            "together", s.id));
+    s.usd_per_server = non_negative(g, "usd_per_server", 0, s.id, argument);
     if (g.contains("segment")) {
         const json& seg = g["segment"];
         if (!seg.is_string() || (seg != "datacenter" && seg != "workstation" && seg != "consumer"))
@@ -619,6 +632,9 @@ constexpr GpuField kGpuFields[] = {
     {"idle_w", [](const GpuSpec& g) { return g.idle_w; }},                // 0.14
     {"host_w", [](const GpuSpec& g) { return g.host_w; }},                // 0.14
     {"server_gpus", [](const GpuSpec& g) { return g.server_gpus; }},      // 0.14
+    {"usd_per_gpu_hour_reserved", [](const GpuSpec& g) { return g.usd_per_gpu_hour_reserved; }},  // 0.14
+    {"reserved_years", [](const GpuSpec& g) { return g.reserved_years; }},                        // 0.14
+    {"usd_per_server", [](const GpuSpec& g) { return g.usd_per_server; }},                        // 0.14
 };
 
 struct ModelField {

@@ -163,13 +163,16 @@ inline constexpr ArgSpec kGpuField = text("field", "field name",
     "for an NVL72 rack), scaleout_tbs (network TB/s per GPU beyond the domain), power_w (W per GPU), host_link_tbs "
     "(TB/s per direction between a GPU and its host's memory: PCIe or NVLink-C2C), idle_w (W a GPU draws with nothing "
     "running, measured), host_w (W per GPU the rest of its server draws: the system's published maximum), "
-    "server_gpus (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack).",
+    "server_gpus (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack), "
+    "usd_per_gpu_hour_reserved (a reserved or committed example price, USD per GPU-hour), reserved_years (its term, "
+    "years), usd_per_server (an example purchase price of a server or rack of server_gpus GPUs, USD).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
     "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）、"
     "fp4_tflops（稠密 NVFP4/MXFP4 算力）、scaleup_gpus（一个纵向扩展域内的 GPU 数：单机 8，NVL72 机柜 72）、"
     "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）、host_link_tbs（GPU 与主机内存之间"
     "每个方向的带宽，TB/s：PCIe 或 NVLink-C2C）、idle_w（GPU 空闲时的实测功耗，W）、host_w（服务器其余部分摊到每块 GPU "
-    "的功耗，W：按系统公布的最大功耗）、server_gpus（租用时一台服务器或一个机柜中的 GPU 数：HGX 节点 8，NVL72 机柜 72）。");
+    "的功耗，W：按系统公布的最大功耗）、server_gpus（租用时一台服务器或一个机柜中的 GPU 数：HGX 节点 8，NVL72 机柜 72）、usd_per_gpu_hour_reserved"
+    "（预留或承诺用量示例价，每 GPU 小时美元）、reserved_years（其期限，年）、usd_per_server（一台含 server_gpus 块 GPU 的服务器或机柜的示例购置价，美元）。");
 inline constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "
@@ -422,6 +425,19 @@ inline constexpr ArgSpec kRent = optional_text(text("rent", "servers or gpus",
     "租用并计价的单位：servers：整台服务器或整个机柜（ROOFLINE_GPU 的 server_gpus：HGX 节点 8，NVL72 机柜 72），每个池的 "
     "GPU 数向上取整，多出的 GPU 空闲；gpus：按单块 GPU，适用于按块出租 GPU 的云（0.14 之前的所有方案）。"),
     defaults::plan_rent);
+inline constexpr ArgSpec kPriceBasis = optional_text(text("price_basis", "on-demand, reserved or owned",
+    "What the catalog's prices are (a GPU that prices names keeps its own): on-demand: each GPU's on-demand example "
+    "(ROOFLINE_GPU's usd_per_gpu_hour); reserved: its reserved or committed example (usd_per_gpu_hour_reserved, for "
+    "reserved_years); owned: its server's purchase price (usd_per_server) spread over years, per GPU-hour, with the "
+    "electricity (usd_per_kwh, needed) and pue on top. A GPU without an example on the basis has no price.",
+    "目录价格的依据（prices 中给出价格的 GPU 用它自己的）：on-demand：每种 GPU 的按需示例价（ROOFLINE_GPU 的 "
+    "usd_per_gpu_hour）；reserved：预留或承诺用量示例价（usd_per_gpu_hour_reserved，期限 reserved_years）；owned：自购，"
+    "服务器购置价（usd_per_server）按 years 年摊到每 GPU 小时，另加电费（须给出 usd_per_kwh）与 pue。在该依据下没有示例价"
+    "的 GPU 没有价格。"), defaults::plan_price_basis);
+inline constexpr ArgSpec kYears = optional(number("years", "years", Check::positive,
+    "price_basis owned: the years a server's purchase price is spread over (5: the useful life large clouds give "
+    "their servers).",
+    "price_basis 为 owned 时服务器购置价分摊的年数（5：大型云厂商给服务器的使用年限）。"), defaults::plan_years);
 inline constexpr ArgSpec kUsdPerGpuHour = number("usd_per_gpu_hour", "USD/GPU-hour", Check::non_negative,
     "Price of one GPU for an hour, USD (ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") gives the catalog's example).",
     "一块 GPU 一小时的价格，美元（ROOFLINE_GPU(gpu; \"usd_per_gpu_hour\") 给出目录中的示例价格）。");
@@ -488,7 +504,7 @@ inline constexpr std::array kArgsReplicaRps{kModel, kGpu, kPromptTokens, kOutput
 inline constexpr std::array kArgsPlan{kModel, kRps, kPromptTokens, kOutputTokens, kTtftMs, kTpotMs, kPlanGpu,
                                kPlanWeightDtype, kKvDtype, kPlanProfile, kDisaggregated, kPrices, kMemUtil, kPlanRows,
                                kHeadroom, kMinReplicas, kPercentile, kUsdPerKwh, kPue, kMaxKw,
-                               kPrefillGpu, kInputRatio, kRent};
+                               kPrefillGpu, kInputRatio, kRent, kPriceBasis, kYears};
 inline constexpr std::array kArgsCurve{kModel, kGpu, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kCurveTp,
                                 kPlanProfile, kEp, kDpAttention, kPp, kCurveTtftMs, kMemUtil, kCurvePercentile};
 inline constexpr std::array kArgsSimulate{kModel, kGpu, kRps, kPromptTokens, kOutputTokens, kWeightDtype, kKvDtype, kTp,
@@ -747,7 +763,7 @@ inline constexpr std::array kFormulas{
         "gpu, tp, weights, batch, replicas, prefill_tp, prefill_replicas, gpus, ttft_ms, tpot_ms, "
         "output_tok_s_per_gpu, usd_per_hour, usd_per_mtok, ep, dp_attention, pp, capacity_tok_s_per_gpu, checkpoint, "
         "engine_tp, usd_per_month, usd_per_mtok_blended, kw, j_per_token, tok_s_per_mw, prefill_gpu, usd_per_mtok_input, "
-        "usd_per_mtok_output, servers",
+        "usd_per_mtok_output, servers, usd_per_gpu_hour",
         "The capacity plan for rps requests/s within both targets: a header row, then one row per feasible GPU, "
         "layout and weight format, cheapest first: batch, replicas, prefill pool (disaggregated), GPUs, TTFT and "
         "TPOT at full load, the load's output tokens/s per GPU, USD per hour and per million output tokens (\"\" "
@@ -760,7 +776,8 @@ inline constexpr std::array kFormulas{
         "deployment's power in kW (its GPUs at full load, their servers' share, times pue; \"\" without a board "
         "power), the joules per output token of the load and its output tokens/s per MW, and the prefill pool's GPU "
         "(\"\" colocated), and with input_ratio the prices per million input and output tokens, input_ratio apart, that "
-        "pay the hour at the load (\"\" without), and the servers (or racks) rented (since 0.14).",
+        "pay the hour at the load (\"\" without), the servers (or racks) rented, and the (decode) GPU's price per "
+        "GPU-hour on the plan's price_basis, electricity apart (\"\" without; since 0.14).",
         "在两个目标之内承载每秒 rps 个请求的容量规划：一行表头，然后每个可行的 GPU、并行布局与权重格式一行，最便宜的在前："
         "批大小、副本数、Prefill 池（分离部署时）、GPU 总数、满载时的首 token 时间与每 token 时间、负载摊到每块 GPU 的每秒"
         "输出 token 数、每小时美元与每百万输出 token 美元（无价格时为 \"\"）、副本的并行布局（ep、dp_attention、pp），"
@@ -770,9 +787,10 @@ inline constexpr std::array kFormulas{
         "然后是每月美元（730 小时）与负载每百万 token（输入与输出合计）美元（无价格时为 \"\"），然后是部署的功率 kW"
         "（GPU 满载、其服务器摊到的部分，乘以 pue；无板卡功耗时为 \"\"）、负载每个输出 token 的焦耳数与每 MW 的每秒输出 "
         "token 数，以及 Prefill 池的 GPU（同一副本时为 \"\"），给出 input_ratio 时还有按该比例分开定价、在该负载下付清每小时"
-        "成本的每百万输入 token 与输出 token 价格（未给出时为 \"\"），以及租用的服务器（或机柜）数（自 0.14 起）。",
-        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 10,
-        kArgsPlan.size() - 9, kArgsPlan.size() - 7, kArgsPlan.size() - 6),
+        "成本的每百万输入 token 与输出 token 价格（未给出时为 \"\"），租用的服务器（或机柜）数，以及按方案的 price_basis "
+        "计的（Decode）GPU 每 GPU 小时价格，不含电费（没有时为 \"\"；自 0.14 起）。",
+        kArgsPlan, "ROOFLINE_PLAN(\"llama-3.1-70b\"; 100; 2000; 300; 500; 50)", kArgsPlan.size() - 12,
+        kArgsPlan.size() - 11, kArgsPlan.size() - 9, kArgsPlan.size() - 8),
     formula<&formula::curve>("ROOFLINE_CURVE", kPlanner,
         "tpot_ms, tok_s_per_user, capacity_tok_s_per_gpu, batch, ttft_ms, rps, tp, ep, dp_attention, pp",
         "Throughput against interactivity: a header row, then one row per decode batch of a replica at full load "

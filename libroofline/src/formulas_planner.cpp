@@ -250,11 +250,11 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
            std::string_view rows_wanted, double headroom, double min_replicas, double percentile,
            double usd_per_kwh, double pue, double max_kw, std::string_view prefill_gpu, double input_ratio,
-           std::string_view rent) {
+           std::string_view rent, std::string_view price_basis, double years) {
     const auto& f = checked<&plan>({model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu, weight_dtype,
                                     kv_dtype, profile, disaggregated, prices, mem_util, rows_wanted, headroom,
                                     min_replicas, percentile, usd_per_kwh, pue, max_kw, prefill_gpu, input_ratio,
-                                    rent});
+                                    rent, price_basis, years});
     if (pue < 1) out_of_domain(f, arg_named(f, "pue"), pue, "at least 1 (the facility's power over its IT equipment's)");
     if (disaggregated != 0 && disaggregated != 1)
         out_of_domain(f, arg_named(f, "disaggregated"), disaggregated, "0 (colocated) or 1 (disaggregated)");
@@ -295,6 +295,14 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     if (!iequals(renting, "servers") && !iequals(renting, "gpus"))
         unknown_choice(f, "rent", "choice of what is rented", renting, {"servers", "gpus"});
     o.whole_servers = iequals(renting, "servers");
+    const std::string_view basis = trimmed(or_default(f, "price_basis", price_basis));
+    if (iequals(basis, "on-demand")) o.price_basis = serving::PlanOptions::PriceBasis::on_demand;
+    else if (iequals(basis, "reserved")) o.price_basis = serving::PlanOptions::PriceBasis::reserved;
+    else if (iequals(basis, "owned")) o.price_basis = serving::PlanOptions::PriceBasis::owned;
+    else
+        unknown_choice(f, "price_basis", "price basis", or_default(f, "price_basis", price_basis),
+                       {"on-demand", "reserved", "owned"});
+    o.years = years;
     if (const std::string_view pg = trimmed(or_default(f, "prefill_gpu", prefill_gpu)); !iequals(pg, "same")) {
         o.prefill_gpus = gpu_list_of(f, prefill_gpu, "prefill_gpu");  // an unknown id first: named as such
         if (!o.disaggregated)
@@ -321,6 +329,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.text(r.prefill_gpu);
         t.cell(price_cell(r.usd_per_mtok_input)).cell(price_cell(r.usd_per_mtok_output));
         t.number(r.servers);
+        t.cell(price_cell(r.usd_per_gpu_hour));
         t.end_row();
     }
     return std::move(t).done();

@@ -337,10 +337,19 @@ std::vector<GpuSpec> gpus_to_plan(const PlanOptions& o) {
     return gpus;
 }
 
-/// USD per GPU-hour: the options' price of the GPU, else the catalog's; none where neither has one.
+/// USD per GPU-hour: the options' price of the GPU, else the catalog's example on the options' basis (owned: its
+/// server's purchase price over the years, per GPU); none where neither has one.
 std::optional<double> price_of(const GpuSpec& gpu, const PlanOptions& o) {
     if (auto it = o.prices.find(gpu.id); it != o.prices.end()) return it->second;
-    if (gpu.usd_per_gpu_hour > 0) return gpu.usd_per_gpu_hour;
+    double usd = 0;
+    switch (o.price_basis) {
+        case PlanOptions::PriceBasis::on_demand: usd = gpu.usd_per_gpu_hour; break;
+        case PlanOptions::PriceBasis::reserved: usd = gpu.usd_per_gpu_hour_reserved; break;
+        case PlanOptions::PriceBasis::owned:
+            usd = gpu.usd_per_server / gpu.server_gpus / (o.years * units::hours_per_year);
+            break;
+    }
+    if (usd > 0) return usd;
     return std::nullopt;
 }
 
@@ -377,6 +386,7 @@ void size_colocated(PlanRow& row, const Deployment& d, const ReplicaState& state
     if (d.gpu.power_w > 0)
         power(row, d.gpu, row.gpus, decode_gpu_w(d, s.w, state.batch, state.tpot_ms, true), d.gpu, 0, 0, s.rps, s.w,
               s.o);
+    row.usd_per_gpu_hour = usd;
     price(row, usd ? std::optional<double>(*usd * rented) : std::nullopt, s.rps, s.w, s.o);
 }
 
@@ -472,6 +482,7 @@ void disaggregated_candidate(Search& s, const Deployment& d, const PrefillPool& 
             usd && prefill.usd_per_gpu_hour
                 ? std::optional<double>(*usd * decode_rented + *prefill.usd_per_gpu_hour * prefill_rented)
                 : std::nullopt;
+        row.usd_per_gpu_hour = usd;
         price(row, gpus_usd, s.rps, s.w, s.o);
         s.rows.push_back(std::move(row));
     });
@@ -640,6 +651,12 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
                                                           "equipment's (got {})", o.pue));
     require_non_negative("max_kw", o.max_kw);
     require_non_negative("input_ratio", o.input_ratio);
+    if (o.price_basis == PlanOptions::PriceBasis::owned) {
+        require_positive("years", o.years);
+        if (!(o.usd_per_kwh > 0))
+            fail(Status::invalid_argument, "usd_per_kwh",
+                 "owned GPUs pay for their electricity: give its price, USD per kWh (price_basis 'owned')");
+    }
 
     check_percentile(o.percentile);
     if (o.disaggregated && simulates(o.percentile, *profile))

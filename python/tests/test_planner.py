@@ -9,7 +9,8 @@ import roofline
 HEADER = ("gpu", "tp", "weights", "batch", "replicas", "prefill_tp", "prefill_replicas", "gpus", "ttft_ms", "tpot_ms",
           "output_tok_s_per_gpu", "usd_per_hour", "usd_per_mtok", "ep", "dp_attention", "pp",
           "capacity_tok_s_per_gpu", "checkpoint", "engine_tp", "usd_per_month", "usd_per_mtok_blended", "kw", "j_per_token",
-          "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers")
+          "tok_s_per_mw", "prefill_gpu", "usd_per_mtok_input", "usd_per_mtok_output", "servers",
+          "usd_per_gpu_hour")
 
 # Issue 11's example: Llama 3.1 70B, 100 requests/s, 2000-token prompts, 300-token answers, TTFT 500 ms, TPOT 50 ms.
 EXAMPLE = ("llama-3.1-70b", 100, 2000, 300, 500, 50)
@@ -26,7 +27,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(rows[1:len(priced) + 1], priced)  # rows without a price come last
         for r in rows[1:]:
             with self.subTest(row=r):
-                self.assertEqual(len(r), 28)
+                self.assertEqual(len(r), 29)
                 self.assertEqual(r[col["engine_tp"]] * r[col["pp"]], r[col["tp"]])
                 if r[col["usd_per_hour"]] != "":
                     # A month of 730 hours; all the load's tokens, 2000 prompt and 300 output tokens a request.
@@ -267,6 +268,28 @@ class PricedApart(unittest.TestCase):
                 inp, out = r[col["usd_per_mtok_input"]], r[col["usd_per_mtok_output"]]
                 self.assertAlmostEqual(inp, 0.25 * out)
                 self.assertAlmostEqual(3600 * 30 * (40000 * inp + 1000 * out) / 1e6, r[col["usd_per_hour"]])
+
+class PriceBasis(unittest.TestCase):
+    def test_owned_is_the_server_over_the_years_and_the_electricity(self):
+        rows = roofline.plan("llama-3.1-8b", 20, 1000, 200, 1000, 50, gpu="b200", price_basis="owned", years=4,
+                             usd_per_kwh=0.1)
+        col = {name: i for i, name in enumerate(rows[0])}
+        server = roofline.gpu("b200", "usd_per_server")
+        per_gpu = server / roofline.gpu("b200", "server_gpus") / (4 * 8760)
+        for r in rows[1:]:
+            with self.subTest(row=r):
+                paid = r[col["servers"]] * roofline.gpu("b200", "server_gpus")
+                self.assertAlmostEqual(r[col["usd_per_gpu_hour"]], per_gpu)
+                self.assertAlmostEqual(r[col["usd_per_hour"]], per_gpu * paid + 0.1 * r[col["kw"]])
+
+    def test_reserved_and_errors(self):
+        rows = roofline.plan("llama-3.1-8b", 20, 1000, 200, 1000, 50, gpu="h100-sxm", price_basis="reserved")
+        col = {name: i for i, name in enumerate(rows[0])}
+        for r in rows[1:]:
+            self.assertAlmostEqual(r[col["usd_per_gpu_hour"]], roofline.gpu("h100-sxm", "usd_per_gpu_hour_reserved"))
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.plan("llama-3.1-8b", 20, 1000, 200, 1000, 50, gpu="h100-sxm", price_basis="owned")
+        self.assertEqual(e.exception.argument, "usd_per_kwh")
 
 if __name__ == "__main__":
     unittest.main()

@@ -266,7 +266,7 @@ static void test_planner(void) {
     CHECK(roofline_step_ms("llama-3.1-70b", "h100-sxm", 8, 2048, "fp8", "", 4, "typical", &step) == ROOFLINE_OK && r < step);
     CHECK(roofline_plan("llama-3.1-70b", 100, 2000, 300, 500, 50, "h100-sxm", "fp8", "", "typical", 0, "", 0.9, &plan) ==
           ROOFLINE_OK);
-    CHECK(roofline_array_cols(plan) == 28 && roofline_array_rows(plan) >= 2);
+    CHECK(roofline_array_cols(plan) == 29 && roofline_array_rows(plan) >= 2);
     CHECK(strcmp(roofline_array_text(plan, 0, 18), "engine_tp") == 0);
     CHECK(strcmp(roofline_array_text(plan, 0, 19), "usd_per_month") == 0 &&
           strcmp(roofline_array_text(plan, 0, 20), "usd_per_mtok_blended") == 0);

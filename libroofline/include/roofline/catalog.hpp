@@ -32,7 +32,16 @@ struct GpuSpec {
     double hbm_gb = 0;            ///< memory, GB
     double l2_mb = 0;             ///< L2 cache, MB (0: not published)
     double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction within the scale-up domain, TB/s
-    double usd_per_gpu_hour = 0;  ///< example on-demand cloud price of one GPU for an hour, USD (0: none)
+    /// Example on-demand cloud price of one GPU for an hour, USD (0: none): of the kind `price_offer` names.
+    double usd_per_gpu_hour = 0;
+    /// The kind of on-demand offer usd_per_gpu_hour is: "server" (an instance of a whole server, or of a rack's
+    /// tray, per GPU-hour) or "gpu" (a single-GPU instance); never a serverless price. Empty: not said.
+    std::string price_offer;
+    /// Example reserved (committed) price of one GPU for an hour, USD, for a term of reserved_years (0: none).
+    double usd_per_gpu_hour_reserved = 0;
+    double reserved_years = 0;  ///< the term of usd_per_gpu_hour_reserved, years (0: none)
+    /// Example purchase price of one server (or rack) of server_gpus GPUs, USD (0: none): the owned basis amortizes it.
+    double usd_per_server = 0;
     /// GPUs that reach each other at interconnect_tbs: 8 for an HGX/OAM node or a server of PCIe cards,
     /// 72 for an NVL72 rack, 2 for an NVLink-bridged pair, 1 for a GPU alone (8 where a catalog omits it).
     double scaleup_gpus = 8;

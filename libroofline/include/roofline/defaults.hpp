@@ -73,6 +73,12 @@ inline constexpr double plan_input_ratio = 0;
 inline constexpr const char* plan_prefill_gpu = "same";
 /// ROOFLINE_PLAN (since 0.14): whole servers (or racks) are rented, and priced, where before 0.14 each GPU was.
 inline constexpr const char* plan_rent = "servers";
+/// ROOFLINE_PLAN (since 0.14): GPUs priced at the catalog's on-demand examples, as before 0.14.
+inline constexpr const char* plan_price_basis = "on-demand";
+/// ROOFLINE_PLAN (since 0.14): years an owned server's purchase price is spread over: 5, the useful life of servers
+/// in the large clouds' accounts (Amazon's 2024 annual report shortened it from 6 to 5 years for some servers;
+/// Microsoft and Alphabet use 6): set your own.
+inline constexpr double plan_years = 5;
 
 /// ROOFLINE_SIMULATE: 1000 requests (enough for a p99 from ten samples above it), seed 1, Poisson arrivals (gaps:
 /// coefficient of variation 1), every request of the given lengths; at most 1,000,000 requests in one call.

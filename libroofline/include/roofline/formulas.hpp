@@ -277,7 +277,8 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double min_replicas = defaults::plan_min_replicas, double percentile = 0,
            double usd_per_kwh = defaults::plan_usd_per_kwh, double pue = defaults::plan_pue,
            double max_kw = defaults::plan_max_kw, std::string_view prefill_gpu = defaults::plan_prefill_gpu,
-           double input_ratio = defaults::plan_input_ratio, std::string_view rent = defaults::plan_rent);
+           double input_ratio = defaults::plan_input_ratio, std::string_view rent = defaults::plan_rent,
+           std::string_view price_basis = defaults::plan_price_basis, double years = defaults::plan_years);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,

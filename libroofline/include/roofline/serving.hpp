@@ -176,6 +176,13 @@ struct PlanOptions {
     /// Whole servers (GpuSpec::server_gpus: 8 for an HGX node, 72 for an NVL72 rack) are rented and priced, each
     /// pool's rounded up; false: each GPU, for clouds that rent single GPUs (the planner before 0.14).
     bool whole_servers = true;
+    /// The basis GPUs are priced on (with no price in `prices` for them): each catalog GPU's on-demand example
+    /// (GpuSpec::usd_per_gpu_hour), its reserved example (usd_per_gpu_hour_reserved, for its reserved_years), or
+    /// owned: its server's purchase price (usd_per_server) over `years`, per GPU-hour, with the electricity
+    /// (usd_per_kwh, which owned requires) on top. A GPU with no example on the basis has no price.
+    enum class PriceBasis { on_demand, reserved, owned };
+    PriceBasis price_basis = PriceBasis::on_demand;
+    double years = defaults::plan_years;  ///< owned: the years a server's purchase price is spread over (> 0)
 };
 
 /// One feasible configuration. Colocated: prefill_tp = prefill_replicas = 0.
@@ -209,6 +216,8 @@ struct PlanRow {
     /// over all the GPUs. At least output_tokens_per_s_per_gpu; equal where the load fills every replica.
     double capacity_tokens_per_s_per_gpu = 0;
     std::optional<double> usd_per_hour;      ///< all GPUs; empty when the GPU has no price
+    /// The (decode) GPU's price per GPU-hour on the plan's basis, electricity not included (empty: none).
+    std::optional<double> usd_per_gpu_hour;
     std::optional<double> usd_per_mtok;      ///< per million output tokens at the load
     std::optional<double> usd_per_month;     ///< usd_per_hour x units::hours_per_month (730)
     /// Per million tokens of the load, prompt and output tokens together (a price that counts every token alike).

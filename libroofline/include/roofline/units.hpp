@@ -13,8 +13,10 @@ inline constexpr double tera = 1e12;          ///< TB/s and TFLOP/s
 inline constexpr double giga = 1e9;           ///< GB and billions of parameters
 inline constexpr double kib = 1024.0;         ///< KiB of KV cache
 inline constexpr double ms_per_second = 1e3;  ///< milliseconds
+/// Hours of a year (365 days): an owned server's purchase price is spread over its years of them.
+inline constexpr double hours_per_year = 8760;
 /// Hours of a month: a year's 8,760 over 12, as cloud price lists count a month (730 hours).
-inline constexpr double hours_per_month = 730;
+inline constexpr double hours_per_month = hours_per_year / 12;
 inline constexpr double watts_per_kw = 1e3;      ///< power of a deployment in kW
 inline constexpr double kw_per_mw = 1e3;         ///< tokens/s per MW
 inline constexpr double joules_per_kwh = 3.6e6;  ///< electricity in kWh
