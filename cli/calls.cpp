@@ -79,7 +79,7 @@ Result Values::call(const std::string& formula) const {
     std::vector<Cell> args;
     for (size_t i = 0; i < info->arg_count; ++i) {
         const roofline_arg_info& arg = *info->args[i];
-        if (arg.type == ROOFLINE_TYPE_TEXT) args.emplace_back(text_at(arg.name));
+        if (arg.type == ROOFLINE_TYPE_TEXT || arg.type == ROOFLINE_TYPE_TABLE) args.emplace_back(text_at(arg.name));
         else args.emplace_back(at(arg.name));
     }
     return cli::call(formula, args);

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 
 #include "options.hpp"
 
@@ -127,6 +129,61 @@ std::string deployment(const Values& values, const KvCache& kv_cache) {
         for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
     }
     return text + "; " + kv_cache.phrase();
+}
+
+std::string read_file(const std::string& path) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file) throw Failure{kIo, path, "cannot read the file"};
+    std::string text;
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, n);
+    std::fclose(file);
+    return text;
+}
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+std::vector<CsvRecord> csv_records(const std::string& path, const std::string& text) {
+    std::vector<CsvRecord> rows;
+    std::vector<std::string> cells;
+    std::string field;
+    bool quoted = false, any = false;
+    std::size_t line = 1, row_line = 1;
+    auto end_field = [&] {
+        if (field.find('\t') != std::string::npos)
+            throw Failure{kBadValue, fmt::format("{}:{}", file_name(path), row_line), "a field holds a tab"};
+        cells.push_back(std::move(field));
+        field.clear();
+    };
+    auto end_row = [&] {
+        end_field();
+        if (any) rows.push_back({std::move(cells), fmt::format("{}:{}", file_name(path), row_line)});
+        cells.clear();
+        any = false;
+        row_line = line;
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+            else if (c == '"') quoted = false;
+            else if (c == '\n' || c == '\r') throw Failure{kBadValue, fmt::format("{}:{}", file_name(path), line), "a quoted field holds a line break"};
+            else field += c;
+        } else if (c == '"') {
+            quoted = any = true;
+        } else if (c == ',') {
+            end_field();
+            any = true;
+        } else if (c == '\n') {
+            ++line;
+            end_row();
+        } else if (c != '\r') {
+            field += c;
+            any = true;
+        }
+    }
+    if (any || !field.empty()) end_row();
+    return rows;
 }
 
 }  // namespace cli

@@ -56,6 +56,19 @@ std::vector<Operator> operators_of(const Result& breakdown);
 /// "1 prompt", "2 prompts".
 std::string count_of(double count, const std::string& singular);
 
+/// The bytes of a file; Failure (kIo) naming it where it cannot be read.
+std::string read_file(const std::string& path);
+/// The file name of a path, as messages name it.
+std::string file_name(const std::string& path);
+/// One record of a CSV file: its fields, and where it is ("file.csv:7").
+struct CsvRecord {
+    std::vector<std::string> fields;
+    std::string where;
+};
+/// The records of CSV text (RFC 4180: quoted fields, doubled quotes; empty lines skipped). Failure (kBadValue) for a
+/// field that holds a tab or a quoted line break: the rows go to the library as one tab-separated table.
+std::vector<CsvRecord> csv_records(const std::string& path, const std::string& text);
+
 /// "8B parameters at 2 bytes each, 989 TFLOP/s, 3.35 TB/s": a dense model from its parameter count.
 std::string dense_model(const Values& values);
 

@@ -1,6 +1,6 @@
 """Builds examples/capacity-planning.fods: a capacity-planning workbook made only of ROOFLINE_* formulas.
 
-Seven sheets:
+Eight sheets:
   Article   the article's two batching tables (8B BF16 model on an H100 SXM), critical batches, prefill;
   Plan      a deployment planner (inputs -> memory, max batch, step time, tokens/s) and what-if grids;
   Roofline  ROOFLINE_ROOF as an array formula, the article's workloads as points, a log-log chart;
@@ -14,6 +14,8 @@ Seven sheets:
             beside typical's, and the median errors of both.
   Tails     percentiles of TTFT and TPOT against the load (ROOFLINE_SIMULATE at shares of a replica's capacity),
             goodput and the mean batch, and a chart of p50 and p99 TTFT against requests/s.
+  Fleet     several models at once (ROOFLINE_FLEET over the yellow workloads of examples/fleet.csv): each one's
+            cheapest configuration and the fleet's GPUs, servers, cost per hour and month and power.
 
 The workbook is built through Python-UNO in a private headless Calc with the add-in installed (so the
 formulas are the add-in's, and Calc computed every cached value), then stored as flat ODF.
@@ -1060,6 +1062,109 @@ def tails(book, sheet):
              log_y=True)
 
 
+FLEET_CSV = Path(__file__).resolve().parent / "fleet.csv"  # the workloads the Fleet sheet starts with
+FLEET_ROWS = 8          # workload rows (6 ... 13): the filled ones are planned, empty ones skipped
+FLEET_TOP = 33          # the row of ROOFLINE_FLEET's own header row
+FLEET_COLS = 19         # model, rps, gpu, weights, checkpoint, tp, engine_tp, pp, ep, dp_attention, replicas, gpus,
+                        # servers, ttft_ms, tpot_ms, usd_per_hour, usd_per_month, usd_per_mtok, kw
+
+
+def fleet_workloads():
+    """examples/fleet.csv's workloads: (model, rps, prompt, output, ttft, tpot, gpu)."""
+    lines = [line.split(",") for line in FLEET_CSV.read_text(encoding="utf-8").splitlines() if line][1:]
+    return [(m, float(r), float(p), float(o), float(t1), float(t2), g) for m, r, p, o, t1, t2, g in lines]
+
+
+def fleet_options():
+    """The Fleet sheet's options: (label, default, help, number format), rows 16 ... in ROOFLINE_FLEET's order."""
+    return [
+        ("GPU (optional)", None, "empty: the catalog's datacenter GPUs (a workload's own GPU column wins)", None),
+        ("Weight format (optional)", None, "empty: the models' published checkpoints", None),
+        ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
+        ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
+        ("Headroom", 1, "fraction of each replica's capacity the load may use", "0.00"),
+        ("Replicas at least", 1, "per workload: 2 survives the loss of one", "0"),
+        ("Price basis", "on-demand", "on-demand, reserved or owned (needs electricity)", None),
+        ("Years (owned)", 5, "owned: the years a server's purchase price is spread over", "0.#"),
+        ("Electricity", 0, "USD per kWh (0: none, as in a cloud's GPU-hour)", "0.000"),
+        ("PUE", 1, "the datacentre's power over its IT equipment's: at least 1", "0.00"),
+        ("Rent", "servers", "servers: whole servers or NVL72 racks; gpus: single GPUs", None),
+    ]
+
+
+def fleet(book, sheet):
+    """Several models at once: ROOFLINE_FLEET over the yellow workloads, each on its cheapest configuration, and
+    the fleet's totals."""
+    book.title(sheet, "A1", "Fleet: several models at once, each on its cheapest configuration, and the totals")
+    book.note(sheet, "A2", "Each workload (a yellow row) is planned as the Planner plans one, with the options below, "
+                           "and its cheapest configuration kept (ROOFLINE_FLEET); each rents its own servers.")
+    book.note(sheet, "A3", "Add a row for another model, leave a row empty to skip it; a GPU in a row plans that "
+                           "workload on it. Prices are examples that date quickly: give yours.")
+    book.put(sheet, "A4", "Workloads", bold=True, size=12)
+    book.header(sheet, "A5:G5", ["Model", "Load (requests/s)", "Prompt tokens", "Output tokens", "TTFT target (ms)",
+                                 "TPOT target (ms)", "GPU (optional)"])
+    first, last = 6, 6 + FLEET_ROWS - 1
+    rows = fleet_workloads()
+    for i in range(FLEET_ROWS):
+        r = first + i
+        values = rows[i] if i < len(rows) else (None,) * 7
+        for c, (v, fmt) in enumerate(zip(values, [None, "#,##0.##", "#,##0", "#,##0", "#,##0", "#,##0.#", None])):
+            book.put(sheet, f"{_col(c)}{r}", v if v != "" else None, fmt=fmt, bg=INPUT_BG)
+    book.style(sheet.getCellRangeByName(f"A{first}:G{last}"), align="LEFT")
+    options = fleet_options()
+    o_first = last + 2
+    book.put(sheet, f"A{o_first}", "Options", bold=True, size=12)
+    book.inputs(sheet, o_first + 1, options)
+    book.style(sheet.getCellRangeByName(f"B{o_first + 1}:B{o_first + len(options)}"), align="LEFT")
+    row_of = {label: o_first + 1 + i for i, (label, *_) in enumerate(options)}
+    drop_down(book, sheet, f"B{row_of['Profile']}", PROFILES, "typical: the estimate; bound: the ideal roofline.")
+    drop_down(book, sheet, f"B{row_of['Price basis']}", '"on-demand";"reserved";"owned"',
+              "on-demand: the catalog's on-demand examples; reserved: its reserved or committed examples; owned: a "
+              "server's purchase price over the years, with the electricity (give its price).")
+    drop_down(book, sheet, f"B{row_of['Rent']}", '"servers";"gpus"', "servers: whole servers or racks; gpus: single GPUs.")
+    refs = [f"$A${first}:$G${last}"] + [f'$B${row_of[label]}&""' if label.endswith("(optional)") else f"$B${row_of[label]}"
+                                         for label, *_ in options]
+    call = f"ROOFLINE_FLEET({';'.join(refs)})"
+    # The answer: the total row (the array's last).
+    a = o_first + len(options) + 2
+    book.put(sheet, f"A{a}", "Answer", bold=True, size=12)
+    total = f"ROWS({call})"
+    cell = lambda col: f"INDEX({call};{total};{col})"  # noqa: E731
+    book.put(sheet, f"A{a + 1}", f'=IFERROR("Total: "&TEXT({cell(12)};"#,##0")&" GPUs in "&TEXT({cell(13)};"#,##0")&'
+                                 f'" servers, "&IF(ISNUMBER({cell(16)});"$"&TEXT({cell(16)};"#,##0.00")&" per hour, $"&'
+                                 f'TEXT({cell(17)};"#,##0")&" per month ("&$B${row_of["Price basis"]}&"), $"&'
+                                 f'TEXT({cell(18)};"0.000")&" per million output tokens";"no price for every workload")&'
+                                 f'IF(ISNUMBER({cell(19)});", "&TEXT({cell(19)};"#,##0.0")&" kW";"");'
+                                 f'"No plan: "&ROOFLINE_WHY("ROOFLINE_FLEET";{";".join(refs)}))',
+             bold=True, color=TITLE_COLOR, size=11)
+    book.name("Fleet_Answer", "Fleet", f"A{a + 1}:A{a + 1}")
+    top = FLEET_TOP
+    book.title(sheet, f"A{top - 2}", "Each workload's plan and the totals (ROOFLINE_FLEET, an array formula)", size=12)
+    book.header(sheet, f"A{top - 1}:{_col(FLEET_COLS - 1)}{top - 1}",
+                ["Model", "Load (requests/s)", "GPU", "Weights", "Checkpoint", "GPUs per replica", "Engine tp",
+                 "Pipeline stages", "Experts over (ep)", "Attention groups", "Replicas", "GPUs", "Servers",
+                 "TTFT at full load (ms)", "TPOT at full load (ms)", "USD per hour", "USD per month",
+                 "USD per million output tokens", "kW"])
+    height = FLEET_ROWS + 2  # the header, the workloads, the total
+    area = f"A{top}:{_col(FLEET_COLS - 1)}{top + height - 1}"
+    sheet.getCellRangeByName(area).setArrayFormula(
+        f'=IFERROR(IF((ROW({area})-ROW($A${top})<ROWS({call}))*(COLUMN({area})>0);{call};"");"")')
+    names = sheet.getCellRangeByName(f"A{top}:{_col(FLEET_COLS - 1)}{top}")
+    book.style(names, italic=True, color=NOTE_COLOR, align="CENTER")
+    names.ShrinkToFit = True
+    for i, fmt in enumerate([None, "#,##0.##", None, None, None, "0", "0", "0", "0", "0", "#,##0", "#,##0", "#,##0",
+                             "#,##0", "0.0", "#,##0.00", "#,##0", "0.000", "#,##0.0"]):
+        if fmt:
+            book.style(sheet.getCellRangeByName(f"{_col(i)}{top + 1}:{_col(i)}{top + height - 1}"), fmt=fmt)
+    book.style(sheet.getCellRangeByName(f"A{top + 1}:A{top + height - 1}"), bold=True)
+    book.note(sheet, f"A{top + height}", "The last row is the total: GPUs, servers, USD per hour and month and kW "
+                                         "summed, USD per million output tokens of all the workloads' output. Rows "
+                                         "beyond it stay empty.")
+    book.name("Fleet_Inputs", "Fleet", f"A{first}:G{last}", key_table=False)
+    book.name("Fleet_Table", "Fleet", f"A{top}:{_col(FLEET_COLS - 1)}{top + height - 1}")
+    book.widths(sheet, [4.8, 2.2, 2.0, 2.0, 5.2, 1.8, 2.2, 1.6, 1.6, 1.8, 1.8, 1.6, 1.6, 1.9, 1.9, 2.0, 2.2, 2.2, 1.6])
+
+
 def xy_chart(book, sheet, name, at, title, x_title, y_title, series, log_y=False, missing=0):
     """An XY chart of `series` ((x range, y range, label cell, color, symbol, symbol size, line): symbol a
     StandardSymbol or None for none) placed at cell `at`, 9.8 x 7.7 cm, its legend below. `missing`: how empty
@@ -1187,7 +1292,7 @@ def catalog_sizes(doc, sheet):
 
 
 def build(ctx, doc, output):
-    """Fills the three sheets, stores the workbook; returns the error values found in key tables."""
+    """Fills the sheets, stores the workbook; returns the error values found in key tables."""
     import uno  # noqa: PLC0415
     from com.sun.star.beans import PropertyValue  # noqa: PLC0415
     book = Book(ctx, doc)
@@ -1201,8 +1306,9 @@ def build(ctx, doc, output):
     sheets.insertNewByName("Models", 4)
     sheets.insertNewByName("Calibrate", 5)
     sheets.insertNewByName("Tails", 6)
-    while sheets.Count > 7:
-        sheets.removeByName(sheets.ElementNames[7])
+    sheets.insertNewByName("Fleet", 7)
+    while sheets.Count > 8:
+        sheets.removeByName(sheets.ElementNames[8])
 
     article(book, sheets.getByName("Article"))
     plan(book, sheets.getByName("Plan"))
@@ -1212,6 +1318,7 @@ def build(ctx, doc, output):
     planner(book, sheets.getByName("Planner"))
     calibrate(book, sheets.getByName("Calibrate"))
     tails(book, sheets.getByName("Tails"))
+    fleet(book, sheets.getByName("Fleet"))
     for cells in book.headers:
         cells.Rows.OptimalHeight = True
 
@@ -1230,6 +1337,9 @@ def build(ctx, doc, output):
     # The Tails sheet prints its table and chart; the simulation's arrays below them stay on screen.
     tails_sheet = doc.Sheets.getByName("Tails")
     tails_sheet.setPrintAreas((tails_sheet.getCellRangeByName(f"A1:S{TAILS_TOP + len(TAILS_LOADS) + 1}").RangeAddress,))
+    fleet_sheet = doc.Sheets.getByName("Fleet")
+    fleet_sheet.setPrintAreas((fleet_sheet.getCellRangeByName(
+        f"A1:{_col(FLEET_COLS - 1)}{FLEET_TOP + FLEET_ROWS + 2}").RangeAddress,))
     if doc.CurrentController:
         doc.CurrentController.setActiveSheet(sheets.getByName("Article"))
 

@@ -51,8 +51,10 @@ TABLES = [
     ("Calibrate", "Each measured row, fitted and left out (ROOFLINE_CALIBRATE_ROWS array formula)", "Calibrate_Rows", True),
     ("Tails", "Inputs", "Tails_Inputs", False),
     ("Tails", "Percentiles at each load (ROOFLINE_SIMULATE, ms)", "Tails_Table", True),
+    ("Fleet", "The answer", "Fleet_Answer", False),
+    ("Fleet", "Each workload's plan and the totals (ROOFLINE_FLEET array formula)", "Fleet_Table", True),
 ]
-SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate", "Tails"]
+SHEETS = ["Article", "Plan", "Roofline", "Planner", "Models", "Calibrate", "Tails", "Fleet"]
 
 # The article's figures beside what the workbook computes: (what, sheet, cell, seed case id). The
 # figures themselves come from tests/data/seed-cases.json: "printed" is what the article shows, and the
@@ -126,6 +128,9 @@ def show(doc, pdf_tmp):
             rows = [rows[0]] + body[::7] + ([body[-1]] if (len(body) - 1) % 7 else [])
         if key == "Planner_Table":  # the machine names of ROOFLINE_PLAN's own header row, then the ranked rows
             rows = [r[:17] for r in rows[:1 + PLANNER_SHOWN] if any(r)]
+        if key == "Fleet_Table":  # the machine names, the workloads and the total; not the empty rows below
+            rows = [[r[0], r[1], r[2], r[3], r[5], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18]]
+                    for r in rows if any(r)]
         if key == "Planner_Answer":
             print(f"\n{rows[0][0]}: {rows[0][1]}\n{rows[1][0]}\n{rows[2][0]}: {rows[2][1] or '(none published)'}")
             continue
@@ -166,6 +171,7 @@ def show(doc, pdf_tmp):
     problems += check_format_lists(doc)
     problems += check_calibrate(doc)
     problems += check_tails(doc)
+    problems += check_fleet(doc)
 
     print("\nThe article's figures (tests/data/seed-cases.json) and the workbook's")
     cases = {c["id"]: c for c in json.loads(SEED_CASES.read_text(encoding="utf-8"))["cases"]}
@@ -452,6 +458,53 @@ def check_scenarios(doc):
             problems.append(f"Planner with {what}: the answer should start {starts!r}: {answer!r}")
         for ref, formula in saved.items():
             sheet.getCellRangeByName(ref).setFormula(formula)
+    doc.calculateAll()
+    return problems
+
+
+FLEET_CSV = Path(__file__).resolve().parent / "fleet.csv"  # the CLI's and the Python tests' fleet too
+
+
+def check_fleet(doc):
+    """The Fleet sheet's workloads are examples/fleet.csv's (the fleet the CLI and Python tests plan), its array is
+    ROOFLINE_FLEET's through the C ABI for the same inputs cell for cell, and its total row adds up: GPUs, servers,
+    USD per hour and kW summed over the workloads. Then with the owned basis, a recalculated total."""
+    problems = []
+    sheet = doc.Sheets.getByName("Fleet")
+    inputs = doc.NamedRanges.getByName("Fleet_Inputs").ReferredCells.DataArray
+    csv = [line.split(",") for line in FLEET_CSV.read_text(encoding="utf-8").splitlines() if line][1:]
+    filled = [r for r in inputs if any(v != "" for v in r)]
+    want = [(m, float(a), float(b), float(c), float(d), float(e), g) for m, a, b, c, d, e, g in csv]
+    if [tuple(r) for r in filled] != want:
+        problems.append(f"Fleet: the workloads {filled} are not examples/fleet.csv's {want}")
+    options = [c[0] for c in sheet.getCellRangeByName(f"B16:B26").DataArray]
+    expected = ROOFLINE.call("ROOFLINE_FLEET", [list(r) for r in inputs], *options)
+    table = [r for r in doc.NamedRanges.getByName("Fleet_Table").ReferredCells.DataArray if any(v != "" for v in r)]
+    if len(table) != len(expected):
+        problems.append(f"Fleet: {len(table)} rows, the C ABI {len(expected)}")
+    for got, row in zip(table, expected):
+        for head, g, w in zip(expected[0], got, row):
+            if not (g == w if isinstance(w, str) else isinstance(g, float) and _close(g, w)):
+                problems.append(f"Fleet {row[0]}, {head}: Calc {g!r}, the C ABI {w!r}")
+    col = {name: i for i, name in enumerate(expected[0])}
+    total, workloads = expected[-1], expected[1:-1]
+    print(f"\nThe Fleet against ROOFLINE_FLEET through the C ABI: {len(workloads)} workloads, total "
+          f"{total[col['gpus']]:g} GPUs in {total[col['servers']]:g} servers, {total[col['usd_per_hour']]} USD/hour")
+    for name in ("gpus", "servers", "usd_per_hour", "kw"):
+        if not _close(total[col[name]], sum(r[col[name]] for r in workloads)):
+            problems.append(f"Fleet: the total's {name} {total[col[name]]} is not the workloads' sum")
+    # Owned servers at 0.08 USD/kWh: the answer names the basis; put back.
+    basis, kwh = sheet.getCellRangeByName("B22"), sheet.getCellRangeByName("B24")
+    saved = basis.getFormula(), kwh.getFormula()
+    basis.setString("owned")
+    kwh.setValue(0.08)
+    doc.calculateAll()
+    answer = sheet.getCellRangeByName("A29").getString()
+    print(f"  owned, 0.08 USD/kWh: {answer}")
+    if not answer.startswith("Total: ") or "(owned)" not in answer:
+        problems.append(f"Fleet with owned servers: {answer!r}")
+    basis.setFormula(saved[0])
+    kwh.setFormula(saved[1])
     doc.calculateAll()
     return problems
 

@@ -19,6 +19,8 @@ using Catch::Matchers::Contains;
 namespace {
 /// A valid value for an argument: its default, a catalog id, or a small number.
 Arg valid(const FormulaSpec& f, const ArgSpec& a) {
+    if (a.type == Type::table && std::string_view(f.name) == "ROOFLINE_FLEET")  // two workloads of Llama 3 8B
+        return {std::string("llama-3-8b\t5\t1000\t200\t1000\t50\nllama-3-8b\t2\t4000\t500\t2000\t40")};
     if (a.type == Type::table)  // three measured decode steps of Llama 3 8B on one H200 (h200-graph.csv)
         return {std::string("llama-3-8b\th200\tbf16\tbf16\t1\t1\t1024\tstep_ms\t6.0155\n"
                             "llama-3-8b\th200\tbf16\tbf16\t1\t1\t4096\tstep_ms\t7.1348\n"
@@ -159,7 +161,7 @@ TEST_CASE("an array with a header row has the columns its table entry declares, 
         CHECK(header == f.result_unit);
         ++with_headers;
     }
-    CHECK(with_headers == 6);  // the two breakdowns, the plan, the curve, the simulation and the calibration's rows
+    CHECK(with_headers == 7);  // the two breakdowns, the plan, the curve, the simulation, the calibration's rows, the fleet
 }
 
 TEST_CASE("left-out optional arguments take the table's defaults", "[table]") {

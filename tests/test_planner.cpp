@@ -916,3 +916,77 @@ TEST_CASE("PLAN prices on a basis: on-demand, reserved or owned, as computed by 
         }
     }
 }
+
+TEST_CASE("FLEET: each workload's cheapest plan, in order, and the totals summed", "[planner]") {
+    // Three workloads: two on the catalog's datacenter GPUs, one on its own GPU (the row's 7th column).
+    const std::string workloads = "model\trps\tprompt_tokens\toutput_tokens\tttft_ms\ttpot_ms\tgpu\n"
+                                  "llama-3.1-70b\t100\t2000\t300\t500\t50\t\n"
+                                  "llama-3.1-8b\t20\t1000\t200\t1000\t50\t\n"
+                                  "qwen3-30b-a3b\t10\t4000\t500\t2000\t40\th200\n";
+    const Table t = table("ROOFLINE_FLEET", {text(workloads.c_str()), text(""), text(""), text("typical"), text(""), num(1),
+                                             num(1), text(""), num(5), num(0.1), num(1.2), text("")});
+    REQUIRE(t.rows == 5);  // the header, three workloads, the total
+    REQUIRE(t.cols == 19);
+    enum { kModel, kRps, kFGpu, kFWeights, kFCheckpoint, kFTp, kFEngineTp, kFPp, kFEp, kFDp, kFReplicas, kFGpus,
+           kFServers, kFTtft, kFTpot, kFUsdHour, kFUsdMonth, kFUsdMtok, kFKw };
+    serving::PlanOptions o;
+    o.usd_per_kwh = 0.1;
+    o.pue = 1.2;
+    const struct { const char* model; double rps, prompt, output, ttft, tpot; const char* gpu; } want[] = {
+        {"llama-3.1-70b", 100, 2000, 300, 500, 50, ""},
+        {"llama-3.1-8b", 20, 1000, 200, 1000, 50, ""},
+        {"qwen3-30b-a3b", 10, 4000, 500, 2000, 40, "h200"},
+    };
+    double gpus = 0, servers = 0, usd = 0, kw = 0, tokens = 0;
+    for (std::size_t i = 0; i < 3; ++i) {
+        INFO(want[i].model);
+        serving::PlanOptions own = o;
+        if (*want[i].gpu) own.gpus = {want[i].gpu};
+        const serving::PlanRow r =
+            serving::plan(want[i].model, want[i].rps, {want[i].prompt, want[i].output}, {want[i].ttft, want[i].tpot}, own)
+                .front();
+        const std::size_t row = i + 1;
+        CHECK(text_at(t, row, kModel) == want[i].model);
+        CHECK(num_at(t, row, kRps) == want[i].rps);
+        CHECK(text_at(t, row, kFGpu) == r.gpu);
+        if (*want[i].gpu) CHECK(r.gpu == want[i].gpu);
+        CHECK(num_at(t, row, kFTp) == r.tp);
+        CHECK(num_at(t, row, kFEngineTp) * num_at(t, row, kFPp) == r.tp);
+        CHECK(num_at(t, row, kFGpus) == r.gpus);
+        CHECK(num_at(t, row, kFServers) == r.servers);
+        CHECK(num_at(t, row, kFUsdHour) == Approx(*r.usd_per_hour));
+        CHECK(num_at(t, row, kFKw) == Approx(*r.kw));
+        gpus += r.gpus, servers += r.servers, usd += *r.usd_per_hour, kw += *r.kw;
+        tokens += want[i].rps * want[i].output;
+    }
+    CHECK(text_at(t, 4, kModel) == "total");
+    CHECK(num_at(t, 4, kRps) == 130);
+    CHECK(text_at(t, 4, kFGpu).empty());
+    CHECK(num_at(t, 4, kFGpus) == gpus);
+    CHECK(num_at(t, 4, kFServers) == servers);
+    CHECK(num_at(t, 4, kFUsdHour) == Approx(usd));
+    CHECK(num_at(t, 4, kFUsdMonth) == Approx(usd * 730));
+    CHECK(num_at(t, 4, kFUsdMtok) == Approx(usd / (tokens * 3600) * 1e6));
+    CHECK(num_at(t, 4, kFKw) == Approx(kw));
+
+    // Errors name the workloads, the row and the column; a workload nothing serves, its place and the target.
+    const auto error_of = [](const std::string& rows) {
+        try {
+            table("ROOFLINE_FLEET", {text(rows.c_str())});
+        } catch (const Error& e) {
+            CHECK(e.argument() == "workloads");
+            return std::string(e.reason());
+        }
+        FAIL("accepted: " << rows);
+        return std::string();
+    };
+    CHECK_THAT(error_of("llama-3.1-8b\t5\t1000\t200\t1000\t50\nllama-9b\t5\t1000\t200\t1000\t50"),
+               Catch::Matchers::StartsWith("row 2, model: no model 'llama-9b'"));
+    CHECK_THAT(error_of("llama-3.1-8b\tfive\t1000\t200\t1000\t50"),
+               Catch::Matchers::StartsWith("row 1, rps: must be a number (got 'five')"));
+    CHECK_THAT(error_of("llama-3.1-8b\t5\t1000\t200\t1000\t50\th100-smx"),
+               Catch::Matchers::StartsWith("row 1, gpu: no GPU 'h100-smx'"));
+    CHECK_THAT(error_of("llama-3.1-8b\t5\t1000\t200\t1000\t50\nllama-3.1-70b\t5\t1000\t200\t1000\t0.01"),
+               Catch::Matchers::StartsWith("workload 2 (llama-3.1-70b): tpot_ms: "));
+    CHECK_THAT(error_of("llama-3.1-8b\t5\t1000"), Catch::Matchers::StartsWith("has 3 columns: it takes 6 or 7"));
+}

@@ -910,6 +910,30 @@ ROOFLINE_API int roofline_plan_v5(const char* model, double rps, double prompt_t
                                   const char* price_basis, double years, roofline_array** result);
 
 /**
+** ROOFLINE_FLEET(workloads; [gpu=datacenter]; [weight_dtype=published]; [profile=typical]; [prices=catalog];
+** [headroom=1]; [min_replicas=1]; [price_basis=on-demand]; [years=5]; [usd_per_kwh=0]; [pue=1]; [rent=servers]):
+** a fleet of workloads, each planned as roofline_plan_v5 plans it with these arguments and its cheapest configuration
+** kept, as a new array of 19 columns in *result (free it with roofline_array_free()): a header row ("model", "rps",
+** "gpu", "weights", "checkpoint", "tp", "engine_tp", "pp", "ep", "dp_attention", "replicas", "gpus", "servers",
+** "ttft_ms", "tpot_ms", "usd_per_hour", "usd_per_month", "usd_per_mtok", "kw"), one row per workload in their order
+** (the columns of roofline_plan's row of the same names), then a row whose model is "total": the load (rps summed),
+** GPUs, servers, USD per hour and per month summed, USD per million output tokens of all the workloads' output, and kW
+** summed ("" where a workload has no price or no board power; "" in the columns that do not add up).
+**   workloads  a table (ROOFLINE_TYPE_TABLE): rows separated by '\n', cells by '\t', 6 or 7 columns in this order:
+**              model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu (optional: one GPU id or a list the
+**              workload is planned on; "" or absent: the `gpu` argument's). A first row without a number (a header)
+**              and empty rows are skipped; at most 100 rows.
+** Each workload rents its own servers (no two share one). Errors: ROOFLINE_ERROR_ARGUMENT or ROOFLINE_ERROR_UNKNOWN_ID
+** naming "workloads" with the row (1: the table's first) and its column; ROOFLINE_ERROR_NO_SOLUTION naming
+** "workloads" with the workload (1: the first) and the target that rules it out; the other arguments' errors as
+** roofline_plan_v5's. Since 0.14.
+*/
+ROOFLINE_API int roofline_fleet(const char* workloads, const char* gpu, const char* weight_dtype, const char* profile,
+                                const char* prices, double headroom, double min_replicas, const char* price_basis,
+                                double years, double usd_per_kwh, double pue, const char* rent,
+                                roofline_array** result);
+
+/**
 ** ROOFLINE_CURVE(model; gpu; prompt_tokens; output_tokens; [weight_dtype=native]; [kv_dtype=bf16]; [tp=0];
 ** [profile=typical]; [ep=1]; [dp_attention=1]; [pp=1]; [ttft_ms=0]; [mem_util=0.9]): throughput against
 ** interactivity, as a new array in *result (free it with roofline_array_free()): ten columns, a header row

@@ -39,17 +39,6 @@ struct Row {
     std::string source;       ///< "file.json", "file.jsonl:3", "file.csv:7"
 };
 
-std::string read(const std::string& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file) throw Failure{kIo, path, "cannot read the file"};
-    std::string text;
-    char buffer[65536];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, n);
-    std::fclose(file);
-    return text;
-}
-
-std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -254,44 +243,11 @@ bool names_columns(const std::vector<Cell>& header) {
 /// here: the library reads a cell that reads whole as a number as that number.
 std::vector<Row> csv_rows(const std::string& path, const std::string& text, bool& mapped) {
     std::vector<Row> rows;
-    std::vector<Cell> cells;
-    std::string field;
-    bool quoted = false, any = false;
-    std::size_t line = 1, row_line = 1;
-    auto end_field = [&] {
-        if (field.find('\t') != std::string::npos)
-            throw Failure{kBadValue, fmt::format("{}:{}", file_name(path), row_line), "a field holds a tab"};
-        cells.emplace_back(field);
-        field.clear();
-    };
-    auto end_row = [&] {
-        end_field();
-        if (any) rows.push_back({std::move(cells), fmt::format("{}:{}", file_name(path), row_line)});
-        cells.clear();
-        any = false;
-        row_line = line;
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-            else if (c == '"') quoted = false;
-            else if (c == '\n' || c == '\r') throw Failure{kBadValue, fmt::format("{}:{}", file_name(path), line), "a quoted field holds a line break"};
-            else field += c;
-        } else if (c == '"') {
-            quoted = any = true;
-        } else if (c == ',') {
-            end_field();
-            any = true;
-        } else if (c == '\n') {
-            ++line;
-            end_row();
-        } else if (c != '\r') {
-            field += c;
-            any = true;
-        }
+    for (CsvRecord& record : csv_records(path, text)) {
+        Row row{{}, std::move(record.where)};
+        for (std::string& field : record.fields) row.cells.emplace_back(std::move(field));
+        rows.push_back(std::move(row));
     }
-    if (any || !field.empty()) end_row();
     // A header, as the library tells one (its first row holds no number): kept where it names the columns (the
     // library maps the rows below it by their names), else left out, so that files after the first keep theirs out
     // of the one table too.
@@ -364,7 +320,7 @@ void run_calibrate(const CalibrateOptions& o) {
         mapped = false;
     };
     for (const std::string& path : o.files) {
-        const std::string text = read(path);
+        const std::string text = read_file(path);
         const std::string kind = o.format == "auto" ? kind_of(text) : o.format;
         try {
             if (kind != "csv" && kind != "vllm-latency") in_order();

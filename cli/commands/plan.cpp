@@ -23,6 +23,7 @@ struct PlanOptions {
     bool json = false;
     bool disaggregated = false;
     std::size_t top = 20;
+    std::string fleet;  ///< --fleet FILE: a CSV of workloads, planned together (ROOFLINE_FLEET)
 };
 
 /// A price cell as the table prints it.
@@ -138,6 +139,71 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
                    plan.configurations() - shown == 1 ? "" : "s");
 }
 
+/// --fleet FILE: the workloads of a CSV file (model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms and an
+/// optional gpu; a header row allowed), each planned as `plan` plans it with the other options, its cheapest
+/// configuration and the fleet's totals (ROOFLINE_FLEET).
+void run_fleet(const PlanOptions& options) {
+    Values values = options.values;
+    std::string table;
+    for (const CsvRecord& record : csv_records(options.fleet, read_file(options.fleet))) {
+        std::string line;
+        for (std::size_t c = 0; c < record.fields.size(); ++c) line += (c ? "\t" : "") + record.fields[c];
+        table += line + '\n';
+    }
+    values.text("workloads") = table;
+    const Result result = [&] {
+        try {
+            return values.call("ROOFLINE_FLEET");
+        } catch (Failure& f) {  // the workloads are the file's rows (row 1: its first line)
+            if (f.where == "--workloads") f.where = file_name(options.fleet);
+            throw;
+        }
+    }();
+    const Plan fleet{result};
+    const std::size_t n = fleet.configurations();  // the workloads and the total
+    if (options.json) {
+        nlohmann::json object;
+        object["file"] = file_name(options.fleet);
+        object["profile"] = values.text_at("profile");
+        object["rows"] = json_rows(result, n);
+        fmt::print("{}\n", object.dump(2));
+        return;
+    }
+    fmt::print("Fleet: {} from {}; profile {}; {}\n", count_of(static_cast<double>(n - 1), "workload"),
+               file_name(options.fleet), values.text_at("profile"), prices_phrase(values));
+    std::size_t model_width = 5, gpu_width = 3, weights_width = 7;
+    for (std::size_t r = 1; r <= n; ++r) {
+        model_width = std::max(model_width, fleet.text(r, "model").size());
+        gpu_width = std::max(gpu_width, fleet.text(r, "gpu").size());
+        weights_width = std::max(weights_width, fleet.text(r, "weights").size());
+    }
+    const auto number = [&](std::size_t r, const char* name, const char* format, int digits) {
+        return price(fleet.at(r, name), format, digits);
+    };
+    const auto blank_or = [&](std::size_t r, const char* name) {
+        return r == n ? std::string() : fmt::format("{:g}", fleet.number(r, name));
+    };
+    fmt::print("\n  {:<{}} {:>7}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>8} {:>5} {:>7} {:>8} {:>8} {:>10} {:>10} {:>9} {:>7}\n",
+               "model", model_width, "rps", "gpu", gpu_width, "weights", weights_width, "tp", "pp", "ep", "dp", "replicas", "GPUs",
+               "servers", "TTFT ms", "TPOT ms", "USD/hour", "USD/month", "USD/Mtok", "kW");
+    for (std::size_t r = 1; r <= n; ++r) {
+        const bool total = r == n;
+        fmt::print("  {:<{}} {:>7g}  {:<{}}  {:<{}} {:>3} {:>3} {:>3} {:>3} {:>8} {:>5g} {:>7g} {:>8} {:>8} {:>10} {:>10} {:>9} {:>7}\n",
+                   fleet.text(r, "model"), model_width, fleet.number(r, "rps"), fleet.text(r, "gpu"), gpu_width,
+                   fleet.text(r, "weights"), weights_width, blank_or(r, "engine_tp"), blank_or(r, "pp"), blank_or(r, "ep"),
+                   blank_or(r, "dp_attention"), blank_or(r, "replicas"), fleet.number(r, "gpus"),
+                   fleet.number(r, "servers"),
+                   total ? std::string() : fmt::format("{:.1f}", half_away(fleet.number(r, "ttft_ms"), 1)),
+                   total ? std::string() : fmt::format("{:.1f}", half_away(fleet.number(r, "tpot_ms"), 1)),
+                   number(r, "usd_per_hour", "{:.2f}", 2), number(r, "usd_per_month", "{:.0f}", 0),
+                   number(r, "usd_per_mtok", "{:.3f}", 3), number(r, "kw", "{:.1f}", 1));
+    }
+    fmt::print("\n  Each workload's cheapest configuration (roofline plan with the same options); each rents its own\n"
+               "  servers. total: the GPUs, servers, USD per hour and month and kW summed, and USD per million output\n"
+               "  tokens of all the workloads' output. tp, pp: the engine's --tensor-parallel-size and\n"
+               "  --pipeline-parallel-size; ep, dp: experts and attention groups (docs/serving-model.md, Layouts)\n");
+}
+
 void run_plan(PlanOptions& options, bool top_given) {
     Values& values = options.values;
     values["disaggregated"] = options.disaggregated ? 1 : 0;
@@ -170,10 +236,25 @@ void setup_plan(CLI::App& app) {
     cmd->add_flag("--disaggregated", options->disaggregated,
                   "Separate prefill and decode pools, each sized for its own target (default: both on the same GPUs)");
     add_formula_options(*cmd, options->values, kFormula);
+    // ROOFLINE_FLEET takes the plan's options of the same names (gpu, prices, price_basis, ...) and the file's rows.
+    // --fleet FILE replaces the one workload's options (required without it).
+    std::vector<CLI::Option*> workload;
+    for (CLI::Option* o : cmd->get_options())
+        if (o->get_required()) workload.push_back(o->required(false));
+    CLI::Option* fleet = cmd->add_option("--fleet", options->fleet,
+                                         "A CSV file of workloads (model, rps, prompt_tokens, output_tokens, ttft_ms, "
+                                         "tpot_ms, gpu: optional), each planned with the options given; prints each "
+                                         "one's cheapest configuration and the totals (ROOFLINE_FLEET)");
+    for (CLI::Option* o : workload) o->excludes(fleet);
     CLI::Option* top = cmd->add_option("--top", options->top, "Configurations to print, cheapest first; 0: all (JSON: all unless given)")
                            ->default_str("20");
     add_json_flag(*cmd, options->json);
-    cmd->callback([options, top] { run_plan(*options, top->count() > 0); });
+    cmd->callback([options, top, workload, fleet] {
+        if (fleet->count() > 0) return run_fleet(*options);
+        for (CLI::Option* o : workload)
+            if (o->count() == 0) throw CLI::RequiredError(o->get_name());
+        run_plan(*options, top->count() > 0);
+    });
 }
 
 }  // namespace cli

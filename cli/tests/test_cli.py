@@ -790,5 +790,53 @@ class Energy(unittest.TestCase):
         self.assertEqual(bad.returncode, 3)
         self.assertIn("--batch", bad.stderr)
 
+
+FLEET = Path(__file__).resolve().parents[2] / "examples" / "fleet.csv"
+
+
+def fleet_rows():
+    """examples/fleet.csv's rows as the library's table argument takes them: a list of rows."""
+    lines = FLEET.read_text(encoding="utf-8").splitlines()
+    return [line.split(",") for line in lines if line]
+
+
+class Fleet(unittest.TestCase):
+    def test_three_models_and_their_totals_are_the_librarys(self):
+        r = run("plan", "--fleet", str(FLEET), "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = json.loads(r.stdout)["rows"]
+        lib = roofline.fleet(fleet_rows())
+        self.assertEqual(len(rows), 4)  # three workloads and the total
+        for got, want in zip(rows, lib[1:]):  # JSON writes an empty cell ("") as null
+            self.assertEqual(got, {k: (None if v == "" else v) for k, v in zip(lib[0], want)})
+        total = rows[-1]
+        self.assertEqual(total["model"], "total")
+        self.assertEqual(total["gpus"], sum(x["gpus"] for x in rows[:-1]))
+        self.assertAlmostEqual(total["usd_per_hour"], sum(x["usd_per_hour"] for x in rows[:-1]))
+        # Each workload is the cheapest row of its own plan.
+        for x in rows[:-1]:
+            model, rps, prompt, output, ttft, tpot, _ = next(f for f in fleet_rows() if f[0] == x["model"])
+            plan = roofline.plan(model, float(rps), float(prompt), float(output), float(ttft), float(tpot))
+            first = dict(zip(plan[0], plan[1]))
+            self.assertEqual((x["gpu"], x["gpus"], x["usd_per_hour"]), (first["gpu"], first["gpus"], first["usd_per_hour"]))
+        # The table prints the same totals.
+        table = run("plan", "--fleet", str(FLEET))
+        line = next(l.split() for l in table.stdout.splitlines() if l.strip().startswith("total"))
+        self.assertEqual(float(line[2]), total["gpus"])
+        self.assertEqual(float(line[4]), shown(total["usd_per_hour"], 2))
+
+    def test_errors_name_the_file_and_its_row(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = Path(d) / "bad.csv"
+            bad.write_text("llama-3.1-8b,5,1000,200,1000,50\nllama-9b,5,1000,200,1000,50\n", encoding="utf-8")
+            r = run("plan", "--fleet", str(bad))
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn("bad.csv: row 2, model: no model 'llama-9b'", r.stderr)
+        r = run("plan", "--fleet", str(FLEET), "--model", "llama-3.1-8b")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("excludes", r.stderr)
+        r = run("plan", "--rps", "3")
+        self.assertIn("--model is required", r.stderr)
+
 if __name__ == "__main__":
     unittest.main()

@@ -482,8 +482,17 @@ inline constexpr ArgSpec kBaseProfile = optional_text(text("base_profile", "prof
     "engine's such as vllm, bound, or a profile text).",
     "拟合的起点配置；实测数据无法确定的参数保留它的值（typical、某个引擎的如 vllm、bound，或一段配置文本）。"), defaults::plan_profile);
 
+// The fleet's.
+inline constexpr ArgSpec kWorkloads = table("workloads", "model, rps, prompt_tokens, output_tokens, ttft_ms, tpot_ms, gpu",
+    "The workloads, one per row of the range, columns in this order: model, rps (requests/s), prompt_tokens, "
+    "output_tokens, ttft_ms, tpot_ms (the targets, ms), gpu (optional: one GPU or a list this workload is planned on; "
+    "empty: the gpu argument's). A header row and empty rows are skipped. At most 100 rows.",
+    "工作负载，区域中每行一个，列依次为：model、rps（每秒请求数）、prompt_tokens、output_tokens、ttft_ms、tpot_ms（目标，"
+    "毫秒）、gpu（可选：该负载规划所用的一种 GPU 或列表；留空：取 gpu 参数）。表头行与空行被跳过。最多 100 行。");
 inline constexpr std::array<ArgSpec, 0> kArgsNone{};
 inline constexpr std::array kArgsCalibrate{kMeasurements, kBaseProfile};
+inline constexpr std::array kArgsFleet{kWorkloads, kPlanGpu, kPlanWeightDtype, kPlanProfile, kPrices, kHeadroom,
+                                kMinReplicas, kPriceBasis, kYears, kUsdPerKwh, kPue, kRent};
 inline constexpr std::array kArgsWhy{kFormulaName, kArguments};
 inline constexpr std::array kArgsDecodeFlop{kParamsB, kBatch};
 inline constexpr std::array kArgsGpu{kGpu, kGpuField};
@@ -876,6 +885,23 @@ inline constexpr std::array kFormulas{
         "ROOFLINE_TTFT_MS 那次 Prefill 在副本全部 tp 块 GPU 上消耗的能量，按每个提示 token 计，焦耳（功耗模型同 "
         "ROOFLINE_ENERGY_J）。只含 GPU。自 0.14 起。",
         kArgsTtft, "ROOFLINE_PREFILL_ENERGY_J(\"llama-3-8b\"; \"h100-sxm\"; 2000)"),
+    formula<&formula::fleet>("ROOFLINE_FLEET", kPlanner,
+        "model, rps, gpu, weights, checkpoint, tp, engine_tp, pp, ep, dp_attention, replicas, gpus, servers, ttft_ms, "
+        "tpot_ms, usd_per_hour, usd_per_month, usd_per_mtok, kw",
+        "A fleet of workloads, each planned as ROOFLINE_PLAN plans it with these arguments (on its own GPUs where its "
+        "row names them) and its cheapest configuration kept: a header row, one row per workload in their order (its "
+        "model, load, GPU, weights and published checkpoint, replica layout, replicas, GPUs, servers rented, TTFT and "
+        "TPOT at full load, USD per hour, per month and per million output tokens, kW), then a row \"total\": the "
+        "load, GPUs, servers, USD per hour and month, USD per million output tokens of all the workloads' output, and "
+        "kW, summed (\"\" where a workload has no price or board power). Each workload rents its own servers. Since "
+        "0.14.",
+        "一组工作负载的规划：每个负载按 ROOFLINE_PLAN 以这些参数规划（行中给出 GPU 时用它自己的 GPU），保留最便宜的配置：一行"
+        "表头，然后每个负载一行，按其顺序（模型、负载、GPU、权重与已发布检查点、副本布局、副本数、GPU 数、租用的服务器数、满载时的"
+        "首 token 时间与每 token 时间、每小时、每月与每百万输出 token 美元、kW），最后一行 \"total\"：负载、GPU 数、服务器数、每"
+        "小时与每月美元、全部负载输出的每百万 token 美元与 kW 的合计（某个负载没有价格或板卡功耗时为 \"\"）。每个负载租用自己的"
+        "服务器。自 0.14 起。",
+        kArgsFleet,
+        "ROOFLINE_FLEET({\"llama-3.1-70b\"; 100; 2000; 300; 500; 50 | \"llama-3.1-8b\"; 50; 1000; 200; 300; 30})"),
 };
 
 // ---- Checks: every formula validates its inputs here, against the table. -----------------------

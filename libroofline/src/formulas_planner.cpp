@@ -245,6 +245,126 @@ Table simulate(std::string_view model, std::string_view gpu, double rps, double 
     return std::move(t).done();
 }
 
+namespace {
+
+/// The GPUs a plan searches: "" or "datacenter" (the catalog's datacenter GPUs), "all" (every one) or a list of ids.
+void gpus_into(const FormulaSpec& f, std::string_view gpu, serving::PlanOptions& o) {
+    const std::string_view gpus = trimmed(gpu);
+    o.every_gpu = iequals(gpus, "all");
+    if (!gpus.empty() && !o.every_gpu && !iequals(gpus, "datacenter")) o.gpus = gpu_list_of(f, gpu);
+}
+
+/// The weights' formats a plan tries: published (the default since 0.14), all, native (0.13) or one format
+/// (docs/formulas.md, ROOFLINE_PLAN).
+void formats_into(const FormulaSpec& f, std::string_view weight_dtype, serving::PlanOptions& o) {
+    const std::string_view formats = trimmed(or_default(f, "weight_dtype", weight_dtype));
+    if (iequals(formats, "published")) o.formats = serving::PlanOptions::Formats::published;
+    else if (iequals(formats, "all")) o.formats = serving::PlanOptions::Formats::all;
+    else if (iequals(formats, "native")) o.formats = serving::PlanOptions::Formats::native;
+    else if (const auto w = parse_dtype(formats)) o.weights = *w;
+    else {
+        std::vector<std::string> known = dtype_names();
+        known.insert(known.begin(), {"published", "all", "native"});
+        unknown_choice(f, "weight_dtype", "dtype", or_default(f, "weight_dtype", weight_dtype), known);
+    }
+}
+
+/// What a plan rents (whole servers or single GPUs) and the basis of the catalog's prices.
+void renting_into(const FormulaSpec& f, std::string_view rent, std::string_view price_basis, double years,
+                  serving::PlanOptions& o) {
+    const std::string_view renting = or_default(f, "rent", rent);
+    if (!iequals(renting, "servers") && !iequals(renting, "gpus"))
+        unknown_choice(f, "rent", "choice of what is rented", renting, {"servers", "gpus"});
+    o.whole_servers = iequals(renting, "servers");
+    const std::string_view basis = trimmed(or_default(f, "price_basis", price_basis));
+    if (iequals(basis, "on-demand")) o.price_basis = serving::PlanOptions::PriceBasis::on_demand;
+    else if (iequals(basis, "reserved")) o.price_basis = serving::PlanOptions::PriceBasis::reserved;
+    else if (iequals(basis, "owned")) o.price_basis = serving::PlanOptions::PriceBasis::owned;
+    else
+        unknown_choice(f, "price_basis", "price basis", or_default(f, "price_basis", price_basis),
+                       {"on-demand", "reserved", "owned"});
+    o.years = years;
+}
+
+/// ROOFLINE_FLEET's workloads: one per row of its range, by place (model, rps, prompt_tokens, output_tokens, ttft_ms,
+/// tpot_ms and an optional gpu); a header row (the first row without a number) and empty rows skipped. An error names
+/// `workloads`, the row (1: the range's first) and the column.
+using Cell = std::variant<double, std::string>;
+
+std::vector<serving::FleetWorkload> workloads_of(const FormulaSpec& f, std::string_view text) {
+    const ArgSpec& arg = f.args[0];
+    const std::vector<std::string_view> columns = columns_of(arg.unit);
+    const Table t = table_from_text(text);
+    constexpr std::size_t kRowsMax = 100, kNeeded = 6;
+    auto refuse = [&](std::string reason) -> Error {
+        return Error::of_argument(Status::invalid_argument, f.name, arg.name, std::move(reason));
+    };
+    if (t.rows > kRowsMax) throw refuse(fmt::format("has {} rows: at most {}", t.rows, kRowsMax));
+    const bool blank = std::all_of(t.cells.begin(), t.cells.end(), [](const Cell& c) {
+        const std::string* s = std::get_if<std::string>(&c);
+        return s && trimmed(*s).empty();
+    });
+    if (blank)  // no rows: no answer, as ROOFLINE_CALIBRATE has none for too few rows
+        throw Error::of_argument(Status::no_solution, f.name, arg.name,
+                                 fmt::format("0 workload rows: give one at least ({})", arg.unit));
+    if (t.cols < kNeeded)
+        throw refuse(fmt::format("has {} column{}: it takes {} or {}: {}", t.cols, t.cols == 1 ? "" : "s", kNeeded,
+                                 columns.size(), arg.unit));
+    const auto is_empty = [](const Cell& c) {
+        const std::string* s = std::get_if<std::string>(&c);
+        return s && trimmed(*s).empty();
+    };
+    std::vector<serving::FleetWorkload> out;
+    bool first = true;
+    for (std::size_t r = 0; r < t.rows; ++r) {
+        const auto row = std::span<const Cell>(t.cells).subspan(r * t.cols, t.cols);
+        if (std::all_of(row.begin(), row.end(), is_empty)) continue;
+        const std::size_t at = r + 1;
+        const bool header = first && std::none_of(row.begin(), row.end(), [](const Cell& c) {
+            return std::holds_alternative<double>(c);
+        });
+        first = false;
+        if (header) continue;
+        for (std::size_t c = columns.size(); c < row.size(); ++c)
+            if (!is_empty(row[c]))
+                throw refuse(fmt::format("row {}: column {} is not empty: workloads take {} columns, {}", at, c + 1,
+                                         columns.size(), arg.unit));
+        auto text_at = [&](std::size_t c) -> std::string_view {
+            if (c >= row.size()) return {};
+            if (const double* d = std::get_if<double>(&row[c]))
+                throw refuse(fmt::format("row {}, {}: must be a text (got {})", at, columns[c], *d));
+            return std::get<std::string>(row[c]);
+        };
+        auto number_at = [&](std::size_t c) -> double {
+            if (const double* d = std::get_if<double>(&row[c])) return *d;
+            if (is_empty(row[c])) throw refuse(fmt::format("row {}, {}: is empty", at, columns[c]));
+            throw refuse(fmt::format("row {}, {}: must be a number (got '{}')", at, columns[c],
+                                     std::get<std::string>(row[c])));
+        };
+        // The checks of the model, a GPU or the window, said for this row.
+        auto in_row = [&](auto&& check) {
+            try {
+                return check();
+            } catch (const Error& e) {
+                throw Error::of_argument(e.status(), f.name, arg.name,
+                                         fmt::format("row {}, {}: {}", at, e.argument(), e.reason()));
+            }
+        };
+        serving::FleetWorkload w{in_row([&] { return model_of(f, text_at(0)); }), number_at(1),
+                                 workload(number_at(2), number_at(3)), {number_at(4), number_at(5)}, {}};
+        if (const std::string_view gpu = trimmed(text_at(6)); !gpu.empty())
+            w.gpus = in_row([&] { return gpu_list_of(f, gpu); });
+        in_row([&] { check_window(f, w.model, w.workload.prompt_tokens, w.workload.output_tokens); });
+        out.push_back(std::move(w));
+    }
+    if (out.empty())
+        throw Error::of_argument(Status::no_solution, f.name, arg.name,
+                                 fmt::format("0 workload rows below its header: give one at least ({})", arg.unit));
+    return out;
+}
+
+}  // namespace
+
 Table plan(std::string_view model, double rps, double prompt_tokens, double output_tokens, double ttft_ms,
            double tpot_ms, std::string_view gpu, std::string_view weight_dtype, std::string_view kv_dtype,
            std::string_view profile, double disaggregated, std::string_view prices, double mem_util,
@@ -261,24 +381,12 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     const ModelSpec m = model_of(f, model);
     check_window(f, m, prompt_tokens, output_tokens);
     serving::PlanOptions o;
-    const std::string_view gpus = trimmed(gpu);
-    o.every_gpu = iequals(gpus, "all");
-    if (!gpus.empty() && !o.every_gpu && !iequals(gpus, "datacenter")) o.gpus = gpu_list_of(f, gpu);
+    gpus_into(f, gpu, o);
     const std::string_view rows_choice = or_default(f, "rows", rows_wanted);
     if (!iequals(rows_choice, "best") && !iequals(rows_choice, "all"))
         unknown_choice(f, "rows", "choice of rows", rows_choice, {"best", "all"});
     o.all_rows = iequals(rows_choice, "all");
-    // published (the default since 0.14), all, native (0.13) or one format (docs/formulas.md, ROOFLINE_PLAN).
-    const std::string_view formats = trimmed(or_default(f, "weight_dtype", weight_dtype));
-    if (iequals(formats, "published")) o.formats = serving::PlanOptions::Formats::published;
-    else if (iequals(formats, "all")) o.formats = serving::PlanOptions::Formats::all;
-    else if (iequals(formats, "native")) o.formats = serving::PlanOptions::Formats::native;
-    else if (const auto w = parse_dtype(formats)) o.weights = *w;
-    else {
-        std::vector<std::string> known = dtype_names();
-        known.insert(known.begin(), {"published", "all", "native"});
-        unknown_choice(f, "weight_dtype", "dtype", or_default(f, "weight_dtype", weight_dtype), known);
-    }
+    formats_into(f, weight_dtype, o);
     o.kv = dtype_of(f, "kv_dtype", kv_dtype);
     o.profile = profile_of(f, profile).name;
     o.mem_util = mem_util;
@@ -291,18 +399,7 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
     o.pue = pue;
     o.max_kw = max_kw;
     o.input_ratio = input_ratio;
-    const std::string_view renting = or_default(f, "rent", rent);
-    if (!iequals(renting, "servers") && !iequals(renting, "gpus"))
-        unknown_choice(f, "rent", "choice of what is rented", renting, {"servers", "gpus"});
-    o.whole_servers = iequals(renting, "servers");
-    const std::string_view basis = trimmed(or_default(f, "price_basis", price_basis));
-    if (iequals(basis, "on-demand")) o.price_basis = serving::PlanOptions::PriceBasis::on_demand;
-    else if (iequals(basis, "reserved")) o.price_basis = serving::PlanOptions::PriceBasis::reserved;
-    else if (iequals(basis, "owned")) o.price_basis = serving::PlanOptions::PriceBasis::owned;
-    else
-        unknown_choice(f, "price_basis", "price basis", or_default(f, "price_basis", price_basis),
-                       {"on-demand", "reserved", "owned"});
-    o.years = years;
+    renting_into(f, rent, price_basis, years, o);
     if (const std::string_view pg = trimmed(or_default(f, "prefill_gpu", prefill_gpu)); !iequals(pg, "same")) {
         o.prefill_gpus = gpu_list_of(f, prefill_gpu, "prefill_gpu");  // an unknown id first: named as such
         if (!o.disaggregated)
@@ -332,6 +429,48 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
         t.cell(price_cell(r.usd_per_gpu_hour));
         t.end_row();
     }
+    return std::move(t).done();
+}
+
+Table fleet(std::string_view workloads, std::string_view gpu, std::string_view weight_dtype, std::string_view profile,
+            std::string_view prices, double headroom, double min_replicas, std::string_view price_basis, double years,
+            double usd_per_kwh, double pue, std::string_view rent) {
+    const auto& f = checked<&fleet>({workloads, gpu, weight_dtype, profile, prices, headroom, min_replicas, price_basis,
+                                     years, usd_per_kwh, pue, rent});
+    if (pue < 1) out_of_domain(f, arg_named(f, "pue"), pue, "at least 1 (the facility's power over its IT equipment's)");
+    serving::PlanOptions o;
+    gpus_into(f, gpu, o);
+    formats_into(f, weight_dtype, o);
+    o.profile = profile_of(f, profile).name;
+    o.prices = prices_of(f, prices);
+    o.headroom = headroom;
+    o.min_replicas = min_replicas;
+    o.usd_per_kwh = usd_per_kwh;
+    o.pue = pue;
+    renting_into(f, rent, price_basis, years, o);
+    const std::vector<serving::FleetWorkload> ws = workloads_of(f, workloads);
+    const serving::Fleet fleet = serving_model(f, [&] { return serving::fleet(ws, o); });
+    Rows t(f);
+    t.reserve(ws.size() + 1);
+    double rps = 0;
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+        const serving::PlanRow& r = fleet.rows[i];
+        rps += ws[i].rps;
+        t.text(ws[i].model.id).number(ws[i].rps).text(r.gpu).text(std::string(to_string(r.weights))).text(r.checkpoint);
+        for (double v : {r.tp, r.tp / r.layout.pp, r.layout.pp, r.layout.ep, r.layout.dp_attention, r.replicas, r.gpus,
+                         r.servers, r.ttft_ms, r.tpot_ms})
+            t.number(v);
+        t.cell(price_cell(r.usd_per_hour)).cell(price_cell(r.usd_per_month)).cell(price_cell(r.usd_per_mtok));
+        t.cell(price_cell(r.kw));
+        t.end_row();
+    }
+    // The totals: the load, GPUs, servers, the hour, the month, the fleet's USD per million output tokens and kW.
+    t.text("total").number(rps);
+    for (int c = 0; c < 3 + 6; ++c) t.text("");  // gpu ... checkpoint, tp ... replicas
+    t.number(fleet.gpus).number(fleet.servers).text("").text("");
+    t.cell(price_cell(fleet.usd_per_hour)).cell(price_cell(fleet.usd_per_month)).cell(price_cell(fleet.usd_per_mtok));
+    t.cell(price_cell(fleet.kw));
+    t.end_row();
     return std::move(t).done();
 }
 

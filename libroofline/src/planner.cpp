@@ -819,4 +819,39 @@ std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload&
     return plan(*model, rps, w, t, o);
 }
 
+Fleet fleet(const std::vector<FleetWorkload>& workloads, const PlanOptions& o) {
+    if (workloads.empty()) fail(Status::invalid_argument, "workloads", "has no workload: give one row at least");
+    Fleet f;
+    f.usd_per_hour = f.kw = 0.0;
+    double tokens_per_s = 0;
+    for (std::size_t i = 0; i < workloads.size(); ++i) {
+        const FleetWorkload& fw = workloads[i];
+        PlanOptions own = o;
+        if (!fw.gpus.empty()) own.gpus = fw.gpus;
+        std::vector<PlanRow> rows;
+        try {
+            rows = plan(fw.model, fw.rps, fw.workload, fw.targets, own);
+        } catch (const Error& e) {
+            const std::string reason = fmt::format("workload {} ({}): {}{}", i + 1, fw.model.id,
+                                                   e.argument().empty() ? "" : fmt::format("{}: ", e.argument()),
+                                                   e.reason());
+            throw Error::of_argument(e.status(), "", "workloads", reason);
+        }
+        const PlanRow& r = rows.front();  // the cheapest
+        f.gpus += r.gpus;
+        f.servers += r.servers;
+        if (f.usd_per_hour && r.usd_per_hour) *f.usd_per_hour += *r.usd_per_hour;
+        else f.usd_per_hour = std::nullopt;
+        if (f.kw && r.kw) *f.kw += *r.kw;
+        else f.kw = std::nullopt;
+        tokens_per_s += fw.rps * fw.workload.output_tokens;
+        f.rows.push_back(r);
+    }
+    if (f.usd_per_hour) {
+        f.usd_per_month = *f.usd_per_hour * units::hours_per_month;
+        f.usd_per_mtok = cost_per_mtok(*f.usd_per_hour, 1, tokens_per_s);
+    }
+    return f;
+}
+
 }  // namespace roofline::serving

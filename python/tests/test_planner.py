@@ -291,5 +291,33 @@ class PriceBasis(unittest.TestCase):
             roofline.plan("llama-3.1-8b", 20, 1000, 200, 1000, 50, gpu="h100-sxm", price_basis="owned")
         self.assertEqual(e.exception.argument, "usd_per_kwh")
 
+class Fleet(unittest.TestCase):
+    ROWS = [("model", "rps", "prompt_tokens", "output_tokens", "ttft_ms", "tpot_ms", "gpu"),
+            ("llama-3.1-70b", 100, 2000, 300, 500, 50, ""),
+            ("llama-3.1-8b", 20, 1000, 200, 1000, 50, "h100-sxm")]
+
+    def test_the_cheapest_of_each_and_the_totals(self):
+        rows = roofline.fleet(self.ROWS, price_basis="reserved")
+        col = {name: i for i, name in enumerate(rows[0])}
+        self.assertEqual([r[col["model"]] for r in rows[1:]], ["llama-3.1-70b", "llama-3.1-8b", "total"])
+        self.assertEqual(rows[2][col["gpu"]], "h100-sxm")
+        plan = roofline.plan("llama-3.1-8b", 20, 1000, 200, 1000, 50, gpu="h100-sxm", price_basis="reserved")
+        first = dict(zip(plan[0], plan[1]))
+        self.assertEqual(rows[2][col["gpus"]], first["gpus"])
+        self.assertAlmostEqual(rows[2][col["usd_per_hour"]], first["usd_per_hour"])
+        total = rows[-1]
+        self.assertEqual(total[col["gpus"]], rows[1][col["gpus"]] + rows[2][col["gpus"]])
+        # The 70B's cheapest reserved row may have no price (a GPU without a reserved example): the total then has none.
+        if rows[1][col["usd_per_hour"]] == "":
+            self.assertEqual(total[col["usd_per_hour"]], "")
+        else:
+            self.assertAlmostEqual(total[col["usd_per_hour"]], rows[1][col["usd_per_hour"]] + rows[2][col["usd_per_hour"]])
+
+    def test_errors_name_the_row(self):
+        with self.assertRaises(roofline.ArgumentError) as e:
+            roofline.fleet([("llama-3.1-8b", 5, 1000, 200, 1000, 50), ("llama-9b", 5, 1000, 200, 1000, 50)])
+        self.assertEqual(e.exception.argument, "workloads")
+        self.assertIn("row 2, model", str(e.exception))
+
 if __name__ == "__main__":
     unittest.main()

@@ -32,6 +32,8 @@ def valid_arg(formula, arg):
     targets of 500 ms, or 8."""
     if arg["optional"]:
         return arg["default"]
+    if arg["type"] == roofline.TABLE and formula["name"] == "ROOFLINE_FLEET":  # two workloads of Llama 3 8B
+        return [("llama-3-8b", 5, 1000, 200, 1000, 50), ("llama-3-8b", 2, 4000, 500, 2000, 40)]
     if arg["type"] == roofline.TABLE:  # three measured decode steps of Llama 3 8B on one H200 (h200-graph.csv)
         return [("llama-3-8b", "h200", "bf16", "bf16", 1, b, c, "step_ms", ms)
                 for b, c, ms in ((1, 1024, 6.0155), (1, 4096, 7.1348), (8, 4096, 7.4356))]

@@ -493,6 +493,12 @@ static const char kMeasured[] =
     "llama-3-8b\th200\tbf16\tbf16\t1\t1\t4096\tstep_ms\t7.1348\n"
     "llama-3-8b\th200\tbf16\tbf16\t1\t8\t4096\tstep_ms\t7.4356\n";
 
+/* Two workloads of Llama 3 8B (ROOFLINE_FLEET's table), a header first. */
+static const char kWorkloads[] =
+    "model\trps\tprompt_tokens\toutput_tokens\tttft_ms\ttpot_ms\tgpu\n"
+    "llama-3-8b\t5\t1000\t200\t1000\t50\t\n"
+    "llama-3-8b\t2\t4000\t500\t2000\t40\th100-sxm\n";
+
 /* Whether an argument arrives as a text: a text, or a table written as one. */
 static int passed_as_text(const roofline_arg_info* a) {
     return a->type == ROOFLINE_TYPE_TEXT || a->type == ROOFLINE_TYPE_TABLE;
@@ -500,7 +506,7 @@ static int passed_as_text(const roofline_arg_info* a) {
 
 /* A valid value for a text argument: its default, or an id of the catalog; for a table, kMeasured. */
 static const char* valid_text(const roofline_formula_info* f, const roofline_arg_info* a) {
-    if (a->type == ROOFLINE_TYPE_TABLE) return kMeasured;
+    if (a->type == ROOFLINE_TYPE_TABLE) return strcmp(f->name, "ROOFLINE_FLEET") == 0 ? kWorkloads : kMeasured;
     if (a->optional) return a->default_text;
     if (strcmp(a->name, "model") == 0 || strcmp(a->name, "draft_model") == 0) return "llama-3-8b";
     if (strcmp(a->name, "gpu") == 0) return "h100-sxm";
@@ -595,17 +601,26 @@ static void test_every_function_every_bad_value(void) {
             if (info->args[j]->type == ROOFLINE_TYPE_TABLE) {
                 /* A table: no rows (no answer), one cell (too few columns), a row of an unknown model (named with
                 ** its row), NULL (refused by the typed function). */
-                static const struct { const char* table; int status; const char* reason; } bad[] = {
+                static const struct { const char* table; int status; const char* reason; } measured[] = {
                     {"", ROOFLINE_ERROR_NO_SOLUTION, "0 measured rows"},
                     {"/etc/passwd", ROOFLINE_ERROR_ARGUMENT, "has 1 column"},
                     {"llama-9b\th200\t\t\t\t1\t1024\tstep_ms\t6\n", ROOFLINE_ERROR_UNKNOWN_ID, "row 1, model: "},
+                }, workloads[] = {
+                    {"", ROOFLINE_ERROR_NO_SOLUTION, "0 workload rows"},
+                    {"/etc/passwd", ROOFLINE_ERROR_ARGUMENT, "has 1 column"},
+                    {"llama-9b\t5\t1000\t200\t1000\t50\n", ROOFLINE_ERROR_UNKNOWN_ID, "row 1, model: "},
                 };
-                for (v = 0; v < sizeof bad / sizeof bad[0]; ++v) {
+                const int fleet = strcmp(info->name, "ROOFLINE_FLEET") == 0;
+                const size_t count = fleet ? sizeof workloads / sizeof workloads[0] : sizeof measured / sizeof measured[0];
+                for (v = 0; v < count; ++v) {
+                    const char* const table = fleet ? workloads[v].table : measured[v].table;
+                    const int status = fleet ? workloads[v].status : measured[v].status;
+                    const char* const reason = fleet ? workloads[v].reason : measured[v].reason;
                     valid_args(info, args);
-                    args[j].text = bad[v].table;
-                    CHECK(call_both(info, tc, args) == bad[v].status);
+                    args[j].text = table;
+                    CHECK(call_both(info, tc, args) == status);
                     CHECK(strcmp(roofline_errarg(), info->args[j]->name) == 0);
-                    CHECK(strstr(roofline_errdetail(), bad[v].reason) != NULL);
+                    CHECK(strstr(roofline_errdetail(), reason) != NULL);
                 }
                 valid_args(info, args);
                 args[j].text = NULL;

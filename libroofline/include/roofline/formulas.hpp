@@ -279,6 +279,14 @@ Table plan(std::string_view model, double rps, double prompt_tokens, double outp
            double max_kw = defaults::plan_max_kw, std::string_view prefill_gpu = defaults::plan_prefill_gpu,
            double input_ratio = defaults::plan_input_ratio, std::string_view rent = defaults::plan_rent,
            std::string_view price_basis = defaults::plan_price_basis, double years = defaults::plan_years);
+/// ROOFLINE_FLEET: each workload's cheapest plan and the totals (serving::fleet).
+Table fleet(std::string_view workloads, std::string_view gpu = defaults::plan_gpus,
+            std::string_view weight_dtype = defaults::plan_weight_dtype,
+            std::string_view profile = defaults::plan_profile, std::string_view prices = defaults::plan_prices,
+            double headroom = defaults::plan_headroom, double min_replicas = defaults::plan_min_replicas,
+            std::string_view price_basis = defaults::plan_price_basis, double years = defaults::plan_years,
+            double usd_per_kwh = defaults::plan_usd_per_kwh, double pue = defaults::plan_pue,
+            std::string_view rent = defaults::plan_rent);
 double cost_per_mtok(double usd_per_gpu_hour, double gpus, double output_tokens_per_s);
 double spec_tokens(double acceptance, double draft_len);
 double spec_step_ms(std::string_view model, std::string_view draft_model, std::string_view gpu, double batch,

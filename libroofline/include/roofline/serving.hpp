@@ -242,6 +242,32 @@ struct PlanRow {
 /// and what would come nearest (the argument: the target that rules most configurations out, or "model").
 std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
                           const PlanOptions& options = {});
+/// One workload of a fleet: a model at a load within targets, on the options' GPUs or on its own (`gpus`).
+struct FleetWorkload {
+    ModelSpec model;
+    double rps = 0;
+    Workload workload;
+    Targets targets;
+    std::vector<std::string> gpus;  ///< the GPUs it is planned on; empty: the fleet's options' (PlanOptions::gpus)
+};
+
+/// A fleet's plan: the cheapest configuration of each workload (plan()'s first row), and their totals.
+struct Fleet {
+    std::vector<PlanRow> rows;  ///< one per workload, in their order
+    double gpus = 0;            ///< GPUs the workloads use
+    double servers = 0;         ///< servers (or racks) rented: each workload's own, none shared between them
+    std::optional<double> usd_per_hour, usd_per_month;  ///< empty where a workload's row has no price
+    std::optional<double> kw;   ///< empty where a workload's GPU has no board power
+    /// USD per million output tokens of the whole fleet's load (every workload's output tokens together).
+    std::optional<double> usd_per_mtok;
+};
+
+/// The fleet's plan: each workload planned as plan() plans it with the options (its own GPUs where it names them),
+/// its cheapest row kept; the totals over them. Each workload rents its own servers (no two models share one). Throws
+/// as plan() does, the argument "workloads" and the message naming the workload (1: the first) where one has no
+/// configuration or a bad value.
+Fleet fleet(const std::vector<FleetWorkload>& workloads, const PlanOptions& options = {});
+
 /// One point of the throughput-against-interactivity curve: a replica of tp GPUs in a layout at a decode batch.
 struct CurvePoint {
     double tp = 0;
