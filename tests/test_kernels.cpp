@@ -173,7 +173,7 @@ TEST_CASE("the multiplies' kernel models give the errors kernels.json states on 
     const nlohmann::json j = kernels_json();
     CHECK(j.at("gemm").size() >= 50);  // 3 engines x 6 architectures x their formats, less what is not fitted
     // Every fitted model is used: vLLM's block-scaled FP8 rows alone are left out (kernels.json "not_fitted").
-    CHECK(j.at("not_fitted").size() == 2);  // those, and SGLang's and vLLM's MoE rows
+    CHECK(j.at("not_fitted").size() == 3);  // those, SGLang's and vLLM's MoE rows, TensorRT-LLM's A100 decode attention
     CHECK(rows_seen - modelled > 5000);
     CHECK(rows_seen - modelled < 6000);
 }
@@ -263,4 +263,80 @@ TEST_CASE("the attention kernel models give the errors kernels.json states on th
                  [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "phase", "kv"}); },
                  kAttentionParameters, 26);
     CHECK(kernels_json().at("attention").size() >= 50);
+}
+
+TEST_CASE("no measured attention kernel or collective is faster than bound's roofline of it", "[kernels]") {
+    // Attention: the score and value products of its causal pairs (prefill) or of the cache (decode) at the dense
+    // peak its KV format computes at (FP8 for an FP8 cache, where the GPU has it), and the bytes it must read: the
+    // cache (decode), or the new tokens' Q, K, V and the output (prefill), beyond the L2 as for the GEMMs above.
+    std::size_t checked = 0;
+    std::vector<std::string> faster;
+    double closest = 1e9;
+    std::string closest_row;
+    const auto note = [&](double measured, double at_least, const std::string& what) {
+        ++checked;
+        if (measured / at_least < closest) closest = measured / at_least, closest_row = what;
+        if (measured < at_least) faster.push_back(what);
+    };
+    for (const auto& [engine, r] : rows().attention) {
+        const AttentionShape& s = r.shape;
+        const GpuSpec& g = *r.gpu;
+        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double peak = std::max(g.peak_tflops(DType::bf16), s.kv == DType::fp8 ? g.peak_tflops(DType::fp8) : 0.0);
+        const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
+        const double flops = 4 * s.batch * s.heads * s.head_dim * pairs;
+        // Q, K and V in the KV cache's format (an FP8 attention's inputs are FP8), the output in 16 bits.
+        const double in = bytes_per_value(s.kv);
+        const double bytes = s.prefill ? s.batch * s.context * (s.heads * (in + 2) + 2 * s.kv_heads * in) * s.head_dim
+                                       : s.batch * 2 * s.kv_heads * s.head_dim * s.context * in;
+        const double at_least = std::max(flops / (peak * 1e9), std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
+        std::ostringstream what;
+        what << engine << " " << g.id << (s.prefill ? " prefill" : " decode") << " batch " << s.batch << " context "
+             << s.context << " heads " << s.heads << "/" << s.kv_heads << " kv " << to_string(s.kv) << ": measured "
+             << r.measured_ms << " ms, bound " << at_least << " ms";
+        note(r.measured_ms, at_least, what.str());
+    }
+    const std::size_t attention = checked;
+    // Collectives: the bytes each GPU sends at the interconnect's full rate (an all-reduce sends its buffer twice, in
+    // a reduce-scatter and an all-gather: nccl-tests' bus factor 2 (g - 1) / g; the others (g - 1) / g), no latency.
+    for (const auto& [engine, s] : rows().collectives) {
+        // A ring's all-reduce sends its buffer twice; where the switches reduce (NVLS), once (Profile::switch_reduction).
+        const double twice = s.op == Collective::all_reduce && !s.gpu->switch_reduction ? 2 : 1;
+        const double factor = twice * (s.gpus - 1) / s.gpus;
+        std::ostringstream what;
+        what << s.gpu->id << " " << to_string(s.op) << " " << s.gpus << " GPUs " << s.bytes << " bytes: measured "
+             << s.measured_ms << " ms";
+        note(s.measured_ms, s.bytes * factor / (s.gpu->interconnect_tbs * 1e9), what.str());
+    }
+    INFO("closest to bound: " << closest_row << " (" << closest << "x)");
+    CHECK(attention >= 10000);
+    CHECK(checked - attention >= 1000);
+    std::string listed;
+    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 60); ++i) listed += faster[i] + "\n";
+    INFO(faster.size() << " faster than bound:\n" << listed);
+    CHECK(faster.empty());
+}
+
+TEST_CASE("bound's all-reduce sends half a ring's bytes where the switches reduce, the fitted profiles a ring's", "[kernels]") {
+    std::vector<Operator> ops(1);
+    ops[0].name = "allreduce";
+    ops[0].kind = OperatorKind::allreduce;
+    ops[0].count = 1;
+    ops[0].link_bytes = 2 * 7.0 / 8 * 512e6;  // a ring's bytes of 512 MB over 8 GPUs
+    GpuSpec h200 = *find_gpu("h200");
+    REQUIRE(h200.switch_reduction);
+    GpuSpec ring = h200;
+    ring.switch_reduction = false;
+    const Profile& bound = *find_profile("bound");
+    const Profile& typical = *find_profile("typical");
+    auto ms = [&](const GpuSpec& g, const Profile& p) {
+        std::vector<Operator> o = ops;
+        return estimate(o, g, p);
+    };
+    CHECK(ms(h200, bound) == Approx(ms(ring, bound) / 2));
+    CHECK(ms(ring, bound) == Approx(ops[0].link_bytes / (h200.interconnect_tbs * 1e12) * 1e3));
+    CHECK(ms(h200, typical) == Approx(ms(ring, typical)));
+    // The GPUs without a switch that reduces: a ring's (A100's second-generation NVSwitch, MI300X's mesh).
+    CHECK(!find_gpu("a100-sxm-80gb")->switch_reduction);
+    CHECK(!find_gpu("mi300x")->switch_reduction);
 }

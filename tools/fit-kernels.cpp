@@ -270,6 +270,8 @@ int main(int argc, char** argv) try {
         j["not_fitted"].push_back(
             {{"kind", "gemm"}, {"engine", l.engine}, {"format", std::string(to_string(l.format))}, {"why", l.reason}});
     j["not_fitted"].push_back({{"kind", "moe"}, {"engine", "sglang, vllm"}, {"why", kernel_rows::kMoeSetApart}});
+    j["not_fitted"].push_back({{"kind", "attention"}, {"engine", "trtllm"}, {"gpu", kernel_rows::kAttentionSetApartGpu},
+                               {"phase", "decode"}, {"why", kernel_rows::kAttentionSetApart}});
     write("collectives", collectives, "measured_on");
     std::ofstream(out) << j.dump(2) << "\n";
     return 0;

@@ -120,6 +120,11 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     if (!(s.server_gpus >= 1) || s.server_gpus != std::floor(s.server_gpus))
         invalid_input(argument, fmt::format("GPU '{}' needs server_gpus to be a whole number >= 1", s.id));
     s.scaleout_tbs = non_negative(g, "scaleout_tbs", 0, s.id, argument);
+    if (g.contains("switch_reduction") && !g["switch_reduction"].is_null()) {
+        if (!g["switch_reduction"].is_boolean())
+            invalid_input(argument, fmt::format("GPU '{}' field 'switch_reduction' must be true or false", s.id));
+        s.switch_reduction = g["switch_reduction"].get<bool>();
+    }
     s.power_w = non_negative(g, "power_w", 0, s.id, argument);
     s.host_link_tbs = non_negative(g, "host_link_tbs", 0, s.id, argument);
     if (g.contains("price_offer") && !g["price_offer"].is_null()) {

@@ -606,7 +606,10 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
         layers = std::max(layers, op.layers);
         if (op.link_bytes > 0) {
             // Within the scale-up domain and over the network at once: the slower of the two.
-            const double inside = op.link_bytes - op.scaleout_bytes;
+            // An all-reduce the domain's switches reduce sends half a ring's bytes (Profile::switch_reduction).
+            const double in_switch =
+                op.kind == OperatorKind::allreduce && profile.switch_reduction && gpu.switch_reduction ? 0.5 : 1;
+            const double inside = (op.link_bytes - op.scaleout_bytes) * in_switch;
             const double up = inside > 0 ? memory_time_ms(inside, gpu.interconnect_tbs * profile.interconnect_efficiency) : 0;
             const double out = op.scaleout_bytes > 0
                                    ? memory_time_ms(op.scaleout_bytes,

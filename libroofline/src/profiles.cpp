@@ -47,6 +47,7 @@ struct Profiles {
         Profile bound;
         bound.name = "bound";
         bound.overlap_expert_traffic = true;
+        bound.switch_reduction = true;
         all.push_back(bound);
         const auto j = nlohmann::json::parse(detail::kProfilesJson);
         for (const auto& p : j.at("profiles")) {

@@ -49,6 +49,9 @@ struct GpuSpec {
     /// 72 for an NVL72 rack, 1 for a desktop card (scaleup_gpus where a catalog omits it). The planner rents whole ones.
     double server_gpus = 8;
     double scaleout_tbs = 0;      ///< network bandwidth per GPU per direction beyond the domain, TB/s (0: none)
+    /// The scale-up domain's switches reduce (NVLink SHARP on third-generation NVSwitch and later, which NCCL's NVLS
+    /// all-reduce uses): an all-reduce within the domain can send half a ring's bytes.
+    bool switch_reduction = false;
     double power_w = 0;           ///< board power per GPU (TDP/TBP), W (0: not published)
     /// Bandwidth per direction between one GPU and its host's memory (PCIe, NVLink-C2C), TB/s: what a KV cache
     /// offloaded to host memory comes back over (0: none recorded, or no host memory apart).

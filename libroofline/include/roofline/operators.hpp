@@ -33,6 +33,11 @@ struct Profile {
     /// work, as engines do with two micro-batches in flight (SGLang's two-batch overlap, DeepEP): the step takes the
     /// longer of the two. bound: true (no engine hides more); the fitted profiles: false unless profiles.json says so.
     bool overlap_expert_traffic = false;
+    /// All-reduces within a scale-up domain whose switches reduce (GpuSpec::switch_reduction: NVLink SHARP, NCCL's
+    /// NVLS) send (p - 1) / p of their data per GPU and direction, half a ring's 2 (p - 1) / p. bound: true (a
+    /// measured NVLS all-reduce beats a ring's roofline); the fitted profiles: false (their interconnect efficiency is
+    /// fitted on the ring's bytes).
+    bool switch_reduction = false;
     /// Tokens at which a matrix multiply reaches half of compute_efficiency: a multiply of m tokens runs at
     /// compute_efficiency x m / (m + mfu_half_tokens) of the peak (small decode batches reach far less of it than
     /// large prefills). 0: every multiply at compute_efficiency (bound; profile texts of 0.8).
