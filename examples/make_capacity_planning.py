@@ -715,6 +715,20 @@ FRONT_COLOR = 0x2CA02C
 ALL_COLOR = 0x7F7F7F
 
 
+# The options the Planner and the Fleet sheet share, each written once: (label, default, help, number format).
+SHARED_INPUTS = {row[0]: row for row in [
+    ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
+    ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
+    ("Headroom", 1, "fraction of each replica's capacity the load may use: 0.8 keeps a fifth spare", "0.00"),
+    ("Replicas at least", 1, "each pool's when disaggregated: 2 survives the loss of one", "0"),
+    ("Electricity", 0, "USD per kWh added to USD per hour (0: none, as in a cloud's GPU-hour)", "0.000"),
+    ("PUE", 1, "the datacentre's power over its IT equipment's: at least 1", "0.00"),
+    ("Rent", "servers", "servers: whole servers or NVL72 racks; gpus: single GPUs", None),
+    ("Price basis", "on-demand", "the catalog's prices: on-demand, reserved or owned (needs electricity)", None),
+    ("Years (owned)", 5, "owned: the years a server's purchase price is spread over", "0.#"),
+]}
+
+
 def planner_inputs():
     """The Planner's inputs: (label, default, help, number format), rows 5 ... in ROOFLINE_PLAN's order."""
     return [
@@ -727,22 +741,22 @@ def planner_inputs():
         ("GPU (optional)", None, "empty: the catalog's datacenter GPUs; all: every GPU", None),
         ("Weight format (optional)", None, "empty: the model's published checkpoints; all: every format", None),
         ("KV cache format", "bf16", "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 or fp8_block", None),
-        ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
+        SHARED_INPUTS["Profile"],
         ("Disaggregated", 0, "1: separate prefill and decode pools", "0"),
-        ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
+        SHARED_INPUTS["Price overrides (optional)"],
         ("Memory for weights and KV", 0.9, "fraction of each GPU's memory", "0.00"),
-        ("Headroom", 1, "fraction of each replica's capacity the load may use: 0.8 keeps a fifth spare", "0.00"),
-        ("Replicas at least", 1, "each pool's when disaggregated: 2 survives the loss of one", "0"),
-        ("Electricity", 0, "USD per kWh added to USD per hour (0: none, as in a cloud's GPU-hour)", "0.000"),
-        ("PUE", 1, "the datacentre's power over its IT equipment's: at least 1", "0.00"),
+        SHARED_INPUTS["Headroom"],
+        SHARED_INPUTS["Replicas at least"],
+        SHARED_INPUTS["Electricity"],
+        SHARED_INPUTS["PUE"],
         ("Power budget", 0, "kW: plans above it are left out; 0: none", "#,##0.#"),
         ("Prefill GPU (optional)", None, "disaggregated: the prefill pool's GPUs (one or a list); empty: the decode GPU's",
          None),
         ("Input token price ratio", 0, "an input token's price as a share of an output token's (0: not priced apart)",
          "0.00"),
-        ("Rent", "servers", "servers: whole servers or NVL72 racks; gpus: single GPUs", None),
-        ("Price basis", "on-demand", "the catalog's prices: on-demand, reserved or owned (needs electricity)", None),
-        ("Years (owned)", 5, "owned: the years a server's purchase price is spread over", "0.#"),
+        SHARED_INPUTS["Rent"],
+        SHARED_INPUTS["Price basis"],
+        SHARED_INPUTS["Years (owned)"],
     ]
 
 
@@ -1080,15 +1094,8 @@ def fleet_options():
     return [
         ("GPU (optional)", None, "empty: the catalog's datacenter GPUs (a workload's own GPU column wins)", None),
         ("Weight format (optional)", None, "empty: the models' published checkpoints", None),
-        ("Profile", "typical", "typical: the estimate; bound: the ideal", None),
-        ("Price overrides (optional)", None, 'USD/GPU-hour: "h100-sxm=2.49, l40s=0.99"', None),
-        ("Headroom", 1, "fraction of each replica's capacity the load may use", "0.00"),
-        ("Replicas at least", 1, "per workload: 2 survives the loss of one", "0"),
-        ("Price basis", "on-demand", "on-demand, reserved or owned (needs electricity)", None),
-        ("Years (owned)", 5, "owned: the years a server's purchase price is spread over", "0.#"),
-        ("Electricity", 0, "USD per kWh (0: none, as in a cloud's GPU-hour)", "0.000"),
-        ("PUE", 1, "the datacentre's power over its IT equipment's: at least 1", "0.00"),
-        ("Rent", "servers", "servers: whole servers or NVL72 racks; gpus: single GPUs", None),
+        *(SHARED_INPUTS[label] for label in ("Profile", "Price overrides (optional)", "Headroom", "Replicas at least",
+                                             "Price basis", "Years (owned)", "Electricity", "PUE", "Rent")),
     ]
 
 
