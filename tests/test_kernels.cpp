@@ -1,6 +1,7 @@
-// `bound` against measured kernels (tests/data/kernels: aiconfigurator's measurements, issue #44): no GEMM that an
-// engine ran on a GPU of the catalog is faster than the roofline of `bound` for that GEMM (its FLOPs at the format's
-// dense peak, its bytes at the memory bandwidth), or the catalog's peak or the bytes counted would be wrong.
+// `bound` against measured kernels (tests/data/kernels: aiconfigurator's measurements, issue #44): no GEMM, attention
+// kernel, MoE layer (TensorRT-LLM's default kernels) or collective that an engine ran on a GPU of the catalog is faster
+// than the roofline of `bound` for it (its FLOPs at the format's dense peak, its bytes at the memory or interconnect
+// bandwidth), or the catalog's peak or the bytes counted would be wrong.
 //
 // A kernel benchmark calls the same kernel again and again, so operands that fit in the L2 cache come from it, not
 // from memory: the bytes that must come from memory are those beyond the L2 (the catalog's L2, or where it gives
@@ -339,4 +340,38 @@ TEST_CASE("bound's all-reduce sends half a ring's bytes where the switches reduc
     // The GPUs without a switch that reduces: a ring's (A100's second-generation NVSwitch, MI300X's mesh).
     CHECK(!find_gpu("a100-sxm-80gb")->switch_reduction);
     CHECK(!find_gpu("mi300x")->switch_reduction);
+}
+
+TEST_CASE("no measured MoE layer of TensorRT-LLM's default kernels is faster than bound's roofline of it", "[kernels]") {
+    // The experts a GPU runs (balanced routing, as the collector routes: min(experts / ep, tokens x top-k / ep)), their
+    // weights' bytes beyond the L2 at the memory bandwidth, their FLOPs at the format's dense peak. TensorRT-LLM's
+    // min-latency path and SGLang's and vLLM's rows are set apart (kernel_rows.hpp, docs/accuracy.md).
+    std::size_t checked = 0;
+    std::vector<std::string> faster;
+    double closest = 1e9;
+    std::string closest_row;
+    for (const auto& [engine, r] : rows().moe) {
+        const MoeShape& s = r.shape;
+        const GpuSpec& g = *r.gpu;
+        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double matrices = s.gated ? 3 : 2, assignments = s.tokens * s.topk / s.ep;
+        const double touched = std::min(s.experts / s.ep, std::ceil(assignments));
+        const double flops = 2 * matrices * s.hidden * s.inter / s.tp * assignments;
+        const double bytes = touched * matrices * s.hidden * s.inter / s.tp * bytes_per_value(s.format);
+        const double at_least = std::max(flops / (g.peak_tflops(compute_dtype(s.format)) * 1e9),
+                                         std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
+        ++checked;
+        std::ostringstream what;
+        what << engine << " " << g.id << " " << to_string(s.format) << " tokens " << s.tokens << " hidden " << s.hidden
+             << " inter " << s.inter << " top " << s.topk << " of " << s.experts << " tp " << s.tp << " ep " << s.ep
+             << ": measured " << r.measured_ms << " ms, bound " << at_least << " ms";
+        if (r.measured_ms / at_least < closest) closest = r.measured_ms / at_least, closest_row = what.str();
+        if (r.measured_ms < at_least) faster.push_back(what.str());
+    }
+    INFO("closest to bound: " << closest_row << " (" << closest << "x)");
+    std::string listed;
+    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 30); ++i) listed += faster[i] + "\n";
+    INFO(faster.size() << " faster than bound:\n" << listed);
+    CHECK(checked >= 10000);
+    CHECK(faster.empty());
 }
