@@ -144,11 +144,17 @@ void print_table(const Plan& plan, const Values& values, const KvCache& kv_cache
 /// configuration and the fleet's totals (ROOFLINE_FLEET).
 void run_fleet(const PlanOptions& options) {
     Values values = options.values;
+    // One row per line of the file (a blank line an empty row, which the library skips), so that the library's
+    // "row N" is the file's line N.
     std::string table;
+    std::size_t lines = 0;
     for (const CsvRecord& record : csv_records(options.fleet, read_file(options.fleet))) {
+        const std::size_t at = std::stoul(record.where.substr(record.where.rfind(':') + 1));
+        for (; lines + 1 < at; ++lines) table += '\n';
         std::string line;
         for (std::size_t c = 0; c < record.fields.size(); ++c) line += (c ? "\t" : "") + record.fields[c];
         table += line + '\n';
+        ++lines;
     }
     values.text("workloads") = table;
     const Result result = [&] {

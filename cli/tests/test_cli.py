@@ -832,6 +832,12 @@ class Fleet(unittest.TestCase):
             r = run("plan", "--fleet", str(bad))
             self.assertEqual(r.returncode, 3, r.stderr)
             self.assertIn("bad.csv: row 2, model: no model 'llama-9b'", r.stderr)
+            # A blank line keeps the rows at the file's lines.
+            bad.write_text("model,rps,prompt_tokens,output_tokens,ttft_ms,tpot_ms\n\nllama-3.1-8b,5,1000,200,1000,50\n"
+                           "\nllama-3.1-8b,five,1000,200,1000,50\n", encoding="utf-8")
+            r = run("plan", "--fleet", str(bad))
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn("bad.csv: row 5, rps: must be a number (got 'five')", r.stderr)
         r = run("plan", "--fleet", str(FLEET), "--model", "llama-3.1-8b")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("excludes", r.stderr)
