@@ -989,4 +989,12 @@ TEST_CASE("FLEET: each workload's cheapest plan, in order, and the totals summed
     CHECK_THAT(error_of("llama-3.1-8b\t5\t1000\t200\t1000\t50\nllama-3.1-70b\t5\t1000\t200\t1000\t0.01"),
                Catch::Matchers::StartsWith("workload 2 (llama-3.1-70b): tpot_ms: "));
     CHECK_THAT(error_of("llama-3.1-8b\t5\t1000"), Catch::Matchers::StartsWith("has 3 columns: it takes 6 or 7"));
+    // An option's error names the option, not a workload.
+    try {
+        table("ROOFLINE_FLEET", {text("llama-3.1-8b\t5\t1000\t200\t1000\t50"), text(""), text(""), text("typical"),
+                                 text(""), num(1), num(1), text("owned"), num(5), num(0), num(1), text("")});
+        FAIL("owned without electricity accepted");
+    } catch (const Error& e) {
+        CHECK(e.argument() == "usd_per_kwh");
+    }
 }

@@ -632,18 +632,13 @@ void within_power_budget(Search& s) {
 
 }  // namespace
 
-std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
-                          const PlanOptions& o) {
-    require_positive("rps", rps);
-    check(w);
-    check(t);
+namespace {
+
+/// The options' own values, checked once for every plan of them (plan(), fleet()): an error names the option.
+void check(const PlanOptions& o) {
     require_fraction("mem_util", o.mem_util);
     require_fraction("headroom", o.headroom);
     require_whole("min_replicas", o.min_replicas, 1);
-    const Profile* profile = find_profile(o.profile);
-    if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
-    for (double tp : o.tps) require_whole("tp", tp, 1);
-    const std::vector<GpuSpec> gpus = gpus_to_plan(o);
     for (const auto& [id, usd] : o.prices) require_non_negative("usd_per_gpu_hour", usd);
     require_non_negative("usd_per_kwh", o.usd_per_kwh);
     if (!(o.pue >= 1) || !std::isfinite(o.pue))
@@ -657,6 +652,20 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
             fail(Status::invalid_argument, "usd_per_kwh",
                  "owned GPUs pay for their electricity: give its price, USD per kWh (price_basis 'owned')");
     }
+}
+
+}  // namespace
+
+std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w, const Targets& t,
+                          const PlanOptions& o) {
+    require_positive("rps", rps);
+    check(w);
+    check(t);
+    check(o);
+    const Profile* profile = find_profile(o.profile);
+    if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
+    for (double tp : o.tps) require_whole("tp", tp, 1);
+    const std::vector<GpuSpec> gpus = gpus_to_plan(o);
 
     check_percentile(o.percentile);
     if (o.disaggregated && simulates(o.percentile, *profile))
@@ -821,6 +830,7 @@ std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload&
 
 Fleet fleet(const std::vector<FleetWorkload>& workloads, const PlanOptions& o) {
     if (workloads.empty()) fail(Status::invalid_argument, "workloads", "has no workload: give one row at least");
+    check(o);  // the options once, named as themselves before any workload
     Fleet f;
     f.usd_per_hour = f.kw = 0.0;
     double tokens_per_s = 0;
