@@ -375,3 +375,48 @@ TEST_CASE("no measured MoE layer of TensorRT-LLM's default kernels is faster tha
     CHECK(checked >= 10000);
     CHECK(faster.empty());
 }
+
+TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.json set, issue #44 point 5)",
+          "[kernels][profile]") {
+    // NVIDIA: the median, over the GPU's dense BF16 peak, of the causal FLOPs per second of every prefill attention
+    // row with a 16-bit KV cache, head size 128 and prompts of 16,384 tokens or more on the datacenter Hopper and
+    // Blackwell GPUs; typical's of every engine's rows (TensorRT-LLM's among them), SGLang's and vLLM's of their own.
+    std::map<std::string, std::vector<double>> of_engine;
+    for (const auto& [engine, r] : rows().attention) {
+        const AttentionShape& s = r.shape;
+        const std::string& id = r.gpu->id;
+        const bool datacenter = id == "h100-sxm" || id == "h200" || id == "b200" || id == "gb200" || id == "b300" ||
+                                id == "gb300";
+        if (!s.prefill || s.kv != DType::bf16 || s.head_dim != 128 || s.context < 16384 || !datacenter) continue;
+        const double flops = 4 * s.batch * s.heads * s.head_dim * s.context * (s.context + 1) / 2;
+        const double rate = flops / (r.measured_ms * 1e9) / r.gpu->peak_tflops(DType::bf16);
+        CHECK(rate < 1);  // never above the peak (bound's test above, in another form)
+        of_engine[engine].push_back(rate);
+        of_engine["all"].push_back(rate);
+    }
+    const std::pair<const char*, const char*> profiles[] = {{"typical", "all"}, {"sglang", "sglang"}, {"vllm", "vllm"}};
+    for (const auto& [profile, engine] : profiles) {
+        INFO(profile << " from " << engine << "'s " << of_engine[engine].size() << " rows");
+        REQUIRE(of_engine[engine].size() >= 50);
+        const double measured = median_of(of_engine[engine]);
+        CHECK(find_profile(profile)->attention_compute_efficiency == Approx(measured).margin(5e-4));
+        CHECK(measured > 0.45);  // a long prompt's attention keeps the tensor cores busy
+    }
+    // AMD (no aiconfigurator data): Composable Kernel's causal attention on MI355X and MI350X, published.
+    std::vector<double> amd;
+    for (const measurements::Row& r : measurements::read(std::string(ROOFLINE_KERNELS_DIR) + "/published/amd-attention.csv")) {
+        const auto gpu = find_gpu(r["gpu"]);
+        REQUIRE(gpu);
+        CHECK(r["source"].find("HipKittens@") != std::string::npos);
+        amd.push_back(r.number("tflops") / gpu->peak_tflops(DType::bf16));
+    }
+    REQUIRE(amd.size() == 8);
+    for (const char* profile : {"typical", "vllm"})
+        CHECK(find_profile(profile)->for_vendor("AMD").attention_compute_efficiency == Approx(median_of(amd)).margin(5e-4));
+    // A profile with no measured kernels of its engine (llama.cpp), or fitted on builds of another era than the
+    // measured kernels (tensorrt-llm: 2023's prefills; TensorRT-LLM 1.x's kernels gave 0.526 and a worse fit of its
+    // prefills, docs/accuracy.md), keeps attention's compute as fitted.
+    CHECK(find_profile("tensorrt-llm")->attention_compute_efficiency == 0);
+    CHECK(find_profile("llama.cpp")->attention_compute_efficiency == 0);
+    CHECK(find_profile("llama.cpp")->for_vendor("AMD").attention_compute_efficiency == 0);
+}

@@ -172,6 +172,15 @@ int main(int argc, char** argv) {
                 if (p.value("name", "") == name && p.contains("set")) return p["set"];
         return nlohmann::ordered_json();
     };
+    // A vendor's variant may have "set" parameters of its own (measured on that vendor's GPUs), kept the same way.
+    const auto vendor_set_of = [&](const std::string& name, const std::string& vendor) {
+        if (previous.is_object() && previous.contains("profiles"))
+            for (const auto& p : previous["profiles"])
+                if (p.value("name", "") == name && p.contains("vendors") && p["vendors"].contains(vendor) &&
+                    p["vendors"][vendor].contains("set"))
+                    return p["vendors"][vendor]["set"];
+        return nlohmann::ordered_json();
+    };
 
     nlohmann::ordered_json out;
     out["about"] =
@@ -242,9 +251,15 @@ int main(int argc, char** argv) {
             start.expert_imbalance = base.expert_imbalance;
             start.overlap_expert_traffic = base.overlap_expert_traffic;
             start.name = name;
+            // The set parameters as the library reads the variant's: the profile's, then the variant's own.
+            const auto own_set = vendor_set_of(name, vendor);
+            for (const SetParameter& s : kSetParameters)
+                start.*s.field = own_set.contains(std::string(s.json)) ? own_set[std::string(s.json)].get<double>()
+                                                                        : base.*s.field;
             Group v{name, vendor, rows, start, {}, variant_moves(main), {}, {}};
             fit(v);
             prof["vendors"][vendor] = {{"rows", v.rows.size()}, {"fitted", parameters(v.fitted)}, {"mdape_percent", errors(v)}};
+            if (!own_set.is_null()) prof["vendors"][vendor]["set"] = own_set;
             variants.push_back(std::move(v));
         }
         if (name == "typical") {

@@ -595,6 +595,13 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
     return ops;
 }
 
+Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute) {
+    const double efficiency = profile.attention_compute_efficiency > 0
+                                  ? profile.attention_compute_efficiency
+                                  : profile.compute_efficiency * profile.attention_efficiency;
+    return {gpu.peak_tflops(compute) * efficiency, gpu.hbm_tbs * profile.bandwidth_efficiency * profile.attention_efficiency};
+}
+
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& of_any_vendor) {
     const Profile& profile = of_any_vendor.vendors.empty() ? of_any_vendor : of_any_vendor.for_vendor(gpu.vendor);
     double total = 0, overlapped = 0, layers = 0;
@@ -647,10 +654,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
                                                 (op.flops > 0 ? op.flops / (op.flops + op.dequant_flops) : 1);
                 at.tflops = std::max(tiles, vector);
             }
-            if (op.kind == OperatorKind::attention && profile.attention_efficiency != 1) {
-                at.tflops *= profile.attention_efficiency;
-                at.tbs *= profile.attention_efficiency;
-            }
+            if (op.kind == OperatorKind::attention) at = attention_roof(gpu, profile, op.compute);
             const StepTime time = step_time({op.flops, op.bytes}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             if (op.kind == OperatorKind::experts) op.ms += op.count * op.layers * profile.expert_overhead_us / 1e3;

@@ -51,13 +51,21 @@ struct Profiles {
         all.push_back(bound);
         const auto j = nlohmann::json::parse(detail::kProfilesJson);
         for (const auto& p : j.at("profiles")) {
-            // Parameters set, not fitted (profiles.json: "set", each with its source), shared by the vendors' variants.
+            // Parameters set, not fitted (profiles.json: "set", each with its source), shared by the vendors' variants
+            // unless a variant sets its own.
             const auto set = p.value("set", nlohmann::json::object());
             const std::string name = p.at("name").get<std::string>();
             Profile profile = profile_from_json(name, p.at("fitted"), set);
             const auto vendors = p.value("vendors", nlohmann::json::object());
-            for (const auto& [vendor, v] : vendors.items())
-                profile.vendors.emplace_back(ascii::lowered(vendor), std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), set)));
+            for (const auto& [vendor, v] : vendors.items()) {
+                // A variant's own "set" parameters (measured on that vendor's GPUs) replace the profile's.
+                auto vendor_set = set;
+                const auto own = v.value("set", nlohmann::json::object());
+                for (const auto& [key, value] : own.items())
+                    if (key != "sources") vendor_set[key] = value;
+                profile.vendors.emplace_back(ascii::lowered(vendor),
+                                             std::make_shared<const Profile>(profile_from_json(name, v.at("fitted"), vendor_set)));
+            }
             all.push_back(std::move(profile));
         }
     }

@@ -148,8 +148,7 @@ public:
         prefill_operators(d, u, prompt_tokens, list);
         const Operator& a = of_kind(list, OperatorKind::attention);
         prefill_attention_ = {a.flops / u, a.bytes / u};
-        attention_gpu_ = {gpu_.peak_tflops(a.compute) * profile_.compute_efficiency * profile_.attention_efficiency,
-                          gpu_.hbm_tbs * profile_.bandwidth_efficiency * profile_.attention_efficiency};
+        attention_gpu_ = attention_roof(gpu_, profile_, a.compute);
         scratch_ = template_;
     }
 

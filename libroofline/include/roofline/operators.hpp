@@ -14,6 +14,7 @@
 
 #include "roofline/catalog.hpp"
 #include "roofline/dtype.hpp"
+#include "roofline/roofline.hpp"
 
 namespace roofline {
 
@@ -45,6 +46,11 @@ struct Profile {
     /// Fraction of the memory bandwidth and of the compute roof (as the other operators reach them) that attention
     /// kernels reach: 1 = as well as the matrix multiplies.
     double attention_efficiency = 1;
+    /// Fraction of the dense peak of its compute dtype that attention's score and value products reach, set from
+    /// measured attention kernels (profiles.json "set", per vendor), not fitted: with it, attention_efficiency
+    /// scales only attention's memory roof (the cache's read). 0: compute_efficiency x attention_efficiency, as
+    /// before 0.14 (bound; profile texts without `attn_compute`).
+    double attention_compute_efficiency = 0;
     /// Fixed cost of each layer in each forward pass, µs (kernel launches; engines that capture graphs pay little).
     double layer_overhead_us = 0;
     /// Fixed cost of each all-to-all (expert parallelism's dispatch and combine), µs.
@@ -92,7 +98,7 @@ std::string_view to_string(Resource r) noexcept;
 enum class OperatorKind : unsigned char {
     other,      ///< a matrix multiply of every token (projections, a dense MLP, the router, shared experts), norms,
                 ///< the embedding
-    attention,  ///< attention over the cache (the profile's attention_efficiency)
+    attention,  ///< attention over the cache (the profile's attention_efficiency and attention_compute_efficiency)
     alltoall,   ///< expert parallelism's dispatch and combine (the profile's alltoall_latency_us)
     lm_head,    ///< the output projection: a token of each sequence (a prompt's last), not every token
     experts,    ///< the routed experts: only those the tokens pick are read
@@ -205,6 +211,11 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
 /// decode_operators'; batch = 0 is prefill_operators' (one list; the same numbers up to rounding).
 void mixed_operators(const DeploymentRef& d, double batch, double ctx, double prompts, double prompt_tokens,
                      std::vector<Operator>& ops);
+
+/// The roof attention runs under on `gpu` with `profile` (already its vendor's variant), computing in `compute`:
+/// FLOPs at attention_compute_efficiency of the dense peak (where the profile sets it; else compute_efficiency x
+/// attention_efficiency), bytes at bandwidth_efficiency x attention_efficiency of the memory bandwidth.
+Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute);
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
