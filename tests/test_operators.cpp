@@ -259,3 +259,31 @@ TEST_CASE("a long prompt's attention runs at the measured kernels' rate, on NVID
     REQUIRE(roofline_ttft_ms("deepseek-v3.2", "h200", 40000, 1, "native", 8, "typical", &h200) == ROOFLINE_OK);
     CHECK(mi355x < h200);
 }
+
+TEST_CASE("DeepSeek's sparse attention makes a long prefill cheaper, its indexer scoring in FP8 (issue #44)",
+          "[operators][sparse]") {
+    // DSA's main attention reads the top 2,048 tokens of each query; its indexer scores every earlier token with 64
+    // heads of 128, replicated on each GPU of tensor parallelism, in FP8 (DeepSeek-V3.2's fp8_index; DeepGEMM's
+    // fp8_mqa_logits). Before 0.14 those scores ran at the 16-bit rate and a 40,000-token prefill on 8 B200 took 34%
+    // longer than DeepSeek-R1's dense MLA: now it is not slower, and cheaper the longer the prompt.
+    for (const char* profile : {"bound", "typical"}) {
+        double ratio_40k = 0;
+        for (const double tokens : {40000.0, 128000.0}) {
+            double v32 = NAN, r1 = NAN;
+            INFO(profile << " " << tokens << ": " << roofline_errmsg());
+            REQUIRE(roofline_ttft_ms("deepseek-v3.2", "b200", tokens, 1, "native", 8, profile, &v32) == ROOFLINE_OK);
+            REQUIRE(roofline_ttft_ms("deepseek-r1", "b200", tokens, 1, "native", 8, profile, &r1) == ROOFLINE_OK);
+            CHECK(v32 < r1);
+            if (tokens == 40000) ratio_40k = v32 / r1;
+            else CHECK(v32 / r1 < ratio_40k);
+        }
+    }
+    // The breakdown's attention: its FLOPs are FLOPs (the indexer's among them); its time counts the indexer's at
+    // the FP8 peak, twice B200's BF16 one.
+    const auto rows = ttft_breakdown("deepseek-v3.2", "b200", 40000, 1, "native", 8, "bound");
+    const auto dense = ttft_breakdown("deepseek-r1", "b200", 40000, 1, "native", 8, "bound");
+    const Row& sparse = op(rows, "attention");
+    CHECK(sparse.flops > op(dense, "attention").flops);  // more FLOPs than dense MLA (the indexer's, replicated) ...
+    CHECK(sparse.ms < op(dense, "attention").ms);        // ... in less time (FP8)
+    CHECK(gpu("b200", "fp8_tflops") == Approx(2 * gpu("b200", "bf16_tflops")));
+}

@@ -53,6 +53,7 @@ double fused_ms(const Deployment& d, const Profile& p, double batch, double ctx,
     for (Operator& op : ops) {
         if (op.name == "attention") {
             op.flops = named(decode, "attention").flops + named(prefill, "attention").flops;
+            op.fp8_flops = named(decode, "attention").fp8_flops + named(prefill, "attention").fp8_flops;
             op.bytes = named(decode, "attention").bytes + named(prefill, "attention").bytes;
         } else if (op.name == "lm_head") {
             op = named(logits, "lm_head");

@@ -502,8 +502,9 @@ void decode_operators(const DeploymentRef& d, double batch, double ctx, std::vec
         attention.kind = OperatorKind::attention;
         attention.local = true;
         attention.layers = attention_layers;
-        attention.flops = 2 * t.mix * s.heads * per_position * positions +
-                          2 * t.mix * s.indexer_heads * m.indexer.head_dim * indexed;
+        const double scores = 2 * t.mix * s.indexer_heads * m.indexer.head_dim * indexed;
+        attention.flops = 2 * t.mix * s.heads * per_position * positions + scores;
+        if (m.indexer.fp8_scores()) attention.fp8_flops = scores;
         // Read the context, write the new token (and a compressed layer its share of an entry, of an indexer key,
         // and its compressor state's row, reading the state at each compression).
         const Compressed c = compressed_layers(m);
@@ -538,8 +539,9 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
         attention.kind = OperatorKind::attention;
         attention.local = true;
         attention.layers = attention_layers;
-        attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs +
-                          2 * s.indexer_heads * m.indexer.head_dim * indexed;
+        const double scores = 2 * s.indexer_heads * m.indexer.head_dim * indexed;
+        attention.flops = 2 * s.heads * (m.qk_dim() + m.v_dim()) * pairs + scores;
+        if (m.indexer.fp8_scores()) attention.fp8_flops = scores;
         // Fused attention reads Q, K, V once and writes the output and the KV cache.
         attention.bytes = attention_layers * t.mix *
                               (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
@@ -557,12 +559,12 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
                      std::vector<Operator>& list) {
     // Attention of each phase as decode_operators and prefill_operators count it: each sequence its own cache,
     // each prompt its causal prefill; the other operators see every token with the weights read once.
-    double flops = 0, bytes = 0;
+    double flops = 0, fp8_flops = 0, bytes = 0;
     for (int phase = 0; phase < 2; ++phase) {
         if (phase == 0) decode_operators(d, batch, ctx, list);
         else prefill_operators(d, prompts, prompt_tokens, list);
         for (const Operator& op : list)
-            if (op.kind == OperatorKind::attention) flops += op.flops, bytes += op.bytes;
+            if (op.kind == OperatorKind::attention) flops += op.flops, fp8_flops += op.fp8_flops, bytes += op.bytes;
     }
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
@@ -577,6 +579,7 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
         attention.local = true;
         attention.layers = m.attention_layers();
         attention.flops = flops;
+        attention.fp8_flops = fp8_flops;
         attention.bytes = bytes;
     }
     const double sequences = decoding.stage + prompt_sequences.stage;  // lm_head: a token of each
@@ -593,6 +596,11 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
     std::vector<Operator> ops;
     prefill_operators(d, batch, tokens, ops);
     return ops;
+}
+
+double timed_flops(const Operator& op, const GpuSpec& gpu) noexcept {
+    if (op.fp8_flops <= 0) return op.flops;
+    return op.flops - op.fp8_flops * (1 - gpu.peak_tflops(op.compute) / gpu.peak_tflops(DType::fp8));
 }
 
 Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute) {
@@ -655,7 +663,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
                 at.tflops = std::max(tiles, vector);
             }
             if (op.kind == OperatorKind::attention) at = attention_roof(gpu, profile, op.compute);
-            const StepTime time = step_time({op.flops, op.bytes}, at);
+            const StepTime time = step_time({timed_flops(op, gpu), op.bytes}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             if (op.kind == OperatorKind::experts) op.ms += op.count * op.layers * profile.expert_overhead_us / 1e3;
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;

@@ -69,7 +69,8 @@ StepEnergy step_energy(const std::vector<Operator>& ops, const GpuSpec& gpu, dou
     double compute_ms = 0, memory_ms = 0;
     for (const Operator& op : ops) {
         const double peak = gpu.peak_tflops(op.compute);
-        if (op.flops > 0 && peak > 0) compute_ms += units::ms_from_seconds(op.flops / units::flops_per_second_from_tflops(peak));
+        if (op.flops > 0 && peak > 0)
+            compute_ms += units::ms_from_seconds(timed_flops(op, gpu) / units::flops_per_second_from_tflops(peak));
         if (op.bytes > 0) memory_ms += units::ms_from_seconds(op.bytes / units::bytes_per_second_from_tbs(gpu.hbm_tbs));
     }
     const double idle = idle_power_w(gpu, model);

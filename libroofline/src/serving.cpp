@@ -576,6 +576,7 @@ double spec_step_ms(const Deployment& target, const ModelSpec& draft, const Prof
     for (Operator& op : verify)
         if (op.kind == OperatorKind::attention) {
             op.flops = of_kind(one_query, OperatorKind::attention).flops * (draft_len + 1);
+            op.fp8_flops = of_kind(one_query, OperatorKind::attention).fp8_flops * (draft_len + 1);
             op.bytes = of_kind(written, OperatorKind::attention).bytes;
         }
     const double verify_ms = estimate(verify, target.gpu, p);

@@ -136,18 +136,18 @@ public:
             const auto attention_at = [&](double ctx) -> Work {
                 if (j == 0 && ctx == c.piece[0].lo) {
                     const Operator& a = of_kind(one, OperatorKind::attention);
-                    return {a.flops / u, a.bytes / u};
+                    return {timed_flops(a, gpu_) / u, a.bytes / u};
                 }
                 decode_operators(d, u, ctx, list);
                 const Operator& a = of_kind(list, OperatorKind::attention);
-                return {a.flops / u, a.bytes / u};
+                return {timed_flops(a, gpu_) / u, a.bytes / u};
             };
             decode_attention_lo_[j] = attention_at(c.piece[j].lo);
             decode_attention_hi_[j] = attention_at(c.piece[j].hi);
         }
         prefill_operators(d, u, prompt_tokens, list);
         const Operator& a = of_kind(list, OperatorKind::attention);
-        prefill_attention_ = {a.flops / u, a.bytes / u};
+        prefill_attention_ = {timed_flops(a, gpu_) / u, a.bytes / u};
         attention_gpu_ = attention_roof(gpu_, profile_, a.compute);
         scratch_ = template_;
     }
@@ -295,6 +295,7 @@ private:
     DeploymentRef deployment_;
     std::vector<Operator> template_;
     std::vector<Coefficients> coefficients_;
+    // Attention's work, its FLOPs as timed_flops() counts them (an indexer's FP8 scores at the FP8 peak's rate).
     std::vector<Work> decode_attention_lo_, decode_attention_hi_;  ///< one sequence, at each piece's ends
     Work prefill_attention_;                                           ///< one prompt
     Gpu attention_gpu_;                                                ///< what attention runs at

@@ -640,13 +640,14 @@ private:
     double held(double ctx) { return ctx > 0 ? kv_.at(ctx) : 0; }
 
     /// The attention of one sequence decoding at `ctx` cached tokens, or of one prompt's prefill of `tokens` tokens
-    /// (causal), in the replica's terms, as the serving model's iteration takes them (serving_iteration.hpp).
+    /// (causal), in the replica's terms, as the serving model's iteration takes them (serving_iteration.hpp): its
+    /// FLOPs as timed_flops() counts them.
     Work attention_of(bool prefill, double tokens) {
         const double u = d_.layout.pp;
         if (prefill) prefill_operators(d_, u, tokens, ops_);
         else decode_operators(d_, u, tokens, ops_);
         const Operator& a = of_kind(ops_, OperatorKind::attention);
-        return {a.flops / u, a.bytes / u};
+        return {timed_flops(a, d_.gpu) / u, a.bytes / u};
     }
 
     /// KV bytes a running request holds apart from the shared prefix it references.

@@ -139,6 +139,9 @@ struct IndexerSpec {
     double split_params = 0;
     /// Bytes of one token's indexer key, one layer.
     double key_bytes() const noexcept { return head_dim > 0 ? head_dim * key_value_bytes + key_scale_bytes : 0; }
+    /// Its scores computed in FP8, as its keys are stored (DeepSeek's indexer quantizes queries and keys to FP8 and
+    /// scores them with fp8_index, DeepGEMM's fp8_mqa_logits); MiniMax-M3's 16-bit keys, in 16 bits.
+    bool fp8_scores() const noexcept { return key_value_bytes == 1; }
 };
 
 /// A published checkpoint of a model: its Hugging Face id and the format of each group of weights.

@@ -124,6 +124,9 @@ struct Operator {
     /// than it computes in) into its compute dtype, FLOP-equivalents, where a multiply of few rows runs on the vector
     /// units (estimate()); 0 for weights in their compute dtype.
     double dequant_flops = 0;
+    /// Of flops, those computed in FP8 whatever `compute` is (attention: a sparse layer's indexer scoring the cached
+    /// keys in FP8, IndexerSpec::fp8_scores), at the FP8 peak where the GPU has one (timed_flops()).
+    double fp8_flops = 0;
     double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
                                 ///< counts the most of any operator: the step's layers)
     DType compute = DType::bf16;
@@ -216,6 +219,10 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
 /// FLOPs at attention_compute_efficiency of the dense peak (where the profile sets it; else compute_efficiency x
 /// attention_efficiency), bytes at bandwidth_efficiency x attention_efficiency of the memory bandwidth.
 Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute);
+
+/// An operator's FLOPs as they take time at its compute dtype's roof on `gpu`: its fp8_flops scaled by the ratio of
+/// that dtype's peak to the FP8 peak (GpuSpec::peak_tflops: 1 on a GPU without FP8), the rest as they are.
+double timed_flops(const Operator& op, const GpuSpec& gpu) noexcept;
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
