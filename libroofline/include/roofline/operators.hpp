@@ -43,8 +43,8 @@ struct Profile {
     /// compute_efficiency x m / (m + mfu_half_tokens) of the peak (small decode batches reach far less of it than
     /// large prefills). 0: every multiply at compute_efficiency (bound; profile texts of 0.8).
     double mfu_half_tokens = 0;
-    /// Fraction of the memory bandwidth and of the compute roof (as the other operators reach them) that attention
-    /// kernels reach: 1 = as well as the matrix multiplies.
+    /// Fraction of the memory bandwidth (as the other operators reach it) that attention kernels reach, and of the
+    /// compute roof where attention_compute_efficiency is 0: 1 = as well as the matrix multiplies.
     double attention_efficiency = 1;
     /// Fraction of the dense peak of its compute dtype that attention's score and value products reach, set from
     /// measured attention kernels (profiles.json "set", per vendor), not fitted: with it, attention_efficiency
