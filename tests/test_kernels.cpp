@@ -420,3 +420,58 @@ TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.js
     CHECK(find_profile("llama.cpp")->attention_compute_efficiency == 0);
     CHECK(find_profile("llama.cpp")->for_vendor("AMD").attention_compute_efficiency == 0);
 }
+
+TEST_CASE("no measured MLA attention kernel is faster than bound's roofline of it (DeepSeek's latent attention)",
+          "[kernels][mla]") {
+    // aiconfigurator's MLA rows (DeepSeek-V3/R1 and Kimi K2 shapes: a latent of kv_lora_rank 512 and a rotary key of
+    // 64 per token, heads of 128 + 64 query/key and 128 value dimensions), num_heads the heads on one GPU. Decode
+    // (generation, `step` cached tokens) runs absorbed over the latent cache: 2 x (576 + 512) FLOPs per head and cached
+    // token, the cache's 576 values per token read once for all heads. Prefill (context, `isl` tokens) runs as
+    // multi-head attention: 2 x (192 + 128) FLOPs per head and causal pair, Q, K, V and the output read or written
+    // once. As bound counts them (operators.cpp: the latent cache, MHA-style prefill), at the dense peak of the cache's
+    // format and beyond the L2 as above.
+    constexpr double kLatent = 512, kRope = 64, kQk = 192, kV = 128;
+    const std::string dir = ROOFLINE_KERNELS_DIR;
+    std::size_t checked = 0, files = 0;
+    std::vector<std::string> faster;
+    double closest = 1e9;
+    std::string closest_row;
+    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
+        const std::string& file = source["file"];
+        const bool decode = file.find("/generation_mla-") != std::string::npos;
+        if (!decode && file.find("/context_mla-") == std::string::npos) continue;
+        ++files;
+        const auto gpu = find_gpu(source["gpu"]);
+        REQUIRE(gpu);
+        const double l2 = gpu->l2_mb > 0 ? gpu->l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
+            const double heads = r.number("num_heads"), batch = r.number("batch_size");
+            const bool fp8 = r["kv_cache_dtype"] == "fp8";
+            const double peak = std::max(gpu->peak_tflops(DType::bf16), fp8 ? gpu->peak_tflops(DType::fp8) : 0.0);
+            double flops = 0, bytes = 0;
+            if (decode) {
+                const double cached = r.number("step");
+                flops = batch * heads * 2 * (kLatent + kRope + kLatent) * cached;
+                bytes = batch * cached * (kLatent + kRope) * (fp8 ? 1 : 2);
+            } else {
+                const double isl = r.number("isl");
+                flops = batch * heads * 2 * (kQk + kV) * isl * (isl + 1) / 2;
+                bytes = batch * isl * heads * (2 * kQk + 2 * kV) * 2;
+            }
+            const double at_least = std::max(flops / (peak * 1e9), std::max(0.0, bytes - l2) / (gpu->hbm_tbs * 1e9));
+            const double measured = r.number("latency");
+            ++checked;
+            std::ostringstream what;
+            what << file << ": heads " << heads << " batch " << batch << " isl " << r["isl"] << " step " << r["step"]
+                 << " kv " << r["kv_cache_dtype"] << ": measured " << measured << " ms, bound " << at_least << " ms";
+            if (measured / at_least < closest) closest = measured / at_least, closest_row = what.str();
+            if (measured < at_least) faster.push_back(what.str());
+        }
+    }
+    INFO("closest: " << closest_row << " (" << closest << "x)");
+    CHECK(files >= 30);
+    CHECK(checked > 80000);
+    CHECK(faster.empty());
+    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 5); ++i) UNSCOPED_INFO(faster[i]);
+    CHECK(closest < 1.2);  // the bound is tight somewhere: a TensorRT-LLM decode reads the latent cache near the peak
+}
