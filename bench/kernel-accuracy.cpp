@@ -78,16 +78,18 @@ double operator_ms(const MoeShape& s, const GpuSpec& gpu, const Profile& profile
 }
 
 /// One attention kernel as the operator model has it (operators.cpp, "attention"): the cache read, the queries and
-/// outputs, the causal pairs of a prefill.
+/// outputs, the causal pairs of a prefill (MLA's dimensions as mla_shape() sets them).
 double operator_ms(const AttentionShape& s, const GpuSpec& gpu, const Profile& profile) {
     const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
     const double tokens = s.prefill ? s.context : 1;
+    const double qk = s.qk_dim > 0 ? s.qk_dim : s.head_dim, v = s.v_dim > 0 ? s.v_dim : s.head_dim;
+    const double cached = s.cache_values > 0 ? s.cache_values : 2 * s.head_dim;
     std::vector<Operator> ops(1);
     ops[0].name = "attention";
     ops[0].kind = OperatorKind::attention;
-    ops[0].flops = 4 * s.batch * s.heads * s.head_dim * pairs;
-    ops[0].bytes = s.batch * (2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) +
-                              tokens * 3 * s.heads * s.head_dim * 2);
+    ops[0].flops = 2 * s.batch * s.heads * (qk + v) * pairs;
+    ops[0].bytes = s.batch * (s.kv_heads * cached * s.context * bytes_per_value(s.kv) +
+                              tokens * s.heads * (qk + 2 * v) * 2);
     ops[0].layers = 1;
     return alone_ms(ops, gpu, profile);
 }
@@ -138,6 +140,13 @@ int main(int argc, char** argv) try {
         add(fmt::format("attn {:<7} kv {:<9} {:<14} {}", phase, to_string(s.shape.kv), s.gpu->id, engine),
             fmt::format("attention {} {}", phase, engine), s.measured_ms,
             k ? attention_kernel_ms(s.shape, *s.gpu, *k) : 0, operator_ms(s.shape, *s.gpu, *profile));
+    }
+    for (const auto& [engine, s] : rows.mla) {
+        const AttentionKernel* k = find_mla_kernel(engine, s.gpu->architecture, s.shape.prefill, s.shape.kv);
+        const std::string phase = s.shape.prefill ? "prefill" : "decode";
+        add(fmt::format("mla  {:<7} kv {:<9} {:<14} {}", phase, to_string(s.shape.kv), s.gpu->id, engine),
+            fmt::format("mla {} {}", phase, engine), s.measured_ms, k ? attention_kernel_ms(s.shape, *s.gpu, *k) : 0,
+            operator_ms(s.shape, *s.gpu, *profile));
     }
     for (const auto& [engine, s] : rows.collectives) {
         const CollectiveKernel* k = find_collective_kernel(s.gpu->architecture, s.op, s.gpus);

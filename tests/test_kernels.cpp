@@ -475,3 +475,32 @@ TEST_CASE("no measured MLA attention kernel is faster than bound's roofline of i
     for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 5); ++i) UNSCOPED_INFO(faster[i]);
     CHECK(closest < 1.2);  // the bound is tight somewhere: a TensorRT-LLM decode reads the latent cache near the peak
 }
+
+TEST_CASE("the MLA kernel models give the errors kernels.json states on the measured MLA attention", "[kernels][mla]") {
+    std::map<std::string, std::vector<double>> errors;  // "engine|architecture|phase|kv"
+    for (const auto& [engine, r] : rows().mla) {
+        const AttentionShape& s = r.shape;
+        const AttentionKernel* k = find_mla_kernel(engine, r.gpu->architecture, s.prefill, s.kv);
+        REQUIRE(k);
+        const double ms = attention_kernel_ms(s, *r.gpu, *k);
+        // Never faster than bound's roofline of it (the test above): its pairs' FLOPs at the 16-bit peak, its latent
+        // cache at the memory bandwidth.
+        const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
+        CHECK(ms >= std::max(2 * s.batch * s.heads * (s.qk_dim + s.v_dim) * pairs / (r.gpu->peak_tflops(DType::bf16) * 1e9),
+                             s.batch * s.kv_heads * s.cache_values * s.context * bytes_per_value(s.kv) /
+                                 (r.gpu->hbm_tbs * 1e9)));
+        errors[engine + "|" + r.gpu->architecture + "|" + (s.prefill ? "prefill" : "decode") + "|" +
+               std::string(to_string(s.kv))]
+            .push_back(std::abs(ms / r.measured_ms - 1) * 100);
+    }
+    check_stated("mla", errors, [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "phase", "kv"}); },
+                 kAttentionParameters, 35);  // docs/accuracy.md, "Kernels": 3.9% to 33.9%
+    CHECK(kernels_json().at("mla").size() >= 30);
+    // mla_shape(): DeepSeek-V3's decode reads one latent of 576 values a token for all heads, and computes 2 x (576 +
+    // 512) FLOPs a head and token; its prefill 2 x (192 + 128) a head and causal pair.
+    const AttentionShape d = mla_shape(1, 1000, 16, DType::bf16, false), p = mla_shape(1, 1000, 16, DType::bf16, true);
+    CHECK(d.kv_heads * d.cache_values == 576);
+    CHECK(2 * (d.qk_dim + d.v_dim) == 2176);
+    CHECK(p.kv_heads * p.cache_values == Approx(576));
+    CHECK(2 * (p.qk_dim + p.v_dim) == 640);
+}

@@ -7,7 +7,8 @@
 // architecture (GpuSpec::architecture) and format, on that engine's GEMM rows of that architecture's GPUs at once; a
 // collective's per architecture, kind and number of GPUs on NCCL's rows; a MoE layer's per architecture and format on
 // TensorRT-LLM's MoE rows (SGLang's and vLLM's are set apart: kernels.json "not_fitted"); attention's per engine,
-// architecture, phase and KV format. The fit minimises the sum of |log(predicted / measured)| (kernels.cpp). Its
+// architecture, phase and KV format, and DeepSeek's MLA attention's the same way (the same model on mla_shape()).
+// The fit minimises the sum of |log(predicted / measured)| (kernels.cpp). Its
 // errors: the median absolute percentage error on the rows, and with shapes left out in 10 folds (fold_key below),
 // each fold's rows predicted by a fit on the other nine. --no-folds leaves the folds out (the test that refits the
 // committed file).
@@ -198,7 +199,7 @@ int main(int argc, char** argv) try {
     const kernel_rows::Rows rows(dir);
     std::map<std::tuple<std::string, std::string, DType>, GemmGroup> gemm;
     std::map<std::tuple<std::string, std::string, DType>, MoeGroup> moe;
-    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionGroup> attention;
+    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionGroup> attention, mla;
     std::map<std::tuple<std::string, Collective, double>, CollectiveGroup> collectives;
     for (const auto& [engine, s] : rows.gemm) {
         const DType f = s.shape.format;
@@ -216,15 +217,16 @@ int main(int argc, char** argv) try {
         g.gpus.insert(s.gpu->id);
         g.rows.push_back(s);
     }
-    for (const auto& [engine, s] : rows.attention) {
-        AttentionGroup& g = attention[{engine, s.gpu->architecture, s.shape.prefill, s.shape.kv}];
-        g.id = {{"engine", engine},
-                {"architecture", s.gpu->architecture},
-                {"phase", s.shape.prefill ? "prefill" : "decode"},
-                {"kv", to_string(s.shape.kv)}};
-        g.gpus.insert(s.gpu->id);
-        g.rows.push_back(s);
-    }
+    for (const auto& [from, to] : {std::pair{&rows.attention, &attention}, std::pair{&rows.mla, &mla}})
+        for (const auto& [engine, s] : *from) {
+            AttentionGroup& g = (*to)[{engine, s.gpu->architecture, s.shape.prefill, s.shape.kv}];
+            g.id = {{"engine", engine},
+                    {"architecture", s.gpu->architecture},
+                    {"phase", s.shape.prefill ? "prefill" : "decode"},
+                    {"kv", to_string(s.shape.kv)}};
+            g.gpus.insert(s.gpu->id);
+            g.rows.push_back(s);
+        }
     for (const auto& [engine, s] : rows.collectives) {
         CollectiveGroup& g = collectives[{s.gpu->architecture, s.op, s.gpus}];
         g.id = {{"architecture", s.gpu->architecture}, {"op", to_string(s.op)}, {"gpus", s.gpus}};
@@ -237,7 +239,7 @@ int main(int argc, char** argv) try {
     auto add = [&](auto& groups) {
         for (auto& entry : groups) fits.push_back([&g = entry.second, folds] { fit_group(g, folds); });
     };
-    add(gemm), add(moe), add(attention), add(collectives);
+    add(gemm), add(moe), add(attention), add(mla), add(collectives);
     in_parallel(fits, [](const std::function<void()>& fit) { fit(); });
 
     nlohmann::ordered_json j;
@@ -246,7 +248,7 @@ int main(int argc, char** argv) try {
         "tests/data/kernels: aiconfigurator's measured kernels (github.com/ai-dynamo/aiconfigurator, Apache-2.0). "
         "gemm: per engine, GPU architecture (gpus.json 'architecture') and format, on that engine's GEMM rows of that "
         "architecture's GPUs; moe: TensorRT-LLM's fused MoE layers per architecture and format; attention: per engine, "
-        "architecture, phase and KV cache format; collectives: NCCL's per architecture, collective and number of GPUs; "
+        "architecture, phase and KV cache format; mla: DeepSeek's latent attention (kernels.hpp, mla_shape()) the same way; collectives: NCCL's per architecture, collective and number of GPUs; "
         "not_fitted: rows left out, with the reason. Each fit minimises the sum of |log(predicted / measured)|; its "
         "errors are median absolute percentage errors on its rows ('fitted') and in 10-fold cross-validation over its "
         "shapes: the multiplies' weight shapes (n, k), the MoE layers' (hidden, inter, top-k, experts), attention's "
@@ -265,6 +267,7 @@ int main(int argc, char** argv) try {
     write("gemm", gemm, "gpus");
     write("moe", moe, "gpus");
     write("attention", attention, "gpus");
+    write("mla", mla, "gpus");
     j["not_fitted"] = nlohmann::ordered_json::array();
     for (const Left& l : kNotFitted)
         j["not_fitted"].push_back(

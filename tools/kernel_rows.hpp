@@ -61,6 +61,9 @@ struct Rows {
     std::vector<Row<roofline::GemmSample>> gemm;
     std::vector<Row<roofline::MoeSample>> moe;
     std::vector<Row<roofline::AttentionSample>> attention;  ///< decode and prefill (AttentionShape::prefill)
+    /// DeepSeek's MLA (roofline::mla_shape(): DeepSeek-V3/R1 and Kimi K2's dimensions, the collectors'), decode
+    /// (generation, `step` cached tokens) and prefill (context, `isl` tokens); num_heads the heads on one GPU.
+    std::vector<Row<roofline::AttentionSample>> mla;
     std::vector<Row<roofline::CollectiveSample>> collectives;
     std::string commit;  ///< aiconfigurator's commit the extracts come from
 
@@ -102,6 +105,14 @@ struct Rows {
                                                              r.number("head_dim"), kv->second, prefill};
                         attention.push_back({engine, {shape, gpu, r.number("latency")}});
                     }
+            } else if (is("/generation_mla-") || is("/context_mla-")) {
+                const bool prefill = is("/context_mla-");
+                for (const measurements::Row& r : rows)
+                    if (const auto kv = kFormats.find(r["kv_cache_dtype"]); kv != kFormats.end())
+                        mla.push_back({engine, {roofline::mla_shape(r.number("batch_size"),
+                                                                    r.number(prefill ? "isl" : "step"),
+                                                                    r.number("num_heads"), kv->second, prefill),
+                                                gpu, r.number("latency")}});
             } else if (is("/nccl-")) {
                 for (const measurements::Row& r : rows) {
                     const auto op = roofline::parse_collective(r["op_name"]);

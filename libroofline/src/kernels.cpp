@@ -64,7 +64,7 @@ double bus_factor(Collective op, double gpus) {
 struct Catalog {
     std::map<std::tuple<std::string, std::string, DType>, GemmKernel> gemm;
     std::map<std::tuple<std::string, std::string, DType>, MoeKernel> moe;
-    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionKernel> attention;
+    std::map<std::tuple<std::string, std::string, bool, DType>, AttentionKernel> attention, mla;
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
 };
 
@@ -97,11 +97,14 @@ const Catalog& catalog() {
             const auto [engine, architecture] = engine_and_architecture(g);
             out.moe[{engine, architecture, format_of(g, "format")}] = moe_kernel_of(fitted(g, kMoeParameters));
         }
-        for (const auto& g : j.at("attention")) {
-            const auto [engine, architecture] = engine_and_architecture(g);
-            out.attention[{engine, architecture, g.at("phase").get<std::string>() == "prefill", format_of(g, "kv")}] =
-                attention_kernel_of(fitted(g, kAttentionParameters));
-        }
+        for (const char* kind : {"attention", "mla"})
+            for (const auto& g : j.at(kind)) {
+                const auto [engine, architecture] = engine_and_architecture(g);
+                (kind == std::string_view("mla") ? out.mla : out.attention)[{engine, architecture,
+                                                                            g.at("phase").get<std::string>() == "prefill",
+                                                                            format_of(g, "kv")}] =
+                    attention_kernel_of(fitted(g, kAttentionParameters));
+            }
         for (const auto& g : j.at("collectives")) {
             const auto op = parse_collective(g.at("op").get<std::string>());
             if (!op) throw std::logic_error("kernels.json: unknown collective " + g.at("op").dump());
@@ -142,13 +145,25 @@ double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) 
     return (k.latency_us + k.expert_us * touched) / 1e3 + std::max(compute_ms, memory_ms) + activations_ms;
 }
 
+AttentionShape mla_shape(double batch, double context, double heads, DType kv, bool prefill, double latent, double rope,
+                         double nope, double v) {
+    AttentionShape s{batch, context, heads, prefill ? heads : 1, 0, kv, prefill};
+    s.qk_dim = prefill ? nope + rope : latent + rope;
+    s.v_dim = prefill ? v : latent;
+    s.head_dim = (s.qk_dim + s.v_dim) / 2;
+    s.cache_values = prefill ? (latent + rope) / heads : latent + rope;  // one latent a token, for all heads
+    return s;
+}
+
 double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k) {
     // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
-    const double flops = 4 * s.batch * s.heads * s.head_dim * pairs;
+    const double qk = s.qk_dim > 0 ? s.qk_dim : s.head_dim, v = s.v_dim > 0 ? s.v_dim : s.head_dim;
+    const double cached = s.cache_values > 0 ? s.cache_values : 2 * s.head_dim;
+    const double flops = 2 * s.batch * s.heads * (qk + v) * pairs;
     const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
-    const double bytes = s.batch * (2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) +
-                                    k.token_passes * tokens * (s.heads + 2 * s.kv_heads) * s.head_dim * kOutputBytes);
+    const double bytes = s.batch * (s.kv_heads * cached * s.context * bytes_per_value(s.kv) +
+                                    k.token_passes * tokens * (s.heads * qk + s.kv_heads * (qk + v)) * kOutputBytes);
     const double compute_ms = flops / (gpu.peak_tflops(DType::bf16) * 1e12 * k.compute_efficiency) * 1e3;
     const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency) * 1e3;
     // Work units: a decode kernel splits each sequence's key-value heads by blocks of its context (flash decoding); a
@@ -195,6 +210,12 @@ const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view archi
 const AttentionKernel* find_attention_kernel(std::string_view engine, std::string_view architecture, bool prefill,
                                              DType kv) {
     const auto& m = catalog().attention;
+    const auto it = m.find({std::string(engine), std::string(architecture), prefill, kv});
+    return it == m.end() ? nullptr : &it->second;
+}
+
+const AttentionKernel* find_mla_kernel(std::string_view engine, std::string_view architecture, bool prefill, DType kv) {
+    const auto& m = catalog().mla;
     const auto it = m.find({std::string(engine), std::string(architecture), prefill, kv});
     return it == m.end() ? nullptr : &it->second;
 }

@@ -79,11 +79,24 @@ double moe_kernel_ms(const MoeShape& shape, const GpuSpec& gpu, const MoeKernel&
 /// Attention of one GPU over its heads, as a fused kernel runs it (FlashAttention, FlashInfer, TensorRT-LLM's XQA and
 /// FMHA): `batch` sequences, `heads` query heads and `kv_heads` key-value heads of `head_dim` on the GPU. Decode
 /// (`prefill` false): one new token each over `context` cached tokens; prefill: causal over a prompt of `context`.
+/// DeepSeek's MLA (mla_shape()) sets the dimensions apart: scores over qk_dim, values of v_dim, and cache_values
+/// values a token holds per key-value head.
 struct AttentionShape {
     double batch = 1, context = 0, heads = 0, kv_heads = 0, head_dim = 128;
     DType kv = DType::bf16;  ///< the KV cache's format
     bool prefill = false;
+    double qk_dim = 0;        ///< dimensions of a score's dot product; 0: head_dim
+    double v_dim = 0;         ///< dimensions of a value; 0: head_dim
+    double cache_values = 0;  ///< values of one token per key-value head in the cache; 0: K and V, 2 x head_dim
 };
+
+/// DeepSeek's multi-head latent attention (DeepSeek-V3/R1, Kimi K2: a latent of `latent` values and a rotary key of
+/// `rope` per token; heads of `nope` + `rope` query/key and `v` value dimensions) of `heads` heads on one GPU, as the
+/// engines run it: decode absorbed over the latent cache (multi-query: one cached latent of latent + rope values read
+/// for all heads, scores over latent + rope, values of latent), prefill as multi-head attention (scores over nope +
+/// rope, values of v; the latent written once per token).
+AttentionShape mla_shape(double batch, double context, double heads, DType kv, bool prefill, double latent = 512,
+                         double rope = 64, double nope = 128, double v = 128);
 
 /// The parameters of one architecture's attention kernel in one phase.
 struct AttentionKernel {
@@ -103,8 +116,8 @@ struct AttentionKernel {
 
 /// The time of one attention kernel, ms: latency + batch x sequence_us + max(FLOPs / (peak x efficiency), bytes /
 /// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
-/// 4 x batch x heads x head_dim x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the causal
-/// pairs in whole tiles), bytes the cache's K and V read once and token_passes over each new token's Q, K and V.
+/// 2 x batch x heads x (qk_dim + v_dim) x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the
+/// causal pairs in whole tiles), bytes the cache's values read once and token_passes over each new token's Q, K and V.
 double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel);
 
 /// The collectives of nccl-tests.
@@ -134,6 +147,8 @@ const MoeKernel* find_moe_kernel(std::string_view engine, std::string_view archi
 /// An attention kernel's of an engine, architecture, phase and KV cache format.
 const AttentionKernel* find_attention_kernel(std::string_view engine, std::string_view architecture, bool prefill,
                                              DType kv);
+/// An MLA attention kernel's (mla_shape()) of an engine, architecture, phase and KV cache format.
+const AttentionKernel* find_mla_kernel(std::string_view engine, std::string_view architecture, bool prefill, DType kv);
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
 
 // ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
