@@ -34,9 +34,10 @@ struct Format {
     const char* name;  ///< gemm_dtype
     DType dtype;       ///< weights and activations (the matrix units compute in it)
 };
-// The formats whose compute dtype the catalog has a peak for; weight-only ones (int4_wo, int8_wo, sq) are left out.
+// The formats whose compute dtype the catalog has a peak for, the weight-only int8_wo and int4_wo among them (their
+// weights in the format, the activations in 16 bits, computed in 16 bits); SmoothQuant's W8A8 (sq) is left out.
 constexpr Format kFormats[] = {{"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block},
-                               {"nvfp4", DType::nvfp4}};
+                               {"nvfp4", DType::nvfp4},    {"int8_wo", DType::int8}, {"int4_wo", DType::int4}};
 
 constexpr double kL2WhereNotGivenBytes = 128e6;
 
@@ -63,10 +64,11 @@ TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]")
             if (f == std::end(kFormats)) continue;
             const double m = r.number("m"), n = r.number("n"), k = r.number("k");
             const double b = bytes_per_value(f->dtype);
+            const double a = bits_per_value(compute_dtype(f->dtype)) >= 16 ? 2 : b;  // weight-only: A in 16 bits
             std::vector<Operator> ops(1);
             ops[0].name = "gemm";
             ops[0].flops = 2 * m * n * k;
-            ops[0].bytes = std::max(0.0, m * k * b + k * n * b + m * n * 2 - l2);  // A, B, and C in 16 bits
+            ops[0].bytes = std::max(0.0, m * k * a + k * n * b + m * n * 2 - l2);  // A, B, and C in 16 bits
             ops[0].tokens = m;
             ops[0].layers = 1;
             ops[0].compute = compute_dtype(f->dtype);
@@ -161,7 +163,8 @@ TEST_CASE("the multiplies' kernel models give the errors kernels.json states on 
         CHECK(cold >= warm * (1 - 1e-12));
         const double roofline_ms =
             std::max(2 * shape.m * shape.n * shape.k / (s.gpu->peak_tflops(compute_dtype(shape.format)) * 1e9),
-                     ((shape.m * shape.k + shape.k * shape.n) * bytes_per_value(shape.format) + 2 * shape.m * shape.n) /
+                     (shape.m * shape.k * (bits_per_value(compute_dtype(shape.format)) >= 16 ? 2 : bytes_per_value(shape.format)) +
+                      shape.k * shape.n * bytes_per_value(shape.format) + 2 * shape.m * shape.n) /
                          (s.gpu->hbm_tbs * 1e9));
         CHECK(cold >= roofline_ms);
         errors[engine + "|" + s.gpu->architecture + "|" + std::string(to_string(shape.format))].push_back(

@@ -16,12 +16,15 @@
 
 namespace kernel_rows {
 
-/// aiconfigurator's gemm_dtype and kv_cache_dtype names of the formats the catalog has a peak for (the weight-only
-/// ones, int4_wo, int8_wo and sq, left out).
+/// aiconfigurator's gemm_dtype and kv_cache_dtype names of the formats the catalog has: its weight-only int8_wo and
+/// int4_wo as the catalog's int8 and int4 (weights in 8 or 4.25 bits, the activations in 16, computed in 16:
+/// TensorRT-LLM's on A100, the only rows of them); sq (SmoothQuant's W8A8) left out.
 inline const std::map<std::string, roofline::DType> kFormats = {{"bfloat16", roofline::DType::bf16},
                                                                 {"fp8", roofline::DType::fp8},
                                                                 {"fp8_block", roofline::DType::fp8_block},
-                                                                {"nvfp4", roofline::DType::nvfp4}};
+                                                                {"nvfp4", roofline::DType::nvfp4},
+                                                                {"int8_wo", roofline::DType::int8},
+                                                                {"int4_wo", roofline::DType::int4}};
 /// Its moe_dtype names: those, and MXFP4 weights with 16-bit activations (w4a16_mxfp4: gpt-oss on Hopper).
 inline const std::map<std::string, roofline::DType> kMoeFormats = {{"bfloat16", roofline::DType::bf16},
                                                                    {"fp8", roofline::DType::fp8},

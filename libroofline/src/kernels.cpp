@@ -122,8 +122,12 @@ double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& 
     const double flops = 2 * s.m * s.n * s.k;
     const double fill = k.compute_efficiency * s.m / (s.m + k.half_rows) * s.n / (s.n + k.half_columns);
     const double compute_ms = flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * 1e3;
+    // A in the format (the activations quantized to it), or in 16 bits for a weight-only format (int8, int4: the
+    // weights dequantized to the 16-bit compute dtype, the activations as they are).
     const double value = bytes_per_value(s.format);
-    const double bytes = (s.m * s.k + s.k * s.n) * value + s.m * s.n * kOutputBytes;
+    const DType compute = compute_dtype(s.format);
+    const double a_value = bits_per_value(compute) >= 16 ? bytes_per_value(compute) : value;
+    const double bytes = s.m * s.k * a_value + s.k * s.n * value + s.m * s.n * kOutputBytes;
     const double in_l2 = warm_l2 ? std::min(bytes, gpu.l2_mb > 0 ? gpu.l2_mb * 1e6 : kL2WhereNotGivenBytes) : 0;
     const double rate = gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * s.n / (s.n + k.half_columns_memory);
     const double memory_ms = ((bytes - in_l2) / rate + in_l2 / (rate * k.l2_speedup)) * 1e3;

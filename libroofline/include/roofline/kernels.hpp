@@ -19,7 +19,8 @@
 namespace roofline {
 
 /// A matrix multiply on one GPU: C[m, n] = A[m, k] x B[k, n], A and B in `format` (the activations quantized to it,
-/// as the kernels measured run them), C in 16 bits.
+/// as the kernels measured run them; a weight-only format, int8 or int4, has its weights B in it and A in 16 bits),
+/// C in 16 bits.
 struct GemmShape {
     double m = 0, n = 0, k = 0;
     DType format = DType::bf16;
