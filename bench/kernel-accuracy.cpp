@@ -82,14 +82,12 @@ double operator_ms(const MoeShape& s, const GpuSpec& gpu, const Profile& profile
 double operator_ms(const AttentionShape& s, const GpuSpec& gpu, const Profile& profile) {
     const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
     const double tokens = s.prefill ? s.context : 1;
-    const double qk = s.qk_dim > 0 ? s.qk_dim : s.head_dim, v = s.v_dim > 0 ? s.v_dim : s.head_dim;
-    const double cached = s.cache_values > 0 ? s.cache_values : 2 * s.head_dim;
     std::vector<Operator> ops(1);
     ops[0].name = "attention";
     ops[0].kind = OperatorKind::attention;
-    ops[0].flops = 2 * s.batch * s.heads * (qk + v) * pairs;
-    ops[0].bytes = s.batch * (s.kv_heads * cached * s.context * bytes_per_value(s.kv) +
-                              tokens * s.heads * (qk + 2 * v) * 2);
+    ops[0].flops = s.batch * s.heads * s.flops_per_pair() * pairs;
+    ops[0].bytes = s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) +
+                              tokens * s.heads * (s.qk() + 2 * s.v()) * 2);
     ops[0].layers = 1;
     return alone_ms(ops, gpu, profile);
 }

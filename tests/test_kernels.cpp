@@ -15,6 +15,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <span>
 #include <sstream>
 #include <string>
@@ -41,15 +42,26 @@ constexpr Format kFormats[] = {{"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {
 
 constexpr double kL2WhereNotGivenBytes = 128e6;
 
+/// Measured kernels against bound's roofline of each: how many were checked, which beat it, and the closest.
+struct BoundTally {
+    std::size_t checked = 0;
+    std::vector<std::string> faster;
+    double closest = 1e9;
+    std::string closest_row;
+    void note(double measured, double at_least, const std::string& what) {
+        ++checked;
+        if (measured / at_least < closest) closest = measured / at_least, closest_row = what;
+        if (measured < at_least) faster.push_back(what);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]") {
     const std::string dir = ROOFLINE_KERNELS_DIR;
     const Profile& bound = *find_profile("bound");
-    std::size_t checked = 0, files = 0;
-    std::vector<std::string> faster;
-    double closest = 1e9;
-    std::string closest_row;
+    std::size_t files = 0;
+    BoundTally t;
     for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
         if (source["file"].find("/gemm-") == std::string::npos) continue;
         ++files;
@@ -74,23 +86,18 @@ TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]")
             ops[0].compute = compute_dtype(f->dtype);
             const double at_least = estimate(ops, *gpu, bound);
             const double measured = r.number("latency");
-            ++checked;
             std::ostringstream row;
             row << source["file"] << ": " << r["gemm_dtype"] << " m " << m << " n " << n << " k " << k << ": measured "
                 << measured << " ms, bound " << at_least << " ms";
-            if (measured / at_least < closest) {
-                closest = measured / at_least;
-                closest_row = row.str();
-            }
-            if (measured < at_least) faster.push_back(row.str());
+            t.note(measured, at_least, row.str());
         }
     }
-    INFO("closest to bound: " << closest_row << " (" << closest << "x)");
+    INFO("closest to bound: " << t.closest_row << " (" << t.closest << "x)");
     CHECK(files >= 27);       // 9 GPUs x 3 engines
-    CHECK(checked >= 60000);  // the extracts' rows in these formats
-    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 10); ++i) INFO(faster[i]);
-    CHECK(faster.empty());
-    CHECK(closest >= 1);
+    CHECK(t.checked >= 60000);  // the extracts' rows in these formats
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 10); ++i) INFO(t.faster[i]);
+    CHECK(t.faster.empty());
+    CHECK(t.closest >= 1);
 }
 
 // The kernel models (catalog/kernels.json, roofline/kernels.hpp): what the library reads computes the errors the
@@ -246,26 +253,37 @@ TEST_CASE("the MoE kernel models give the errors kernels.json states on TensorRT
     CHECK(moe_kernel_ms({4, 7168, 2048, 8, 256, 8, 1, true, DType::fp8_block}, h200, hopper) > 1.5 * 0.041);
 }
 
-TEST_CASE("the attention kernel models give the errors kernels.json states on the measured attention", "[kernels]") {
+namespace {
+
+/// The attention models of kernels.json's `kind` ("attention", "mla", found by `find`) give the errors they state on
+/// their rows, under `most` percent, their parameters inside their limits, and no model is faster than the roofline
+/// of its pairs' FLOPs at the 16-bit peak or its cache at the memory bandwidth.
+template <class Find>
+void check_attention_models(const std::string& kind, const std::vector<kernel_rows::Row<AttentionSample>>& samples,
+                            Find find, double most) {
     std::map<std::string, std::vector<double>> errors;  // "engine|architecture|phase|kv"
-    for (const auto& [engine, r] : rows().attention) {
+    for (const auto& [engine, r] : samples) {
         const AttentionShape& s = r.shape;
-        const AttentionKernel* k = find_attention_kernel(engine, r.gpu->architecture, s.prefill, s.kv);
+        const AttentionKernel* k = find(engine, r.gpu->architecture, s.prefill, s.kv);
         REQUIRE(k);
         const double ms = attention_kernel_ms(s, *r.gpu, *k);
-        // Never faster than the roofline of the causal pairs (or the cache) at full peaks.
         const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
-        CHECK(ms >= std::max(4 * s.batch * s.heads * s.head_dim * pairs / (r.gpu->peak_tflops(DType::bf16) * 1e9),
-                             s.batch * 2 * s.kv_heads * s.head_dim * s.context * bytes_per_value(s.kv) /
+        CHECK(ms >= std::max(s.batch * s.heads * s.flops_per_pair() * pairs / (r.gpu->peak_tflops(DType::bf16) * 1e9),
+                             s.batch * s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) /
                                  (r.gpu->hbm_tbs * 1e9)));
         errors[engine + "|" + r.gpu->architecture + "|" + (s.prefill ? "prefill" : "decode") + "|" +
                std::string(to_string(s.kv))]
             .push_back(std::abs(ms / r.measured_ms - 1) * 100);
     }
+    check_stated(kind, errors, [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "phase", "kv"}); },
+                 kAttentionParameters, most);
+}
+
+}  // namespace
+
+TEST_CASE("the attention kernel models give the errors kernels.json states on the measured attention", "[kernels]") {
     // docs/accuracy.md, "Kernels": 3.4% to 25.2%
-    check_stated("attention", errors,
-                 [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "phase", "kv"}); },
-                 kAttentionParameters, 26);
+    check_attention_models("attention", rows().attention, find_attention_kernel, 26);
     CHECK(kernels_json().at("attention").size() >= 50);
 }
 
@@ -273,15 +291,7 @@ TEST_CASE("no measured attention kernel or collective is faster than bound's roo
     // Attention: the score and value products of its causal pairs (prefill) or of the cache (decode) at the dense
     // peak its KV format computes at (FP8 for an FP8 cache, where the GPU has it), and the bytes it must read: the
     // cache (decode), or the new tokens' Q, K, V and the output (prefill), beyond the L2 as for the GEMMs above.
-    std::size_t checked = 0;
-    std::vector<std::string> faster;
-    double closest = 1e9;
-    std::string closest_row;
-    const auto note = [&](double measured, double at_least, const std::string& what) {
-        ++checked;
-        if (measured / at_least < closest) closest = measured / at_least, closest_row = what;
-        if (measured < at_least) faster.push_back(what);
-    };
+    BoundTally t;
     for (const auto& [engine, r] : rows().attention) {
         const AttentionShape& s = r.shape;
         const GpuSpec& g = *r.gpu;
@@ -298,9 +308,9 @@ TEST_CASE("no measured attention kernel or collective is faster than bound's roo
         what << engine << " " << g.id << (s.prefill ? " prefill" : " decode") << " batch " << s.batch << " context "
              << s.context << " heads " << s.heads << "/" << s.kv_heads << " kv " << to_string(s.kv) << ": measured "
              << r.measured_ms << " ms, bound " << at_least << " ms";
-        note(r.measured_ms, at_least, what.str());
+        t.note(r.measured_ms, at_least, what.str());
     }
-    const std::size_t attention = checked;
+    const std::size_t attention = t.checked;
     // Collectives: the bytes each GPU sends at the interconnect's full rate (an all-reduce sends its buffer twice, in
     // a reduce-scatter and an all-gather: nccl-tests' bus factor 2 (g - 1) / g; the others (g - 1) / g), no latency.
     for (const auto& [engine, s] : rows().collectives) {
@@ -310,15 +320,15 @@ TEST_CASE("no measured attention kernel or collective is faster than bound's roo
         std::ostringstream what;
         what << s.gpu->id << " " << to_string(s.op) << " " << s.gpus << " GPUs " << s.bytes << " bytes: measured "
              << s.measured_ms << " ms";
-        note(s.measured_ms, s.bytes * factor / (s.gpu->interconnect_tbs * 1e9), what.str());
+        t.note(s.measured_ms, s.bytes * factor / (s.gpu->interconnect_tbs * 1e9), what.str());
     }
-    INFO("closest to bound: " << closest_row << " (" << closest << "x)");
+    INFO("closest to bound: " << t.closest_row << " (" << t.closest << "x)");
     CHECK(attention >= 10000);
-    CHECK(checked - attention >= 1000);
+    CHECK(t.checked - attention >= 1000);
     std::string listed;
-    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 60); ++i) listed += faster[i] + "\n";
-    INFO(faster.size() << " faster than bound:\n" << listed);
-    CHECK(faster.empty());
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 60); ++i) listed += t.faster[i] + "\n";
+    INFO(t.faster.size() << " faster than bound:\n" << listed);
+    CHECK(t.faster.empty());
 }
 
 TEST_CASE("bound's all-reduce sends half a ring's bytes where the switches reduce, the fitted profiles a ring's", "[kernels]") {
@@ -349,10 +359,7 @@ TEST_CASE("no measured MoE layer of TensorRT-LLM's default kernels is faster tha
     // The experts a GPU runs (balanced routing, as the collector routes: min(experts / ep, tokens x top-k / ep)), their
     // weights' bytes beyond the L2 at the memory bandwidth, their FLOPs at the format's dense peak. TensorRT-LLM's
     // min-latency path and SGLang's and vLLM's rows are set apart (kernel_rows.hpp, docs/accuracy.md).
-    std::size_t checked = 0;
-    std::vector<std::string> faster;
-    double closest = 1e9;
-    std::string closest_row;
+    BoundTally t;
     for (const auto& [engine, r] : rows().moe) {
         const MoeShape& s = r.shape;
         const GpuSpec& g = *r.gpu;
@@ -363,20 +370,18 @@ TEST_CASE("no measured MoE layer of TensorRT-LLM's default kernels is faster tha
         const double bytes = touched * matrices * s.hidden * s.inter / s.tp * bytes_per_value(s.format);
         const double at_least = std::max(flops / (g.peak_tflops(compute_dtype(s.format)) * 1e9),
                                          std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
-        ++checked;
         std::ostringstream what;
         what << engine << " " << g.id << " " << to_string(s.format) << " tokens " << s.tokens << " hidden " << s.hidden
              << " inter " << s.inter << " top " << s.topk << " of " << s.experts << " tp " << s.tp << " ep " << s.ep
              << ": measured " << r.measured_ms << " ms, bound " << at_least << " ms";
-        if (r.measured_ms / at_least < closest) closest = r.measured_ms / at_least, closest_row = what.str();
-        if (r.measured_ms < at_least) faster.push_back(what.str());
+        t.note(r.measured_ms, at_least, what.str());
     }
-    INFO("closest to bound: " << closest_row << " (" << closest << "x)");
+    INFO("closest to bound: " << t.closest_row << " (" << t.closest << "x)");
     std::string listed;
-    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 30); ++i) listed += faster[i] + "\n";
-    INFO(faster.size() << " faster than bound:\n" << listed);
-    CHECK(checked >= 10000);
-    CHECK(faster.empty());
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 30); ++i) listed += t.faster[i] + "\n";
+    INFO(t.faster.size() << " faster than bound:\n" << listed);
+    CHECK(t.checked >= 10000);
+    CHECK(t.faster.empty());
 }
 
 TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.json set, issue #44 point 5)",
@@ -426,78 +431,41 @@ TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.js
 
 TEST_CASE("no measured MLA attention kernel is faster than bound's roofline of it (DeepSeek's latent attention)",
           "[kernels][mla]") {
-    // aiconfigurator's MLA rows (DeepSeek-V3/R1 and Kimi K2 shapes: a latent of kv_lora_rank 512 and a rotary key of
-    // 64 per token, heads of 128 + 64 query/key and 128 value dimensions), num_heads the heads on one GPU. Decode
-    // (generation, `step` cached tokens) runs absorbed over the latent cache: 2 x (576 + 512) FLOPs per head and cached
-    // token, the cache's 576 values per token read once for all heads. Prefill (context, `isl` tokens) runs as
-    // multi-head attention: 2 x (192 + 128) FLOPs per head and causal pair, Q, K, V and the output read or written
-    // once. As bound counts them (operators.cpp: the latent cache, MHA-style prefill), at the dense peak of the cache's
-    // format and beyond the L2 as above.
-    constexpr double kLatent = 512, kRope = 64, kQk = 192, kV = 128;
-    const std::string dir = ROOFLINE_KERNELS_DIR;
-    std::size_t checked = 0, files = 0;
-    std::vector<std::string> faster;
-    double closest = 1e9;
-    std::string closest_row;
-    for (const measurements::Row& source : measurements::read(dir + "/SOURCES.csv")) {
-        const std::string& file = source["file"];
-        const bool decode = file.find("/generation_mla-") != std::string::npos;
-        if (!decode && file.find("/context_mla-") == std::string::npos) continue;
-        ++files;
-        const auto gpu = find_gpu(source["gpu"]);
-        REQUIRE(gpu);
-        const double l2 = gpu->l2_mb > 0 ? gpu->l2_mb * 1e6 : kL2WhereNotGivenBytes;
-        for (const measurements::Row& r : measurements::read(dir + "/" + file)) {
-            const double heads = r.number("num_heads"), batch = r.number("batch_size");
-            const bool fp8 = r["kv_cache_dtype"] == "fp8";
-            const double peak = std::max(gpu->peak_tflops(DType::bf16), fp8 ? gpu->peak_tflops(DType::fp8) : 0.0);
-            double flops = 0, bytes = 0;
-            if (decode) {
-                const double cached = r.number("step");
-                flops = batch * heads * 2 * (kLatent + kRope + kLatent) * cached;
-                bytes = batch * cached * (kLatent + kRope) * (fp8 ? 1 : 2);
-            } else {
-                const double isl = r.number("isl");
-                flops = batch * heads * 2 * (kQk + kV) * isl * (isl + 1) / 2;
-                bytes = batch * isl * heads * (2 * kQk + 2 * kV) * 2;
-            }
-            const double at_least = std::max(flops / (peak * 1e9), std::max(0.0, bytes - l2) / (gpu->hbm_tbs * 1e9));
-            const double measured = r.number("latency");
-            ++checked;
-            std::ostringstream what;
-            what << file << ": heads " << heads << " batch " << batch << " isl " << r["isl"] << " step " << r["step"]
-                 << " kv " << r["kv_cache_dtype"] << ": measured " << measured << " ms, bound " << at_least << " ms";
-            if (measured / at_least < closest) closest = measured / at_least, closest_row = what.str();
-            if (measured < at_least) faster.push_back(what.str());
-        }
+    // aiconfigurator's MLA rows (DeepSeek-V3/R1 and Kimi K2 shapes), as the reader makes them (mla_shape()): decode
+    // absorbed over the latent cache, 2 x (576 + 512) FLOPs per head and cached token and the latent's 576 values per
+    // token read once for all heads; prefill as multi-head attention, 2 x (192 + 128) FLOPs per head and causal pair,
+    // Q, K, V and the output read or written once. As bound counts them (operators.cpp: the latent cache, MHA-style
+    // prefill), at the dense peak of the cache's format and beyond the L2 as above.
+    BoundTally t;
+    std::set<std::string> files;  // engine, GPU and phase: one extract each
+    for (const auto& [engine, r] : rows().mla) {
+        const AttentionShape& s = r.shape;
+        const GpuSpec& g = *r.gpu;
+        files.insert(engine + g.id + (s.prefill ? "prefill" : "decode"));
+        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double peak = std::max(g.peak_tflops(DType::bf16), s.kv == DType::fp8 ? g.peak_tflops(DType::fp8) : 0.0);
+        const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
+        const double flops = s.batch * s.heads * s.flops_per_pair() * pairs;
+        const double bytes = s.prefill ? s.batch * s.context * s.heads * (2 * s.qk() + 2 * s.v()) * 2
+                                       : s.batch * s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv);
+        const double at_least = std::max(flops / (peak * 1e9), std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
+        std::ostringstream what;
+        what << engine << " " << g.id << (s.prefill ? " prefill" : " decode") << ": heads " << s.heads << " batch "
+             << s.batch << " context " << s.context << " kv " << to_string(s.kv) << ": measured " << r.measured_ms
+             << " ms, bound " << at_least << " ms";
+        t.note(r.measured_ms, at_least, what.str());
     }
-    INFO("closest: " << closest_row << " (" << closest << "x)");
-    CHECK(files >= 30);
-    CHECK(checked > 80000);
-    CHECK(faster.empty());
-    for (std::size_t i = 0; i < std::min<std::size_t>(faster.size(), 5); ++i) UNSCOPED_INFO(faster[i]);
-    CHECK(closest < 1.2);  // the bound is tight somewhere: a TensorRT-LLM decode reads the latent cache near the peak
+    INFO("closest: " << t.closest_row << " (" << t.closest << "x)");
+    CHECK(files.size() >= 30);
+    CHECK(t.checked > 80000);
+    CHECK(t.faster.empty());
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 5); ++i) UNSCOPED_INFO(t.faster[i]);
+    CHECK(t.closest < 1.2);  // the bound is tight somewhere: a TensorRT-LLM decode reads the latent cache near the peak
 }
 
 TEST_CASE("the MLA kernel models give the errors kernels.json states on the measured MLA attention", "[kernels][mla]") {
-    std::map<std::string, std::vector<double>> errors;  // "engine|architecture|phase|kv"
-    for (const auto& [engine, r] : rows().mla) {
-        const AttentionShape& s = r.shape;
-        const AttentionKernel* k = find_mla_kernel(engine, r.gpu->architecture, s.prefill, s.kv);
-        REQUIRE(k);
-        const double ms = attention_kernel_ms(s, *r.gpu, *k);
-        // Never faster than bound's roofline of it (the test above): its pairs' FLOPs at the 16-bit peak, its latent
-        // cache at the memory bandwidth.
-        const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
-        CHECK(ms >= std::max(2 * s.batch * s.heads * (s.qk_dim + s.v_dim) * pairs / (r.gpu->peak_tflops(DType::bf16) * 1e9),
-                             s.batch * s.kv_heads * s.cache_values * s.context * bytes_per_value(s.kv) /
-                                 (r.gpu->hbm_tbs * 1e9)));
-        errors[engine + "|" + r.gpu->architecture + "|" + (s.prefill ? "prefill" : "decode") + "|" +
-               std::string(to_string(s.kv))]
-            .push_back(std::abs(ms / r.measured_ms - 1) * 100);
-    }
-    check_stated("mla", errors, [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "phase", "kv"}); },
-                 kAttentionParameters, 35);  // docs/accuracy.md, "Kernels": 3.9% to 33.9%
+    // docs/accuracy.md, "Kernels": 3.9% to 33.9%
+    check_attention_models("mla", rows().mla, find_mla_kernel, 35);
     CHECK(kernels_json().at("mla").size() >= 30);
     // mla_shape(): DeepSeek-V3's decode reads one latent of 576 values a token for all heads, and computes 2 x (576 +
     // 512) FLOPs a head and token; its prefill 2 x (192 + 128) a head and causal pair.

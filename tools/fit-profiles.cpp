@@ -166,20 +166,18 @@ int main(int argc, char** argv) {
     // takes typical's.
     nlohmann::ordered_json previous;
     if (std::ifstream in(argv[1]); in) previous = nlohmann::ordered_json::parse(in, nullptr, false);
-    const auto set_of = [&](const std::string& name) {
+    // A profile's entry of the file, and its "set"; a vendor's variant may have "set" parameters of its own
+    // (measured on that vendor's GPUs), kept the same way.
+    const auto entry_of = [&](const std::string& name) {
         if (previous.is_object() && previous.contains("profiles"))
             for (const auto& p : previous["profiles"])
-                if (p.value("name", "") == name && p.contains("set")) return p["set"];
-        return nlohmann::ordered_json();
+                if (p.value("name", "") == name) return p;
+        return nlohmann::ordered_json::object();  // not in the file: no set parameters
     };
-    // A vendor's variant may have "set" parameters of its own (measured on that vendor's GPUs), kept the same way.
+    const auto set_of = [&](const std::string& name) { return entry_of(name).value("set", nlohmann::ordered_json()); };
     const auto vendor_set_of = [&](const std::string& name, const std::string& vendor) {
-        if (previous.is_object() && previous.contains("profiles"))
-            for (const auto& p : previous["profiles"])
-                if (p.value("name", "") == name && p.contains("vendors") && p["vendors"].contains(vendor) &&
-                    p["vendors"][vendor].contains("set"))
-                    return p["vendors"][vendor]["set"];
-        return nlohmann::ordered_json();
+        const auto vendors = entry_of(name).value("vendors", nlohmann::ordered_json::object());
+        return vendors.contains(vendor) ? vendors.at(vendor).value("set", nlohmann::ordered_json()) : nlohmann::ordered_json();
     };
 
     nlohmann::ordered_json out;

@@ -162,12 +162,11 @@ AttentionShape mla_shape(double batch, double context, double heads, DType kv, b
 double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k) {
     // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
-    const double qk = s.qk_dim > 0 ? s.qk_dim : s.head_dim, v = s.v_dim > 0 ? s.v_dim : s.head_dim;
-    const double cached = s.cache_values > 0 ? s.cache_values : 2 * s.head_dim;
-    const double flops = 2 * s.batch * s.heads * (qk + v) * pairs;
+    const double flops = s.batch * s.heads * s.flops_per_pair() * pairs;
     const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
-    const double bytes = s.batch * (s.kv_heads * cached * s.context * bytes_per_value(s.kv) +
-                                    k.token_passes * tokens * (s.heads * qk + s.kv_heads * (qk + v)) * kOutputBytes);
+    const double bytes =
+        s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) +
+                   k.token_passes * tokens * (s.heads * s.qk() + s.kv_heads * (s.qk() + s.v())) * kOutputBytes);
     const double compute_ms = flops / (gpu.peak_tflops(DType::bf16) * 1e12 * k.compute_efficiency) * 1e3;
     const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency) * 1e3;
     // Work units: a decode kernel splits each sequence's key-value heads by blocks of its context (flash decoding); a

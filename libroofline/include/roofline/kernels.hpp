@@ -89,6 +89,13 @@ struct AttentionShape {
     double qk_dim = 0;        ///< dimensions of a score's dot product; 0: head_dim
     double v_dim = 0;         ///< dimensions of a value; 0: head_dim
     double cache_values = 0;  ///< values of one token per key-value head in the cache; 0: K and V, 2 x head_dim
+
+    /// The three above with their defaults applied: what every count of attention's FLOPs and bytes uses.
+    double qk() const noexcept { return qk_dim > 0 ? qk_dim : head_dim; }
+    double v() const noexcept { return v_dim > 0 ? v_dim : head_dim; }
+    double cached() const noexcept { return cache_values > 0 ? cache_values : 2 * head_dim; }
+    /// Score and value FLOPs of one pair (a query and a key) of one head: 2 x (qk + v).
+    double flops_per_pair() const noexcept { return 2 * (qk() + v()); }
 };
 
 /// DeepSeek's multi-head latent attention (DeepSeek-V3/R1, Kimi K2: a latent of `latent` values and a rotary key of
