@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline/calibrate.hpp"
+#include "roofline/kernels.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/error.hpp"
 #include "roofline/formulas.hpp"
@@ -515,6 +516,68 @@ TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each M
         FAIL("a negative expert_us was read");
     } catch (const Error& e) {
         CHECK_THAT(e.reason(), Contains("'expert_us'") && Contains("at least 0"));
+    }
+}
+
+TEST_CASE("the parameter of 0.14: a MoE layer's measured fixed time, per GPU architecture", "[calibrate][profile]") {
+    const ModelSpec moe = *find_model("qwen3-30b-a3b");
+    Profile p = neutral();
+    p.moe_layer = 1;
+    // Each MoE layer's experts take the architecture's measured time (kernels.json moe_layer) more, at any batch.
+    for (const char* id : {"h200", "b200"}) {
+        const GpuSpec gpu = *find_gpu(id);
+        const double us = moe_layer_us(gpu.architecture);
+        CHECK(us > 0);
+        for (const double batch : {1.0, 64.0}) {
+            const auto ops = decode_operators(DeploymentRef{moe, gpu, DType::bf16, DType::bf16, 1}, batch, 1024);
+            CHECK(op_ms(ops, gpu, p, "experts") == Approx(op_ms(ops, gpu, neutral(), "experts") + moe.moe_layers() * us / 1e3));
+            p.moe_layer = 2;
+            CHECK(op_ms(ops, gpu, p, "experts") ==
+                  Approx(op_ms(ops, gpu, neutral(), "experts") + 2 * moe.moe_layers() * us / 1e3));
+            p.moe_layer = 1;
+        }
+    }
+    // A GPU of an architecture without measured kernels (AMD's CDNA) adds nothing; nor does a dense model.
+    const GpuSpec mi = *find_gpu("mi300x");
+    CHECK(moe_layer_us(mi.architecture) == 0);
+    const auto amd = decode_operators(DeploymentRef{moe, mi, DType::bf16, DType::bf16, 1}, 8, 1024);
+    CHECK(op_ms(amd, mi, p, "experts") == op_ms(amd, mi, neutral(), "experts"));
+    const GpuSpec h200 = *find_gpu("h200");
+    std::vector<Operator> a = decode_operators(DeploymentRef{*find_model("llama-3.1-8b"), h200, DType::bf16, DType::bf16, 1}, 8, 1024),
+                          b = a;
+    CHECK(estimate(a, h200, p) == estimate(b, h200, neutral()));
+    // The profiles of engines whose MoE kernels were measured set it; llama.cpp (its experts launched apart) and
+    // bound do not.
+    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"}) CHECK(find_profile(name)->moe_layer == 1);
+    CHECK(find_profile("llama.cpp")->moe_layer == 0);
+    CHECK(find_profile("bound")->moe_layer == 0);
+    CHECK(serving::is_bound(*find_profile("bound")));
+    Profile almost = *find_profile("bound");
+    almost.moe_layer = 1;
+    CHECK_FALSE(serving::is_bound(almost));
+    // Written only where not 0 (0.13 refuses a parameter it does not know), read back the same, out of range named.
+    Calibration c;
+    c.base = "typical";
+    c.rows = 3;
+    c.profile = p;
+    const std::string text = profile_text(c);
+    CHECK_THAT(text, Contains("moe_layer=1"));
+    CHECK(profile_from_text(text).moe_layer == 1);
+    c.profile.moe_layer = 0;
+    CHECK_THAT(profile_text(c), !Contains("moe_layer"));
+    CHECK(profile_from_text(profile_text(c)).moe_layer == 0);
+    try {
+        profile_from_text(text + ", moe_layer=5");
+        FAIL("a repeated, out-of-range moe_layer was read");
+    } catch (const Error& e) {
+        CHECK_THAT(e.reason(), Contains("'moe_layer'"));
+    }
+    const std::string base = profile_text(c);
+    try {
+        profile_from_text(base + ", moe_layer=5");
+        FAIL("moe_layer=5 was read");
+    } catch (const Error& e) {
+        CHECK_THAT(e.reason(), Contains("'moe_layer'") && Contains("at most 4"));
     }
 }
 

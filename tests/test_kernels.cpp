@@ -475,3 +475,41 @@ TEST_CASE("the MLA kernel models give the errors kernels.json states on the meas
     CHECK(p.kv_heads * p.cache_values == Approx(576));
     CHECK(2 * (p.qk_dim + p.v_dim) == 640);
 }
+
+TEST_CASE("a MoE layer's measured fixed time (kernels.json moe_layer) and the engines' all-reduce latency are the "
+          "measured kernels' (issue #44 point 2)",
+          "[kernels][profile]") {
+    // kernels.json holds what the rows give (fit-kernels writes it from the same reader), each architecture's value
+    // a time of a few kernels: at least 0, under 60 µs.
+    const std::vector<kernel_rows::MoeLayerLatency> measured = kernel_rows::moe_layer_latencies(rows());
+    REQUIRE(measured.size() >= 5);
+    for (const kernel_rows::MoeLayerLatency& l : measured) {
+        INFO(l.architecture << ": " << l.us << " µs over " << l.pairs << " GPU and engine pairs");
+        CHECK(moe_layer_us(l.architecture) == Approx(l.us).margin(0.006));
+        CHECK(l.us >= 0);
+        CHECK(l.us < 60);
+        CHECK(l.pairs >= 1);
+    }
+    // Hopper's and Blackwell's, from three engines on two GPUs each: a MoE layer of one token takes measurably more
+    // than a dense MLP's two multiplies (the issue's DeepSeek-R1 layer of 4 tokens on H200: 0.085-0.090 ms).
+    for (const char* architecture : {"Hopper", "Blackwell", "Blackwell Ultra"}) {
+        const auto l = std::find_if(measured.begin(), measured.end(),
+                                    [&](const kernel_rows::MoeLayerLatency& m) { return m.architecture == architecture; });
+        REQUIRE(l != measured.end());
+        CHECK(l->pairs == 6);
+        CHECK(l->us > 5);
+    }
+    CHECK(moe_layer_us("CDNA 3") == 0);
+    CHECK(moe_layer_us("") == 0);
+
+    // typical's all-reduce latency is held at the engines' measured all-reduce (profiles.json "set"), a few µs, and
+    // the engines' profiles and AMD's variant keep it (none of them fits it).
+    const double allreduce = kernel_rows::engine_allreduce_latency_us(rows());
+    CHECK(allreduce > 2);
+    CHECK(allreduce < 8);
+    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"}) {
+        INFO(name);
+        CHECK(find_profile(name)->allreduce_latency_us == Approx(allreduce).margin(5e-3));
+        CHECK(find_profile(name)->for_vendor("AMD").allreduce_latency_us == Approx(allreduce).margin(5e-3));
+    }
+}

@@ -311,14 +311,18 @@ TEST_CASE("the capacity at a percentile: the largest rate whose simulated percen
     CHECK(p99.state.rps < mean.rps);
     CHECK(p99.state.rps <= p90.state.rps);
     CHECK(p99.simulations > 5);
-    // At the rate found, the simulation meets both targets at p99; 2% above it, one of them is missed.
+    // At the rate found, the simulation meets both targets at p99; 5% above it, one of them is missed. (The search
+    // brackets the rate to 1%, but a percentile of one seeded run is not monotone in the rate to within a few percent:
+    // at 0.14's profiles a run 2% above the rate found still met the TTFT target, at 498.5 of 500 ms.)
     o.percentile = 99;
     const SimulationResult at = simulate(d, p, p99.state.rps, w, o);
     CHECK(at.ttft_ms.at <= t.ttft_ms);
     CHECK(at.tpot_ms.at <= t.tpot_ms);
     CHECK(at.ttft_ms.at == Approx(at.ttft_ms.p99));
     CHECK(p99.state.ttft_ms == at.ttft_ms.at);
-    const SimulationResult above = simulate(d, p, 1.02 * p99.state.rps, w, o);
+    const SimulationResult above = simulate(d, p, 1.05 * p99.state.rps, w, o);
+    INFO("p99 rate " << p99.state.rps << " (mean's " << mean.rps << "): at it TTFT " << at.ttft_ms.at << ", TPOT "
+                     << at.tpot_ms.at << "; 5% above TTFT " << above.ttft_ms.at << ", TPOT " << above.tpot_ms.at);
     CHECK((above.ttft_ms.at > t.ttft_ms || above.tpot_ms.at > t.tpot_ms));
     // bound has no queue and no tail: the closed form's answer.
     const Profile& b = *find_profile("bound");

@@ -249,6 +249,8 @@ int main(int argc, char** argv) try {
         "gemm: per engine, GPU architecture (gpus.json 'architecture') and format, on that engine's GEMM rows of that "
         "architecture's GPUs; moe: TensorRT-LLM's fused MoE layers per architecture and format; attention: per engine, "
         "architecture, phase and KV cache format; mla: DeepSeek's latent attention (kernels.hpp, mla_shape()) the same way; collectives: NCCL's per architecture, collective and number of GPUs; "
+        "moe_layer: not fitted, the median over an architecture's GPUs and engines of what a MoE layer of one token "
+        "takes beyond a dense MLP's two multiplies of one row, µs (kernels.hpp, moe_layer_us()); "
         "not_fitted: rows left out, with the reason. Each fit minimises the sum of |log(predicted / measured)|; its "
         "errors are median absolute percentage errors on its rows ('fitted') and in 10-fold cross-validation over its "
         "shapes: the multiplies' weight shapes (n, k), the MoE layers' (hidden, inter, top-k, experts), attention's "
@@ -276,6 +278,13 @@ int main(int argc, char** argv) try {
     j["not_fitted"].push_back({{"kind", "attention"}, {"engine", "trtllm"}, {"gpu", kernel_rows::kAttentionSetApartGpu},
                                {"phase", "decode"}, {"why", kernel_rows::kAttentionSetApart}});
     write("collectives", collectives, "measured_on");
+    // Not a fit: the median of measured differences (kernel_rows.hpp, moe_layer_latencies()), per architecture.
+    j["moe_layer"] = nlohmann::ordered_json::array();
+    for (const kernel_rows::MoeLayerLatency& l : kernel_rows::moe_layer_latencies(rows))
+        j["moe_layer"].push_back({{"architecture", l.architecture},
+                                  {"us", std::round(l.us * 100) / 100},
+                                  {"pairs", l.pairs},
+                                  {"measured_on", l.gpus}});
     std::ofstream(out) << j.dump(2) << "\n";
     return 0;
 } catch (const std::exception& e) {

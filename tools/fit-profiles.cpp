@@ -141,6 +141,17 @@ nlohmann::ordered_json errors(const Group& g) {
     return out;
 }
 
+/// A "set" entry that names a fitted parameter (kFitParameters' JSON name: typical's allreduce_latency_us, measured
+/// on the engines' all-reduce kernels) holds it at that value: the fit starts there and does not move it.
+void hold_set(const nlohmann::ordered_json& set, Profile& start, FitMask& moves) {
+    if (!set.is_object()) return;
+    for (std::size_t k = 0; k < kFitParameterCount; ++k)
+        if (const std::string key(kFitParameters[k].json); set.contains(key)) {
+            start.*kFitParameters[k].field = set[key].get<double>();
+            moves[k] = false;
+        }
+}
+
 nlohmann::ordered_json parameters(const Profile& p) {
     nlohmann::ordered_json out;
     for (const FitParameter& f : kFitParameters) out[std::string(f.json)] = p.*f.field;
@@ -229,6 +240,7 @@ int main(int argc, char** argv) {
             base.overlap_expert_traffic = set.value("overlap_expert_traffic", false);
         }
         Group main{name, "", by_vendor[""], base, {}, name == "typical" ? kFitAll : engine_moves(by_vendor[""]), {}, {}};
+        hold_set(set, main.start, main.free);
         main.start.name = name;
         fit(main);
         nlohmann::ordered_json prof;
@@ -255,6 +267,8 @@ int main(int argc, char** argv) {
                 start.*s.field = own_set.contains(std::string(s.json)) ? own_set[std::string(s.json)].get<double>()
                                                                         : base.*s.field;
             Group v{name, vendor, rows, start, {}, variant_moves(main), {}, {}};
+            hold_set(set, v.start, v.free);
+            hold_set(own_set, v.start, v.free);
             fit(v);
             prof["vendors"][vendor] = {{"rows", v.rows.size()}, {"fitted", parameters(v.fitted)}, {"mdape_percent", errors(v)}};
             if (!own_set.is_null()) prof["vendors"][vendor]["set"] = own_set;

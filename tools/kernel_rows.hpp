@@ -4,8 +4,10 @@
 // names and units map to the library's, and which rows mean what the models say. Header-only.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +70,13 @@ struct Rows {
     /// (generation, `step` cached tokens) and prefill (context, `isl` tokens); num_heads the heads on one GPU.
     std::vector<Row<roofline::AttentionSample>> mla;
     std::vector<Row<roofline::CollectiveSample>> collectives;
+    /// Every engine's MoE layers of one token in 16 bits (SGLang's and vLLM's among them: at one token their time is
+    /// the kernels' fixed time, whatever they read; kMoeSetApart is about the weights many tokens read): for
+    /// moe_layer_latencies().
+    std::vector<Row<roofline::MoeSample>> moe_one_token;
+    /// Each engine's own all-reduce (custom_allreduce-*.csv: TensorRT-LLM's, and SGLang's and vLLM's custom kernels
+    /// captured in a CUDA graph, as they serve; their eager calls left out), 16-bit values.
+    std::vector<Row<roofline::CollectiveSample>> engine_allreduce;
     std::string commit;  ///< aiconfigurator's commit the extracts come from
 
     explicit Rows(const std::string& dir) {
@@ -83,7 +92,14 @@ struct Rows {
                     if (const auto f = kFormats.find(r["gemm_dtype"]); f != kFormats.end())
                         gemm.push_back({engine, {{r.number("m"), r.number("n"), r.number("k"), f->second}, gpu,
                                                  r.number("latency")}});
-            } else if (is("/moe-") && engine == kMoeEngine) {
+            } else if (is("/moe-")) {
+                for (const measurements::Row& r : rows) {
+                    if (r["moe_dtype"] != "bfloat16" || r.number("num_tokens") != 1 ||
+                        r["kernel_source"].find("min_latency") != std::string::npos)
+                        continue;
+                    moe_one_token.push_back({engine, {moe_shape_of(r, DType::bf16), gpu, r.number("latency")}});
+                }
+                if (engine != kMoeEngine) continue;
                 for (const measurements::Row& r : rows) {
                     const std::string& kernel = r["kernel_source"];
                     const auto f = kMoeFormats.find(r["moe_dtype"]);
@@ -92,11 +108,7 @@ struct Rows {
                     if (f == kMoeFormats.end() || kernel.find("min_latency") != std::string::npos ||
                         (f->second == DType::mxfp4 && gpu->fp4 > 0))
                         continue;
-                    const roofline::MoeShape shape{r.number("num_tokens"), r.number("hidden_size"), r.number("inter_size"),
-                                                   r.number("topk"), r.number("num_experts"), r.number("moe_tp_size"),
-                                                   r.number("moe_ep_size"), kernel.find("nongated") == std::string::npos,
-                                                   f->second};
-                    moe.push_back({engine, {shape, gpu, r.number("latency")}});
+                    moe.push_back({engine, {moe_shape_of(r, f->second), gpu, r.number("latency")}});
                 }
             } else if (is("/generation_attention-") || is("/context_attention-")) {
                 const bool prefill = is("/context_attention-");
@@ -116,6 +128,13 @@ struct Rows {
                                                                     r.number(prefill ? "isl" : "step"),
                                                                     r.number("num_heads"), kv->second, prefill),
                                                 gpu, r.number("latency")}});
+            } else if (is("/custom_allreduce-")) {
+                for (const measurements::Row& r : rows) {
+                    if (r["allreduce_dtype"] != "bfloat16" || r["kernel_source"].find("eager") != std::string::npos)
+                        continue;
+                    engine_allreduce.push_back({engine, {roofline::Collective::all_reduce, r.number("num_gpus"),
+                                                         r.number("message_size") * 2, gpu, r.number("latency")}});
+                }
             } else if (is("/nccl-")) {
                 for (const measurements::Row& r : rows) {
                     const auto op = roofline::parse_collective(r["op_name"]);
@@ -132,6 +151,11 @@ struct Rows {
     Rows& operator=(const Rows&) = delete;
 
 private:
+    static roofline::MoeShape moe_shape_of(const measurements::Row& r, roofline::DType format) {
+        return {r.number("num_tokens"),  r.number("hidden_size"), r.number("inter_size"),
+                r.number("topk"),        r.number("num_experts"), r.number("moe_tp_size"),
+                r.number("moe_ep_size"), r["kernel_source"].find("nongated") == std::string::npos, format};
+    }
     const roofline::GpuSpec* gpu_of(const std::string& id) {
         for (const roofline::GpuSpec& g : gpus)
             if (g.id == id) return &g;
@@ -140,5 +164,76 @@ private:
         return &gpus.emplace_back(*g);
     }
 };
+
+inline double median_of(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// What a MoE layer's fused kernels take beyond a dense MLP's two multiplies at one token, µs, on one architecture:
+/// kernels.json "moe_layer", the step's Profile::moe_layer (operators.hpp). For each GPU of the architecture and each
+/// engine, the median over its 16-bit MoE layers of one token of their time less the experts' weights read at the
+/// memory bandwidth (routing, permutation, the grouped multiplies' fixed time, the finalize), less twice the median
+/// over its 16-bit multiplies of one row (1,024 to 16,384 columns and inputs) of their time less their weights'
+/// read: the fixed time of the gate-and-up and down multiplies a dense MLP would run, which the profiles' cost per
+/// layer (layer_us, fitted on dense models' steps) already holds. The architecture's value: the median over its
+/// GPUs and engines, at least 0.
+struct MoeLayerLatency {
+    std::string architecture;
+    double us = 0;
+    std::size_t pairs = 0;  ///< (GPU, engine) pairs measured
+    std::set<std::string> gpus;
+};
+inline std::vector<MoeLayerLatency> moe_layer_latencies(const Rows& rows) {
+    using Key = std::pair<const roofline::GpuSpec*, std::string>;
+    std::map<Key, std::vector<double>> moe, gemm;
+    // µs to read `bytes` at the GPU's memory bandwidth (TB/s: 1e6 bytes per µs).
+    const auto read_us = [](double bytes, const roofline::GpuSpec& g) { return bytes / (g.hbm_tbs * 1e6); };
+    for (const auto& [engine, s] : rows.moe_one_token) {
+        const roofline::MoeShape& m = s.shape;
+        const double experts = std::min(m.experts / m.ep, m.tokens * m.topk / m.ep);  // balanced routing
+        const double weights = experts * (m.gated ? 3 : 2) * m.hidden * m.inter / m.tp * 2;
+        moe[{s.gpu, engine}].push_back(s.measured_ms * 1e3 - read_us(weights, *s.gpu));
+    }
+    for (const auto& [engine, s] : rows.gemm) {
+        const roofline::GemmShape& g = s.shape;
+        if (g.format != roofline::DType::bf16 || g.m != 1 || g.n < 1024 || g.n > 16384 || g.k < 1024 || g.k > 16384)
+            continue;
+        gemm[{s.gpu, engine}].push_back(s.measured_ms * 1e3 - read_us(g.n * g.k * 2, *s.gpu));
+    }
+    std::map<std::string, MoeLayerLatency> by_architecture;
+    std::map<std::string, std::vector<double>> extra;
+    for (const auto& [key, times] : moe) {
+        const auto multiplies = gemm.find(key);
+        if (multiplies == gemm.end()) continue;
+        const std::string& architecture = key.first->architecture;
+        extra[architecture].push_back(median_of(times) - 2 * median_of(multiplies->second));
+        MoeLayerLatency& l = by_architecture[architecture];
+        l.architecture = architecture;
+        l.gpus.insert(key.first->id);
+        ++l.pairs;
+    }
+    std::vector<MoeLayerLatency> out;
+    for (auto& [architecture, l] : by_architecture) {
+        l.us = std::max(0.0, median_of(extra[architecture]));
+        out.push_back(l);
+    }
+    return out;
+}
+
+/// The fixed time of an engine's all-reduce, µs: the median of the engines' measured all-reduces (engine_allreduce:
+/// TensorRT-LLM's, SGLang's and vLLM's own kernels in CUDA graphs) of at most 32,768 16-bit values (64 kB, a decode
+/// step's activations of a few tokens: their time is the latency) over 2 to 8 GPUs on NVLink (interconnect above 0.1
+/// TB/s; the PCIe cards' all-reduce, L40S and RTX PRO 6000, goes through the host: 5-25 µs). The step's
+/// allreduce_latency_us where a profile sets it (profiles.json "set": held, not fitted).
+inline double engine_allreduce_latency_us(const Rows& rows) {
+    std::vector<double> us;
+    for (const auto& [engine, s] : rows.engine_allreduce)
+        if (s.bytes <= 32768 * 2 && s.gpus >= 2 && s.gpus <= 8 && s.gpu->interconnect_tbs > 0.1)
+            us.push_back(s.measured_ms * 1e3);
+    return median_of(us);
+}
 
 }  // namespace kernel_rows

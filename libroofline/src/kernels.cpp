@@ -66,6 +66,7 @@ struct Catalog {
     std::map<std::tuple<std::string, std::string, DType>, MoeKernel> moe;
     std::map<std::tuple<std::string, std::string, bool, DType>, AttentionKernel> attention, mla;
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
+    std::vector<std::pair<std::string, double>> moe_layer;  ///< architecture, µs (a few: a scan finds one)
 };
 
 /// A model's fitted parameters from its kernels.json entry, in its table's order.
@@ -111,6 +112,8 @@ const Catalog& catalog() {
             out.collective[{g.at("architecture").get<std::string>(), *op, g.at("gpus").get<double>()}] =
                 collective_kernel_of(fitted(g, kCollectiveParameters));
         }
+        for (const auto& g : j.at("moe_layer"))
+            out.moe_layer.emplace_back(g.at("architecture").get<std::string>(), g.at("us").get<double>());
         return out;
     }();
     return c;
@@ -227,6 +230,12 @@ const CollectiveKernel* find_collective_kernel(std::string_view architecture, Co
     const auto& m = catalog().collective;
     const auto it = m.find({std::string(architecture), op, gpus});
     return it == m.end() ? nullptr : &it->second;
+}
+
+double moe_layer_us(std::string_view architecture) {
+    for (const auto& [a, us] : catalog().moe_layer)
+        if (a == architecture) return us;
+    return 0;
 }
 
 std::vector<double> parameters_of(const GemmKernel& k) {

@@ -1,5 +1,6 @@
 // The per-operator model. See operators.hpp.
 #include "roofline/operators.hpp"
+#include "roofline/kernels.hpp"
 
 #include <fmt/format.h>
 
@@ -665,7 +666,10 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
             if (op.kind == OperatorKind::attention) at = attention_roof(gpu, profile, op.compute);
             const StepTime time = step_time({timed_flops(op, gpu), op.bytes}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
-            if (op.kind == OperatorKind::experts) op.ms += op.count * op.layers * profile.expert_overhead_us / 1e3;
+            if (op.kind == OperatorKind::experts)
+                op.ms += op.layers * (op.count * profile.expert_overhead_us +
+                                      (profile.moe_layer > 0 ? profile.moe_layer * moe_layer_us(gpu.architecture) : 0)) /
+                         1e3;
             op.bound = time.bound == Bound::compute ? Resource::compute : Resource::memory;
         }
         total += op.ms;

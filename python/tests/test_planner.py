@@ -68,8 +68,12 @@ class Plan(unittest.TestCase):
         catalog = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8")
         cheap = roofline.plan(*EXAMPLE, gpu="h100-sxm", weight_dtype="fp8", prices="h100-sxm=1.00")
         self.assertEqual([r[:11] for r in cheap], [r[:11] for r in catalog])
+        col = {name: i for i, name in enumerate(HEADER)}
         for r in cheap[1:]:
-            self.assertAlmostEqual(r[11], r[7] * 1.00)  # USD per hour = GPUs x 1 USD
+            # USD per hour = the GPUs rented x 1 USD: whole servers of 8 (the default since 0.14), not only those used.
+            paid = r[col["servers"]] * roofline.gpu("h100-sxm", "server_gpus")
+            self.assertGreaterEqual(paid, r[col["gpus"]])
+            self.assertAlmostEqual(r[col["usd_per_hour"]], paid * 1.00)
 
     def test_headroom_and_min_replicas(self):
         col = {name: i for i, name in enumerate(HEADER)}

@@ -60,6 +60,11 @@ const TABLES = {
   'mla/generation_mla_perf': { keep: () => true, columns: null },
   'mla/context_mla_perf': { keep: () => true, columns: null },
   'comm/nccl_perf': { keep: () => true, columns: ['op_name', 'nccl_dtype', 'num_gpus', 'message_size', 'latency'] },
+  // Each engine's own all-reduce (TensorRT-LLM's, SGLang's and vLLM's custom kernels for NVLink, NCCL past them).
+  'comm/custom_allreduce_perf': {
+    keep: () => true,
+    columns: ['allreduce_dtype', 'num_gpus', 'message_size', 'implementation', 'kernel_source', 'latency'],
+  },
 }
 const SKIP = new Set(['framework', 'version', 'device', 'op_name'])
 const CAP = 3000
@@ -83,8 +88,8 @@ let bytes = 0
 for (const [system, gpu] of Object.entries(SYSTEMS)) for (const engine of engines) {
   for (const [table, spec] of Object.entries(TABLES)) {
     const [op, name] = table.split('/')
-    if (op === 'comm' && engine !== engines[0]) continue  // NCCL's, once
-    const eng = op === 'comm' ? 'nccl' : engine
+    const eng = name === 'nccl_perf' ? 'nccl' : engine
+    if (eng === 'nccl' && engine !== engines[0]) continue  // NCCL's, once
     // The newest version that measured the table itself: a version with a reuse.yaml takes most of its rows from an
     // earlier one (its own parquet holds only the shapes it added), so the newest without one.
     const all = ls(`${ROOT}/${system}/${op}/${eng}`).filter(v => ls(`${ROOT}/${system}/${op}/${eng}/${v}`).includes(`${name}.parquet`))

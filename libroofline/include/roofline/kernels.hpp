@@ -159,6 +159,13 @@ const AttentionKernel* find_attention_kernel(std::string_view engine, std::strin
 const AttentionKernel* find_mla_kernel(std::string_view engine, std::string_view architecture, bool prefill, DType kv);
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
 
+/// What a MoE layer's fused kernels take beyond a dense MLP's two multiplies, µs, on GPUs of an architecture
+/// (kernels.json "moe_layer", from every engine's measured MoE layers and multiplies of one token: tools/kernel_rows.hpp,
+/// moe_layer_latencies()): the routing, the tokens' permutation, the grouped multiplies' fixed time and the finalize.
+/// The step adds it to each MoE layer under a profile that sets Profile::moe_layer. 0 for an architecture without
+/// measured kernels (AMD's CDNA, DGX Spark's GB10).
+double moe_layer_us(std::string_view architecture);
+
 // ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
 
 /// One measured multiply.

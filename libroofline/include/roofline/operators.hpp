@@ -59,6 +59,12 @@ struct Profile {
     /// the matrix multiplies of each expert apart (llama.cpp) pay it per expert the tokens pick; engines with one
     /// fused MoE kernel pay next to nothing. 0: none (bound; profile texts before 0.10).
     double expert_overhead_us = 0;
+    /// The fixed time a MoE layer's fused kernels take beyond a dense MLP's two multiplies (routing, the tokens'
+    /// permutation, the grouped multiplies' own fixed time, the finalize), measured per GPU architecture
+    /// (kernels.hpp, moe_layer_us()), times this: set, not fitted (profiles.json "set"): 1 in the profiles of engines
+    /// whose fused MoE kernels were measured. 0: none (bound; llama.cpp, which pays expert_overhead_us instead; profile
+    /// texts before 0.14). An architecture without measured kernels adds nothing.
+    double moe_layer = 0;
     /// Engine limits of the serving model (docs/serving-model.md, section 2), set from each engine's documented
     /// defaults, not fitted: the most sequences one scheduler runs at once (vLLM max_num_seqs, SGLang
     /// --max-running-requests, TensorRT-LLM max_batch_size) and the most tokens one iteration carries, decode and
