@@ -146,6 +146,16 @@ int main(int argc, char** argv) try {
             fmt::format("mla {} {}", phase, engine), s.measured_ms, k ? attention_kernel_ms(s.shape, *s.gpu, *k) : 0,
             operator_ms(s.shape, *s.gpu, *profile));
     }
+    // DeepSeek-V3.2's DSA modules (projections, indexer, top-k, sparse attention of one layer): no kernel model; the
+    // operator model's module, and its long prefills (8,192 tokens or more) apart.
+    for (const auto& [engine, s] : rows.dsa) {
+        const std::string phase = s.prefill ? "prefill" : "decode";
+        const double modelled = kernel_rows::model_dsa_module_ms(s, *profile);
+        add(fmt::format("dsa  {:<7} kv {:<9} {:<14} {}", phase, to_string(s.kv), s.gpu->id, engine),
+            fmt::format("dsa {} {}", phase, engine), s.measured_ms, 0, modelled);
+        if (s.prefill && s.tokens >= 8192)
+            by_op[fmt::format("dsa prefill >= 8k tokens {}", engine)].add(s.measured_ms, 0, modelled);
+    }
     for (const auto& [engine, s] : rows.collectives) {
         const CollectiveKernel* k = find_collective_kernel(s.gpu->architecture, s.op, s.gpus);
         add(fmt::format("{:<14} {:<14} {} GPUs", to_string(s.op), s.gpu->id, s.gpus), std::string(to_string(s.op)),

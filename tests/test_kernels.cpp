@@ -9,6 +9,7 @@
 // the weights of every layer pass through, far beyond any L2: there `bound` counts them all.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -512,4 +513,40 @@ TEST_CASE("a MoE layer's measured fixed time (kernels.json moe_layer) and the en
         CHECK(find_profile(name)->allreduce_latency_us == Approx(allreduce).margin(5e-3));
         CHECK(find_profile(name)->for_vendor("AMD").allreduce_latency_us == Approx(allreduce).margin(5e-3));
     }
+}
+
+TEST_CASE("no measured DSA module (DeepSeek-V3.2's sparse attention layer) is faster than bound's roofline of it",
+          "[kernels]") {
+    // The module's operators as the step counts them (kernel_rows.hpp, in_dsa_module(): the projections with the
+    // indexer's, the attention with the indexer's scores, the output projection), one layer's share: their FLOPs at
+    // the peak of each one's compute format (the indexer's scores at FP8's), their bytes beyond the L2 (a benchmark
+    // calls the module again and again: its weights stay there) at the memory bandwidth, the larger of the two.
+    const ModelSpec m = *find_model("deepseek-v3.2");
+    BoundTally t;
+    std::size_t prefills = 0;
+    for (const auto& [engine, s] : rows().dsa) {
+        const GpuSpec& g = *s.gpu;
+        double compute_ms = 0, bytes = 0;
+        for (const Operator& op : kernel_rows::dsa_step_operators(s, m))
+            if (kernel_rows::in_dsa_module(op)) {
+                compute_ms += timed_flops(op, g) / (g.peak_tflops(op.compute) * 1e9);
+                bytes += op.bytes;
+            }
+        compute_ms /= m.layers;
+        bytes /= m.layers;
+        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double at_least = std::max(compute_ms, std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
+        prefills += s.prefill;
+        t.note(s.measured_ms, at_least,
+               fmt::format("{} {} {} {} heads, batch {}, {} tokens, {} weights, {} cache: {} ms, bound {:.4g} ms", engine,
+                           g.id, s.prefill ? "prefill" : "decode", s.heads, s.batch, s.tokens, to_string(s.weights),
+                           to_string(s.kv), s.measured_ms, at_least));
+    }
+    INFO(t.checked << " modules; closest " << t.closest << "x: " << t.closest_row);
+    std::string listed;
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 30); ++i) listed += t.faster[i] + "\n";
+    INFO(t.faster.size() << " faster than bound:\n" << listed);
+    CHECK(t.checked >= 10000);
+    CHECK(prefills >= 4000);
+    CHECK(t.faster.empty());
 }

@@ -15,6 +15,7 @@
 #include "measurements.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
+#include "roofline/operators.hpp"
 
 namespace kernel_rows {
 
@@ -52,6 +53,18 @@ inline constexpr const char* kAttentionSetApart =
     "sequences), where TensorRT-LLM's decode on H100, H200 and B200 never beats 1.04x (medians 1.16-1.50x): the "
     "collector must read less than its columns say on A100; set apart (docs/accuracy.md, 'Measured kernels')";
 
+/// One measured DSA module: a layer of DeepSeek-V3.2's sparse attention as the engines run it (its projections, the
+/// lightning indexer, the top-k selection and the sparse MLA attention; aiconfigurator's dsa_context_module and
+/// dsa_generation_module), with `heads` of the model's 128 query heads on the GPU: a prefill of `batch` prompts of
+/// `tokens` tokens (no cached prefix), or a decode step of `batch` sequences over `tokens` cached ones.
+struct DsaModuleSample {
+    bool prefill = false;
+    double heads = 0, batch = 1, tokens = 0;
+    roofline::DType weights = roofline::DType::bf16, kv = roofline::DType::bf16;
+    const roofline::GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+
 /// A sample with the engine that ran it (aiconfigurator's name: trtllm, sglang, vllm, nccl).
 template <class Sample>
 struct Row {
@@ -77,6 +90,7 @@ struct Rows {
     /// Each engine's own all-reduce (custom_allreduce-*.csv: TensorRT-LLM's, and SGLang's and vLLM's custom kernels
     /// captured in a CUDA graph, as they serve; their eager calls left out), 16-bit values.
     std::vector<Row<roofline::CollectiveSample>> engine_allreduce;
+    std::vector<Row<DsaModuleSample>> dsa;  ///< DeepSeek-V3.2's DSA modules, prefill and decode
     std::string commit;  ///< aiconfigurator's commit the extracts come from
 
     explicit Rows(const std::string& dir) {
@@ -128,6 +142,16 @@ struct Rows {
                                                                     r.number(prefill ? "isl" : "step"),
                                                                     r.number("num_heads"), kv->second, prefill),
                                                 gpu, r.number("latency")}});
+            } else if (is("/dsa_context_module-") || is("/dsa_generation_module-")) {
+                const bool prefill = is("/dsa_context_module-");
+                for (const measurements::Row& r : rows) {
+                    const auto weights = kFormats.find(r["gemm_type"]), kv = kFormats.find(r["kv_cache_dtype"]);
+                    if (weights == kFormats.end() || kv == kFormats.end()) continue;
+                    // Decode: `step` tokens in the cache (`isl` the one new token); prefill: `isl` tokens.
+                    dsa.push_back({engine, {prefill, r.number("num_heads"), r.number("batch_size"),
+                                            r.number(prefill ? "isl" : "step"), weights->second, kv->second, gpu,
+                                            r.number("latency")}});
+                }
             } else if (is("/custom_allreduce-")) {
                 for (const measurements::Row& r : rows) {
                     if (r["allreduce_dtype"] != "bfloat16" || r["kernel_source"].find("eager") != std::string::npos)
@@ -164,6 +188,31 @@ private:
         return &gpus.emplace_back(*g);
     }
 };
+
+/// The operators of a step that a DSA module holds: the projections (qkv_proj: the indexer's among them), the attention
+/// (the indexer's scores among it) and the output projection.
+inline bool in_dsa_module(const roofline::Operator& op) {
+    return op.name == "qkv_proj" || op.kind == roofline::OperatorKind::attention || op.name == "o_proj";
+}
+
+/// DeepSeek-V3.2's step operators of a DSA sample (all its layers).
+inline std::vector<roofline::Operator> dsa_step_operators(const DsaModuleSample& s, const roofline::ModelSpec& model) {
+    const roofline::DeploymentRef d{model, *s.gpu, s.weights, s.kv, model.heads / s.heads};
+    return s.prefill ? roofline::prefill_operators(d, s.batch, s.tokens) : roofline::decode_operators(d, s.batch, s.tokens);
+}
+
+/// The operator model's time of one DSA module under a profile, ms: the projections (the indexer's among them), the
+/// attention (the indexer's scores among it) and the output projection of DeepSeek-V3.2's step as operators.cpp counts
+/// them, with tensor parallelism putting `heads` of its query heads on the GPU, over its layers (all of them DSA).
+inline double model_dsa_module_ms(const DsaModuleSample& s, const roofline::Profile& profile) {
+    static const roofline::ModelSpec model = *roofline::find_model("deepseek-v3.2");
+    std::vector<roofline::Operator> ops = dsa_step_operators(s, model);
+    roofline::estimate(ops, *s.gpu, profile);
+    double ms = 0;
+    for (const roofline::Operator& op : ops)
+        if (in_dsa_module(op)) ms += op.ms;
+    return ms / model.layers;
+}
 
 inline double median_of(std::vector<double> v) {
     if (v.empty()) return 0;

@@ -60,6 +60,20 @@ const TABLES = {
   'mla/generation_mla_perf': { keep: () => true, columns: null },
   'mla/context_mla_perf': { keep: () => true, columns: null },
   'comm/nccl_perf': { keep: () => true, columns: ['op_name', 'nccl_dtype', 'num_gpus', 'message_size', 'latency'] },
+  // DeepSeek-V3.2's sparse attention (DSA) as one module of a layer: its projections, the indexer, the top-k and the
+  // sparse MLA attention; prefill without a cached prefix, and decode. Fewer rows a file (cap): 36 files.
+  'sparse_attention/dsa_context_module_perf': {
+    keep: r => r.model === 'deepseek-ai/DeepSeek-V3.2' && r.step === 0,
+    columns: ['op_name', 'kernel_source', 'kv_cache_dtype', 'gemm_type', 'num_heads', 'tp_size', 'batch_size', 'isl',
+      'latency'],
+    cap: 700,
+  },
+  'sparse_attention/dsa_generation_module_perf': {
+    keep: r => r.model === 'deepseek-ai/DeepSeek-V3.2',
+    columns: ['op_name', 'kernel_source', 'kv_cache_dtype', 'gemm_type', 'num_heads', 'tp_size', 'batch_size', 'isl',
+      'step', 'latency'],
+    cap: 700,
+  },
   // Each engine's own all-reduce (TensorRT-LLM's, SGLang's and vLLM's custom kernels for NVLink, NCCL past them).
   'comm/custom_allreduce_perf': {
     keep: () => true,
@@ -105,14 +119,15 @@ for (const [system, gpu] of Object.entries(SYSTEMS)) for (const engine of engine
       .filter(spec.keep)
     if (!grid.length) continue
     const columns = spec.columns ?? Object.keys(grid[0]).filter(k => !SKIP.has(k))
-    // At most CAP rows a file (the extracts stay small): the grid sorted by its shape columns, every stride-th row.
+    // At most CAP rows a file (or the table's cap; the extracts stay small): the grid sorted by its shape columns, every
+    // stride-th row.
     const key = r => columns.slice(0, -1).map(c => r[c])
     grid.sort((a, b) => {
       const x = key(a), y = key(b)
       for (let i = 0; i < x.length; ++i) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1
       return 0
     })
-    const stride = Math.ceil(grid.length / CAP)
+    const stride = Math.ceil(grid.length / (spec.cap ?? CAP))
     const kept = grid.filter((_, i) => i % stride === 0)
     const text = [columns.join(','), ...kept.map(r => columns.map(c => csvCell(r[c])).join(','))].join('\n') + '\n'
     mkdirSync(join(out, gpu), { recursive: true })
