@@ -519,6 +519,43 @@ TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each M
     }
 }
 
+namespace {
+
+/// A set parameter of 0.14 (moe_layer, sparse_gather): typical and the engines' profiles set it to 1, bound and
+/// llama.cpp leave it 0, bound with it is bound no more, and a profile text writes it only where it is not 0 (0.13
+/// refuses a parameter it does not know), reads it back, and names it when it is out of its range (0 to 4).
+void check_set_parameter(const char* key, double Profile::*field) {
+    INFO(key);
+    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"}) CHECK(find_profile(name)->*field == 1);
+    CHECK(find_profile("llama.cpp")->*field == 0);
+    CHECK(find_profile("bound")->*field == 0);
+    Profile almost = *find_profile("bound");
+    almost.*field = 1;
+    CHECK_FALSE(serving::is_bound(almost));
+    Calibration c;
+    c.base = "typical";
+    c.rows = 3;
+    c.profile = neutral();
+    c.profile.*field = 1;
+    const std::string text = profile_text(c);
+    CHECK_THAT(text, Contains(std::string(key) + "=1"));
+    CHECK(profile_from_text(text).*field == 1);
+    c.profile.*field = 0;
+    const std::string without = profile_text(c);
+    CHECK_THAT(without, !Contains(key));
+    CHECK(profile_from_text(without).*field == 0);
+    for (const char* bad : {"=-1", "=5"}) {
+        try {
+            profile_from_text(without + ", " + key + bad);
+            FAIL(key << bad << " was read");
+        } catch (const Error& e) {
+            CHECK_THAT(e.reason(), Contains(std::string("'") + key + "'"));
+        }
+    }
+}
+
+}  // namespace
+
 TEST_CASE("the parameter of 0.14: a MoE layer's measured fixed time, per GPU architecture", "[calibrate][profile]") {
     const ModelSpec moe = *find_model("qwen3-30b-a3b");
     Profile p = neutral();
@@ -548,37 +585,8 @@ TEST_CASE("the parameter of 0.14: a MoE layer's measured fixed time, per GPU arc
     CHECK(estimate(a, h200, p) == estimate(b, h200, neutral()));
     // The profiles of engines whose MoE kernels were measured set it; llama.cpp (its experts launched apart) and
     // bound do not.
-    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"}) CHECK(find_profile(name)->moe_layer == 1);
-    CHECK(find_profile("llama.cpp")->moe_layer == 0);
-    CHECK(find_profile("bound")->moe_layer == 0);
     CHECK(serving::is_bound(*find_profile("bound")));
-    Profile almost = *find_profile("bound");
-    almost.moe_layer = 1;
-    CHECK_FALSE(serving::is_bound(almost));
-    // Written only where not 0 (0.13 refuses a parameter it does not know), read back the same, out of range named.
-    Calibration c;
-    c.base = "typical";
-    c.rows = 3;
-    c.profile = p;
-    const std::string text = profile_text(c);
-    CHECK_THAT(text, Contains("moe_layer=1"));
-    CHECK(profile_from_text(text).moe_layer == 1);
-    c.profile.moe_layer = 0;
-    CHECK_THAT(profile_text(c), !Contains("moe_layer"));
-    CHECK(profile_from_text(profile_text(c)).moe_layer == 0);
-    try {
-        profile_from_text(text + ", moe_layer=5");
-        FAIL("a repeated, out-of-range moe_layer was read");
-    } catch (const Error& e) {
-        CHECK_THAT(e.reason(), Contains("'moe_layer'"));
-    }
-    const std::string base = profile_text(c);
-    try {
-        profile_from_text(base + ", moe_layer=5");
-        FAIL("moe_layer=5 was read");
-    } catch (const Error& e) {
-        CHECK_THAT(e.reason(), Contains("'moe_layer'") && Contains("at most 4"));
-    }
+    check_set_parameter("moe_layer", &Profile::moe_layer);
 }
 
 TEST_CASE("the parameter of 0.12: the network's efficiency apart from the scale-up link's", "[calibrate][profile]") {
@@ -734,4 +742,35 @@ TEST_CASE("a calibration fits only the parameters its rows inform, one for every
     // Decode steps of one model at batch 1 to 16 cannot tell the compute roof apart: it keeps typical's.
     CHECK(std::find(four.fitted.begin(), four.fitted.end(), "mfu") == four.fitted.end());
     CHECK(four.profile.compute_efficiency == typical.compute_efficiency);
+}
+
+TEST_CASE("the parameter of 0.14: a sparse prefill's gather of each query's top-k entries", "[calibrate][profile]") {
+    // DeepSeek-V3.2 (DSA: top 2,048 of the cached latents per query) in a prefill of 4,096 tokens on one H200: each
+    // position i gathers min(i, 2048) latents of 576 values in 16 bits, in each of the 61 layers, for itself alone.
+    const ModelSpec m = *find_model("deepseek-v3.2");
+    const GpuSpec gpu = *find_gpu("h200");
+    const DeploymentRef d{m, gpu, DType::fp8, DType::bf16, 1};
+    std::vector<Operator> ops = prefill_operators(d, 1, 4096);
+    const double pairs = 2048.0 * 2049 / 2 + (4096 - 2048) * 2048.0;
+    const Operator* attention = nullptr;
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::attention) attention = &op;
+    REQUIRE(attention);
+    CHECK(attention->gather_bytes == Approx(61 * pairs * 576 * 2));
+    // Timed where the profile counts it: sparse_gather x the bytes at attention's memory roof; not by bound.
+    Profile p = neutral();
+    CHECK(timed_bytes(*attention, p) == attention->bytes);
+    p.sparse_gather = 1;
+    CHECK(timed_bytes(*attention, p) == attention->bytes + attention->gather_bytes);
+    CHECK(op_ms(ops, gpu, p, "attention") > op_ms(ops, gpu, neutral(), "attention"));
+    CHECK(op_ms(ops, gpu, p, "qkv_proj") == op_ms(ops, gpu, neutral(), "qkv_proj"));
+    // No gather in a decode step (its top-k reads are its cache read), nor in a dense model's prefill.
+    for (const Operator& op : decode_operators(d, 8, 4096)) CHECK(op.gather_bytes == 0);
+    for (const Operator& op : prefill_operators(DeploymentRef{*find_model("deepseek-r1"), gpu, DType::fp8, DType::bf16, 8}, 1, 4096))
+        CHECK(op.gather_bytes == 0);
+    // The profiles: typical and the engines' on NVIDIA GPUs, not their AMD variants (no AMD DSA kernel measured), not
+    // bound or llama.cpp.
+    CHECK(find_profile("typical")->for_vendor("AMD").sparse_gather == 0);
+    CHECK(find_profile("vllm")->for_vendor("AMD").sparse_gather == 0);
+    check_set_parameter("sparse_gather", &Profile::sparse_gather);
 }

@@ -55,6 +55,7 @@ double fused_ms(const Deployment& d, const Profile& p, double batch, double ctx,
             op.flops = named(decode, "attention").flops + named(prefill, "attention").flops;
             op.fp8_flops = named(decode, "attention").fp8_flops + named(prefill, "attention").fp8_flops;
             op.bytes = named(decode, "attention").bytes + named(prefill, "attention").bytes;
+            op.gather_bytes = named(decode, "attention").gather_bytes + named(prefill, "attention").gather_bytes;
         } else if (op.name == "lm_head") {
             op = named(logits, "lm_head");
         } else if (op.name == "linear_attn") {

@@ -63,7 +63,7 @@ struct TextParam {
     bool omitted_at_zero;  ///< written only where it is not 0, so that older versions read the text (0.10's expert_us)
     double Profile::*field;
 };
-constexpr std::array<TextParam, 16> kTextParams{{
+constexpr std::array<TextParam, 17> kTextParams{{
     {"bw", 0, 1, true, false, false, &Profile::bandwidth_efficiency},
     {"mfu", 0, 1, true, false, false, &Profile::compute_efficiency},
     {"link", 0, 1, true, false, false, &Profile::interconnect_efficiency},
@@ -80,6 +80,7 @@ constexpr std::array<TextParam, 16> kTextParams{{
     {"scaleout", 0, 1, false, true, true, &Profile::scaleout_efficiency},
     {"attn_compute", 0, 1, false, true, true, &Profile::attention_compute_efficiency},
     {"moe_layer", 0, 4, false, true, true, &Profile::moe_layer},
+    {"sparse_gather", 0, 4, false, true, true, &Profile::sparse_gather},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 

@@ -270,14 +270,16 @@ Table column(const FormulaSpec& f, const std::vector<std::string>& ids) {
     return std::move(t).done();
 }
 
-/// The operators of a step as a table: a header row, then one row per operator (overhead included).
+/// The operators of a step as a table: a header row, then one row per operator (overhead included). Its bytes are
+/// those the profile times (timed_bytes(): a sparse prefill's gathers where it counts them).
 Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     finite(f, estimate(ops, gpu, profile));
+    const Profile& timing = profile.vendors.empty() ? profile : profile.for_vendor(gpu.vendor);
     Rows t(f);
     for (const Operator& op : ops)
         t.text(std::string(op.name))
             .number(op.flops)
-            .number(op.bytes + op.link_bytes)
+            .number(timed_bytes(op, timing) + op.link_bytes)
             .number(op.ms)
             .text(std::string(to_string(op.bound)))
             .end_row();

@@ -525,10 +525,12 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
     operators_before_attention(ops, d, s, t.mix);
     // Causal attention: position i attends to min(i, window) positions (its chunk's, in a chunked layer);
     // a sparse layer's indexer scores all i of them.
-    double pairs = 0, indexed = 0;
+    double pairs = 0, indexed = 0, gathered = 0;
     for (const LayerRun& r : m.attention_groups) {
         if (!attends(r)) continue;
         pairs += r.count * causal_pairs(r, tokens);
+        // A sparse layer's query reads its own top-k entries: min(i, topk) of them at position i, as its pairs.
+        if (r.attention == Attention::sparse) gathered += r.count * causal_pairs(r, tokens);
         if (indexes_every_token(r)) indexed += r.count * tokens * (tokens + 1) / 2;
         if (r.attention == Attention::compressed && r.topk > 0) indexed += r.count * tokens * (tokens + 1) / 2 / r.ratio;
     }
@@ -547,6 +549,7 @@ void prefill_operators(const DeploymentRef& d, double batch, double tokens, std:
         attention.bytes = attention_layers * t.mix *
                               (s.kv_values * s.kv_value_bytes + s.heads * (m.qk_dim() + 2 * m.v_dim()) * kActivationBytes) +
                           indexing_layers(m) * t.mix * m.indexer.key_bytes();
+        attention.gather_bytes = prompts.mix * gathered * s.kv_values * s.kv_value_bytes;
         if (m.layers_with(Attention::compressed) > 0) {  // the entries and keys written, each prompt's states once
             const Compressed c = compressed_layers(m);
             attention.bytes += t.mix * (c.entries * s.kv_values * s.kv_value_bytes + c.keys * m.indexer.key_bytes()) +
@@ -560,12 +563,13 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
                      std::vector<Operator>& list) {
     // Attention of each phase as decode_operators and prefill_operators count it: each sequence its own cache,
     // each prompt its causal prefill; the other operators see every token with the weights read once.
-    double flops = 0, fp8_flops = 0, bytes = 0;
+    double flops = 0, fp8_flops = 0, bytes = 0, gather_bytes = 0;
     for (int phase = 0; phase < 2; ++phase) {
         if (phase == 0) decode_operators(d, batch, ctx, list);
         else prefill_operators(d, prompts, prompt_tokens, list);
         for (const Operator& op : list)
-            if (op.kind == OperatorKind::attention) flops += op.flops, fp8_flops += op.fp8_flops, bytes += op.bytes;
+            if (op.kind == OperatorKind::attention)
+                flops += op.flops, fp8_flops += op.fp8_flops, bytes += op.bytes, gather_bytes += op.gather_bytes;
     }
     const ModelSpec& m = d.model;
     const Shard s = shard(d);
@@ -582,6 +586,7 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
         attention.flops = flops;
         attention.fp8_flops = fp8_flops;
         attention.bytes = bytes;
+        attention.gather_bytes = gather_bytes;
     }
     const double sequences = decoding.stage + prompt_sequences.stage;  // lm_head: a token of each
     operators_after_attention(ops, d, s, t, sequences, sequences);
@@ -602,6 +607,10 @@ std::vector<Operator> prefill_operators(const DeploymentRef& d, double batch, do
 double timed_flops(const Operator& op, const GpuSpec& gpu) noexcept {
     if (op.fp8_flops <= 0) return op.flops;
     return op.flops - op.fp8_flops * (1 - gpu.peak_tflops(op.compute) / gpu.peak_tflops(DType::fp8));
+}
+
+double timed_bytes(const Operator& op, const Profile& profile) noexcept {
+    return op.gather_bytes > 0 ? op.bytes + profile.sparse_gather * op.gather_bytes : op.bytes;
 }
 
 Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute) {
@@ -664,7 +673,7 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
                 at.tflops = std::max(tiles, vector);
             }
             if (op.kind == OperatorKind::attention) at = attention_roof(gpu, profile, op.compute);
-            const StepTime time = step_time({timed_flops(op, gpu), op.bytes}, at);
+            const StepTime time = step_time({timed_flops(op, gpu), timed_bytes(op, profile)}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             if (op.kind == OperatorKind::experts)
                 op.ms += op.layers * (op.count * profile.expert_overhead_us +

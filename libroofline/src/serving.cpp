@@ -355,7 +355,8 @@ bool is_bound(const Profile& p) noexcept {
            p.layer_overhead_us == 0 && p.alltoall_latency_us == 0 && p.expert_overhead_us == 0 &&
            p.max_running_seqs == 0 && p.max_iteration_tokens == 0 && p.vendors.empty() &&
            (p.scaleout_efficiency == 0 || p.scaleout_efficiency == 1) &&
-           (p.attention_compute_efficiency == 0 || p.attention_compute_efficiency == 1) && p.moe_layer == 0;
+           (p.attention_compute_efficiency == 0 || p.attention_compute_efficiency == 1) && p.moe_layer == 0 &&
+           p.sparse_gather == 0;
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

@@ -136,18 +136,18 @@ public:
             const auto attention_at = [&](double ctx) -> Work {
                 if (j == 0 && ctx == c.piece[0].lo) {
                     const Operator& a = of_kind(one, OperatorKind::attention);
-                    return {timed_flops(a, gpu_) / u, a.bytes / u};
+                    return {timed_flops(a, gpu_) / u, timed_bytes(a, profile_) / u};
                 }
                 decode_operators(d, u, ctx, list);
                 const Operator& a = of_kind(list, OperatorKind::attention);
-                return {timed_flops(a, gpu_) / u, a.bytes / u};
+                return {timed_flops(a, gpu_) / u, timed_bytes(a, profile_) / u};
             };
             decode_attention_lo_[j] = attention_at(c.piece[j].lo);
             decode_attention_hi_[j] = attention_at(c.piece[j].hi);
         }
         prefill_operators(d, u, prompt_tokens, list);
         const Operator& a = of_kind(list, OperatorKind::attention);
-        prefill_attention_ = {timed_flops(a, gpu_) / u, a.bytes / u};
+        prefill_attention_ = {timed_flops(a, gpu_) / u, timed_bytes(a, profile_) / u};
         attention_gpu_ = attention_roof(gpu_, profile_, a.compute);
         scratch_ = template_;
     }

@@ -647,7 +647,7 @@ private:
         if (prefill) prefill_operators(d_, u, tokens, ops_);
         else decode_operators(d_, u, tokens, ops_);
         const Operator& a = of_kind(ops_, OperatorKind::attention);
-        return {timed_flops(a, d_.gpu) / u, a.bytes / u};
+        return {timed_flops(a, d_.gpu) / u, timed_bytes(a, profile_) / u};
     }
 
     /// KV bytes a running request holds apart from the shared prefix it references.

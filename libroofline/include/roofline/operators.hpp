@@ -65,6 +65,11 @@ struct Profile {
     /// whose fused MoE kernels were measured. 0: none (bound; llama.cpp, which pays expert_overhead_us instead; profile
     /// texts before 0.14). An architecture without measured kernels adds nothing.
     double moe_layer = 0;
+    /// A sparse layer's prefill (DeepSeek's DSA) gathers each query's top-k cached entries for it alone
+    /// (Operator::gather_bytes), times this: set, not fitted (profiles.json "set"): 1 in the profiles of the engines
+    /// whose DSA kernels were measured (aiconfigurator's DeepSeek-V3.2 modules: docs/accuracy.md). 0: the cache read
+    /// once (bound: a kernel may keep a short context's entries in the L2; profile texts before 0.14).
+    double sparse_gather = 0;
     /// Engine limits of the serving model (docs/serving-model.md, section 2), set from each engine's documented
     /// defaults, not fitted: the most sequences one scheduler runs at once (vLLM max_num_seqs, SGLang
     /// --max-running-requests, TensorRT-LLM max_batch_size) and the most tokens one iteration carries, decode and
@@ -133,6 +138,10 @@ struct Operator {
     /// Of flops, those computed in FP8 whatever `compute` is (attention: a sparse layer's indexer scoring the cached
     /// keys in FP8, IndexerSpec::fp8_scores), at the FP8 peak where the GPU has one (timed_flops()).
     double fp8_flops = 0;
+    /// Bytes of the cache that each query gathers for itself, beyond `bytes` (attention: a sparse layer's prefill, each
+    /// query reading its own top-k cached entries, no two queries sharing the read), timed where the profile counts
+    /// them (Profile::sparse_gather, timed_bytes()).
+    double gather_bytes = 0;
     double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
                                 ///< counts the most of any operator: the step's layers)
     DType compute = DType::bf16;
@@ -229,6 +238,9 @@ Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute);
 /// An operator's FLOPs as they take time at its compute dtype's roof on `gpu`: its fp8_flops scaled by the ratio of
 /// that dtype's peak to the FP8 peak (GpuSpec::peak_tflops: 1 on a GPU without FP8), the rest as they are.
 double timed_flops(const Operator& op, const GpuSpec& gpu) noexcept;
+/// An operator's bytes as they take time under a profile: its bytes, and its gather_bytes times the profile's
+/// sparse_gather.
+double timed_bytes(const Operator& op, const Profile& profile) noexcept;
 
 /// Times every operator on the GPU under the profile; returns the step's total, ms (overhead included).
 double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile);
