@@ -741,9 +741,12 @@ inline constexpr std::array kFormulas{
         kArgsStep, "ROOFLINE_STEP_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 64; 4096)", before_layout(kArgsStep)),
     formula<&formula::ttft_breakdown>("ROOFLINE_TTFT_BREAKDOWN", kCatalog, "operator, FLOP, bytes, ms, bound",
         "The prefill of ROOFLINE_TTFT_MS operator by operator, attention included: a header row, then operator, "
-        "FLOP, bytes, ms and what bounds it (one GPU of tp).",
+        "FLOP, bytes, ms and what bounds it (one GPU of tp). Bytes as the profile times them: since 0.14 a sparse "
+        "prefill's attention (DeepSeek's DSA) adds each query's gather of its top-k entries where the profile counts "
+        "it (typical; not bound).",
         "ROOFLINE_TTFT_MS 的 Prefill 逐算子分解（含注意力）：一行表头，然后每行为算子、FLOP、字节数、毫秒、受什么限制"
-        "（按 tp 中的一块 GPU）。",
+        "（按 tp 中的一块 GPU）。字节数按该 profile 计时的口径：自 0.14 起，稀疏注意力（DeepSeek 的 DSA）的 Prefill 在 "
+        "profile 计入时（typical 计入，bound 不计）另加每个查询各自读取其 top-k 缓存条目的字节。",
         kArgsTtft, "ROOFLINE_TTFT_BREAKDOWN(\"llama-3-8b\"; \"h100-sxm\"; 2000)", before_layout(kArgsTtft)),
     formula<&formula::e2e_ms>("ROOFLINE_E2E_MS", kPlanner, "ms",
         "Latency of one request on a replica decoding batch sequences with chunked prefill: time to first token + "
