@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel_rows.hpp"
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/operators.hpp"
@@ -20,13 +21,6 @@
 using namespace roofline;
 
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct Errors {
     std::vector<double> kernel, profile_abs, profile_signed;

@@ -24,6 +24,7 @@
 
 #include "kernel_rows.hpp"
 #include "measurements.hpp"
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/operators.hpp"
@@ -40,8 +41,6 @@ struct Format {
 // weights in the format, the activations in 16 bits, computed in 16 bits); SmoothQuant's W8A8 (sq) is left out.
 constexpr Format kFormats[] = {{"bfloat16", DType::bf16}, {"fp8", DType::fp8}, {"fp8_block", DType::fp8_block},
                                {"nvfp4", DType::nvfp4},    {"int8_wo", DType::int8}, {"int4_wo", DType::int4}};
-
-constexpr double kL2WhereNotGivenBytes = 128e6;
 
 /// Measured kernels against bound's roofline of each: how many were checked, which beat it, and the closest.
 struct BoundTally {
@@ -68,7 +67,7 @@ TEST_CASE("no measured GEMM is faster than bound's roofline of it", "[kernels]")
         ++files;
         const auto gpu = find_gpu(source["gpu"]);
         REQUIRE(gpu);
-        const double l2 = gpu->l2_mb > 0 ? gpu->l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double l2 = l2_bytes(*gpu);
         const std::vector<measurements::Row> rows = measurements::read(dir + "/" + source["file"]);
         CHECK(rows.size() == static_cast<std::size_t>(source.number("rows")));
         for (const measurements::Row& r : rows) {
@@ -111,12 +110,6 @@ const kernel_rows::Rows& rows() {
     return all;
 }
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 nlohmann::json kernels_json() {
     std::ifstream in(ROOFLINE_KERNELS_JSON);
     REQUIRE(in);
@@ -136,7 +129,7 @@ void check_stated(const std::string& kind, std::map<std::string, std::vector<dou
         REQUIRE(errors.count(key));
         CHECK(errors[key].size() == g.at("rows").get<std::size_t>());
         const double stated = g.at("mdape_percent").at("fitted").get<double>();
-        CHECK(std::abs(median_of(errors[key]) - stated) < 0.051);
+        CHECK(std::abs(median(errors[key]) - stated) < 0.051);
         CHECK(stated < most);
         for (const KernelParameter& p : parameters) {
             const double v = g.at("fitted").at(std::string(p.json)).get<double>();
@@ -250,7 +243,7 @@ TEST_CASE("the MoE kernel models give the errors kernels.json states on TensorRT
     }
     REQUIRE(r1.size() >= 20);
     for (double& e : r1) e = std::abs(e);
-    CHECK(median_of(r1) < 0.2);
+    CHECK(median(r1) < 0.2);
     CHECK(moe_kernel_ms({4, 7168, 2048, 8, 256, 8, 1, true, DType::fp8_block}, h200, hopper) > 1.5 * 0.041);
 }
 
@@ -296,7 +289,7 @@ TEST_CASE("no measured attention kernel or collective is faster than bound's roo
     for (const auto& [engine, r] : rows().attention) {
         const AttentionShape& s = r.shape;
         const GpuSpec& g = *r.gpu;
-        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double l2 = l2_bytes(g);
         const double peak = std::max(g.peak_tflops(DType::bf16), s.kv == DType::fp8 ? g.peak_tflops(DType::fp8) : 0.0);
         const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
         const double flops = 4 * s.batch * s.heads * s.head_dim * pairs;
@@ -364,7 +357,7 @@ TEST_CASE("no measured MoE layer of TensorRT-LLM's default kernels is faster tha
     for (const auto& [engine, r] : rows().moe) {
         const MoeShape& s = r.shape;
         const GpuSpec& g = *r.gpu;
-        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double l2 = l2_bytes(g);
         const double matrices = s.gated ? 3 : 2, assignments = s.tokens * s.topk / s.ep;
         const double touched = std::min(s.experts / s.ep, std::ceil(assignments));
         const double flops = 2 * matrices * s.hidden * s.inter / s.tp * assignments;
@@ -407,7 +400,7 @@ TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.js
     for (const auto& [profile, engine] : profiles) {
         INFO(profile << " from " << engine << "'s " << of_engine[engine].size() << " rows");
         REQUIRE(of_engine[engine].size() >= 50);
-        const double measured = median_of(of_engine[engine]);
+        const double measured = median(of_engine[engine]);
         CHECK(find_profile(profile)->attention_compute_efficiency == Approx(measured).margin(5e-4));
         CHECK(measured > 0.45);  // a long prompt's attention keeps the tensor cores busy
     }
@@ -421,7 +414,7 @@ TEST_CASE("the profiles' attention compute is the measured kernels' (profiles.js
     }
     REQUIRE(amd.size() == 8);
     for (const char* profile : {"typical", "vllm"})
-        CHECK(find_profile(profile)->for_vendor("AMD").attention_compute_efficiency == Approx(median_of(amd)).margin(5e-4));
+        CHECK(find_profile(profile)->for_vendor("AMD").attention_compute_efficiency == Approx(median(amd)).margin(5e-4));
     // A profile with no measured kernels of its engine (llama.cpp), or fitted on builds of another era than the
     // measured kernels (tensorrt-llm: 2023's prefills; TensorRT-LLM 1.x's kernels gave 0.526 and a worse fit of its
     // prefills, docs/accuracy.md), keeps attention's compute as fitted.
@@ -443,7 +436,7 @@ TEST_CASE("no measured MLA attention kernel is faster than bound's roofline of i
         const AttentionShape& s = r.shape;
         const GpuSpec& g = *r.gpu;
         files.insert(engine + g.id + (s.prefill ? "prefill" : "decode"));
-        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double l2 = l2_bytes(g);
         const double peak = std::max(g.peak_tflops(DType::bf16), s.kv == DType::fp8 ? g.peak_tflops(DType::fp8) : 0.0);
         const double pairs = s.prefill ? s.context * (s.context + 1) / 2 : s.context;
         const double flops = s.batch * s.heads * s.flops_per_pair() * pairs;
@@ -534,7 +527,7 @@ TEST_CASE("no measured DSA module (DeepSeek-V3.2's sparse attention layer) is fa
             }
         compute_ms /= m.layers;
         bytes /= m.layers;
-        const double l2 = g.l2_mb > 0 ? g.l2_mb * 1e6 : kL2WhereNotGivenBytes;
+        const double l2 = l2_bytes(g);
         const double at_least = std::max(compute_ms, std::max(0.0, bytes - l2) / (g.hbm_tbs * 1e9));
         prefills += s.prefill;
         t.note(s.measured_ms, at_least,

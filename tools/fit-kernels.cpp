@@ -29,6 +29,7 @@
 #include <tuple>
 
 #include "kernel_rows.hpp"
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 
@@ -50,13 +51,6 @@ constexpr Left kNotFitted[] = {
      "TensorRT-LLM's kernel takes 6 us at k 1024): the collector timed more than the kernel (the call outside a CUDA "
      "graph); no kernel model with a latency within 50 us describes them (68-70% median error)"},
 };
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double four_digits(double x) {
     return x == 0 ? 0 : std::stod(fmt::format("{:.4g}", x));

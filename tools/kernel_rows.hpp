@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "measurements.hpp"
+#include "roofline/calibrate.hpp"
 #include "roofline/catalog.hpp"
 #include "roofline/kernels.hpp"
 #include "roofline/operators.hpp"
+#include "roofline/units.hpp"
 
 namespace kernel_rows {
 
@@ -214,13 +216,6 @@ inline double model_dsa_module_ms(const DsaModuleSample& s, const roofline::Prof
     return ms / model.layers;
 }
 
-inline double median_of(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /// What a MoE layer's fused kernels take beyond a dense MLP's two multiplies at one token, µs, on one architecture:
 /// kernels.json "moe_layer", the step's Profile::moe_layer (operators.hpp). For each GPU of the architecture and each
 /// engine, the median over its 16-bit MoE layers of one token of their time less the experts' weights read at the
@@ -238,8 +233,10 @@ struct MoeLayerLatency {
 inline std::vector<MoeLayerLatency> moe_layer_latencies(const Rows& rows) {
     using Key = std::pair<const roofline::GpuSpec*, std::string>;
     std::map<Key, std::vector<double>> moe, gemm;
-    // µs to read `bytes` at the GPU's memory bandwidth (TB/s: 1e6 bytes per µs).
-    const auto read_us = [](double bytes, const roofline::GpuSpec& g) { return bytes / (g.hbm_tbs * 1e6); };
+    // µs to read `bytes` at the GPU's memory bandwidth.
+    const auto read_us = [](double bytes, const roofline::GpuSpec& g) {
+        return bytes / roofline::units::bytes_per_second_from_tbs(g.hbm_tbs) * 1e6;  // s -> µs
+    };
     for (const auto& [engine, s] : rows.moe_one_token) {
         const roofline::MoeShape& m = s.shape;
         const double experts = std::min(m.experts / m.ep, m.tokens * m.topk / m.ep);  // balanced routing
@@ -258,7 +255,7 @@ inline std::vector<MoeLayerLatency> moe_layer_latencies(const Rows& rows) {
         const auto multiplies = gemm.find(key);
         if (multiplies == gemm.end()) continue;
         const std::string& architecture = key.first->architecture;
-        extra[architecture].push_back(median_of(times) - 2 * median_of(multiplies->second));
+        extra[architecture].push_back(roofline::median(times) - 2 * roofline::median(multiplies->second));
         MoeLayerLatency& l = by_architecture[architecture];
         l.architecture = architecture;
         l.gpus.insert(key.first->id);
@@ -266,7 +263,7 @@ inline std::vector<MoeLayerLatency> moe_layer_latencies(const Rows& rows) {
     }
     std::vector<MoeLayerLatency> out;
     for (auto& [architecture, l] : by_architecture) {
-        l.us = std::max(0.0, median_of(extra[architecture]));
+        l.us = std::max(0.0, roofline::median(extra[architecture]));
         out.push_back(l);
     }
     return out;
@@ -282,7 +279,7 @@ inline double engine_allreduce_latency_us(const Rows& rows) {
     for (const auto& [engine, s] : rows.engine_allreduce)
         if (s.bytes <= 32768 * 2 && s.gpus >= 2 && s.gpus <= 8 && s.gpu->interconnect_tbs > 0.1)
             us.push_back(s.measured_ms * 1e3);
-    return median_of(us);
+    return roofline::median(us);
 }
 
 }  // namespace kernel_rows

@@ -274,7 +274,7 @@ Table column(const FormulaSpec& f, const std::vector<std::string>& ids) {
 /// those the profile times (timed_bytes(): a sparse prefill's gathers where it counts them).
 Table breakdown(const FormulaSpec& f, std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& profile) {
     finite(f, estimate(ops, gpu, profile));
-    const Profile& timing = profile.vendors.empty() ? profile : profile.for_vendor(gpu.vendor);
+    const Profile& timing = profile.for_vendor(gpu.vendor);
     Rows t(f);
     for (const Operator& op : ops)
         t.text(std::string(op.name))

@@ -131,7 +131,7 @@ double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& 
     const DType compute = compute_dtype(s.format);
     const double a_value = bits_per_value(compute) >= 16 ? bytes_per_value(compute) : value;
     const double bytes = s.m * s.k * a_value + s.k * s.n * value + s.m * s.n * kOutputBytes;
-    const double in_l2 = warm_l2 ? std::min(bytes, gpu.l2_mb > 0 ? gpu.l2_mb * 1e6 : kL2WhereNotGivenBytes) : 0;
+    const double in_l2 = warm_l2 ? std::min(bytes, l2_bytes(gpu)) : 0;
     const double rate = gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * s.n / (s.n + k.half_columns_memory);
     const double memory_ms = ((bytes - in_l2) / rate + in_l2 / (rate * k.l2_speedup)) * 1e3;
     return k.latency_us / 1e3 + std::max(compute_ms, memory_ms);
@@ -231,6 +231,8 @@ const CollectiveKernel* find_collective_kernel(std::string_view architecture, Co
     const auto it = m.find({std::string(architecture), op, gpus});
     return it == m.end() ? nullptr : &it->second;
 }
+
+double l2_bytes(const GpuSpec& gpu) noexcept { return gpu.l2_mb > 0 ? gpu.l2_mb * 1e6 : kL2WhereNotGivenBytes; }
 
 double moe_layer_us(std::string_view architecture) {
     for (const auto& [a, us] : catalog().moe_layer)

@@ -159,6 +159,10 @@ const AttentionKernel* find_attention_kernel(std::string_view engine, std::strin
 const AttentionKernel* find_mla_kernel(std::string_view engine, std::string_view architecture, bool prefill, DType kv);
 const CollectiveKernel* find_collective_kernel(std::string_view architecture, Collective op, double gpus);
 
+/// The GPU's L2 cache, bytes: the catalog's l2_mb, or 128 MB where it gives none. What a kernel benchmark's operands
+/// may come from when it calls the same kernel again and again (gemm_kernel_ms' warm_l2; the bound tests).
+double l2_bytes(const GpuSpec& gpu) noexcept;
+
 /// What a MoE layer's fused kernels take beyond a dense MLP's two multiplies, µs, on GPUs of an architecture
 /// (kernels.json "moe_layer", from every engine's measured MoE layers and multiplies of one token: tools/kernel_rows.hpp,
 /// moe_layer_latencies()): the routing, the tokens' permutation, the grouped multiplies' fixed time and the finalize.
