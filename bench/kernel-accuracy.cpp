@@ -150,6 +150,25 @@ int main(int argc, char** argv) try {
         if (s.prefill && s.tokens >= 8192)
             by_op[fmt::format("dsa prefill >= 8k tokens {}", engine)].add(s.measured_ms, 0, modelled);
     }
+    // Linear attention's convolution and recurrence, MLA's absorbed multiplies and FP8 quantization: no kernel model;
+    // each kernel as the operator model counts it (kernel_rows.hpp, operator_of()), alone.
+    const auto timed = [&](roofline::Operator op, const GpuSpec& gpu) {
+        std::vector<Operator> ops{op};
+        return alone_ms(ops, gpu, *profile);
+    };
+    for (const auto& [engine, s] : rows.linear_attention) {
+        const std::string kind = fmt::format(
+            "{} {}", s.kernel == kernel_rows::LinearAttentionSample::Kernel::convolution ? "conv" : "recurrence",
+            s.prefill ? "prefill" : "decode");
+        add(fmt::format("lin  {:<21} {:<14} {}", kind, s.gpu->id, engine), "linear attention " + kind + " " + engine,
+            s.measured_ms, 0, timed(kernel_rows::operator_of(s), *s.gpu));
+    }
+    for (const auto& [engine, s] : rows.mla_bmm)
+        add(fmt::format("mla_bmm {:<4} {:<9} {:<14} {}", s.before ? "pre" : "post", to_string(s.format), s.gpu->id, engine),
+            "mla_bmm " + engine, s.measured_ms, 0, timed(kernel_rows::operator_of(s), *s.gpu));
+    for (const auto& [engine, s] : rows.quantize)
+        add(fmt::format("quantize fp8 {:<14} {}", s.gpu->id, engine), "quantize " + engine, s.measured_ms, 0,
+            timed(kernel_rows::operator_of(s), *s.gpu));
     for (const auto& [engine, s] : rows.collectives) {
         const CollectiveKernel* k = find_collective_kernel(s.gpu->architecture, s.op, s.gpus);
         add(fmt::format("{:<14} {:<14} {} GPUs", to_string(s.op), s.gpu->id, s.gpus), std::string(to_string(s.op)),

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -542,4 +543,55 @@ TEST_CASE("no measured DSA module (DeepSeek-V3.2's sparse attention layer) is fa
     CHECK(t.checked >= 10000);
     CHECK(prefills >= 4000);
     CHECK(t.faster.empty());
+}
+
+TEST_CASE("no measured linear-attention kernel, MLA multiply or quantization is faster than bound's roofline of it",
+          "[kernels]") {
+    // Each kernel as the operator model counts it (kernel_rows.hpp, operator_of(): GDN's and Mamba-2's convolution,
+    // the gated delta rule's recurrence, MLA's absorbed multiplies, an FP8 quantization), timed by bound with its
+    // bytes beyond the L2 (a benchmark calls it again and again).
+    const Profile& bound = *find_profile("bound");
+    std::map<std::string, BoundTally> by_kind;
+    auto check = [&](const std::string& kind, Operator op, const GpuSpec& g, double measured, const std::string& what) {
+        op.bytes = std::max(0.0, op.bytes - l2_bytes(g));
+        std::vector<Operator> ops{op};
+        const double at_least = estimate(ops, g, bound);
+        by_kind[kind].note(measured, at_least, fmt::format("{}: measured {} ms, bound {:.4g} ms", what, measured, at_least));
+    };
+    for (const auto& [engine, s] : rows().linear_attention) {
+        const bool conv = s.kernel == kernel_rows::LinearAttentionSample::Kernel::convolution;
+        const std::string kind = fmt::format("{} {}", conv ? "convolution" : "recurrence", s.prefill ? "prefill" : "decode");
+        check(kind, kernel_rows::operator_of(s), *s.gpu, s.measured_ms,
+              fmt::format("{} {} {}: batch {} x {} tokens, {} channels, {} heads of {} x {}", engine, s.gpu->id, kind,
+                          s.batch, s.tokens, s.channels, s.heads, s.k_dim, s.v_dim));
+    }
+    for (const auto& [engine, s] : rows().mla_bmm)
+        check("mla_bmm", kernel_rows::operator_of(s), *s.gpu, s.measured_ms,
+              fmt::format("{} {} mla_bmm {} {}: {} tokens x {} heads", engine, s.gpu->id, s.before ? "pre" : "post",
+                          to_string(s.format), s.tokens, s.heads));
+    for (const auto& [engine, s] : rows().quantize)
+        check("quantize", kernel_rows::operator_of(s), *s.gpu, s.measured_ms,
+              fmt::format("{} {} quantize {} x {}", engine, s.gpu->id, s.m, s.k));
+    // Every kind read, from the extracts of every GPU with them (9 GPUs; Mamba-2's from TensorRT-LLM only).
+    for (const char* kind : {"convolution prefill", "convolution decode", "recurrence prefill", "recurrence decode",
+                             "mla_bmm", "quantize"}) {
+        INFO(kind);
+        CHECK(by_kind[kind].checked >= 300);
+    }
+    for (const auto& [kind, t] : by_kind) {
+        INFO(kind << ": " << t.checked << " kernels; closest " << t.closest << "x: " << t.closest_row);
+        std::string listed;
+        for (std::size_t i = 0; i < std::min<std::size_t>(t.faster.size(), 20); ++i) listed += t.faster[i] + "\n";
+        INFO(t.faster.size() << " faster than bound:\n" << listed);
+        CHECK(t.faster.empty());
+    }
+}
+
+TEST_CASE("the kernel extracts stay within the issue's 20 MB", "[kernels]") {
+    std::uintmax_t bytes = 0;
+    for (const auto& f : std::filesystem::recursive_directory_iterator(ROOFLINE_KERNELS_DIR))
+        if (f.is_regular_file()) bytes += f.file_size();
+    INFO(bytes << " bytes");
+    CHECK(bytes <= 20'000'000);
+    CHECK(bytes > 1'000'000);  // the extracts are there
 }

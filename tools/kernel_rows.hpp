@@ -5,6 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
+#include <initializer_list>
 #include <deque>
 #include <map>
 #include <set>
@@ -67,6 +69,92 @@ struct DsaModuleSample {
     double measured_ms = 0;
 };
 
+/// One measured kernel of a linear-attention layer, as the collectors run it (linear_attention: gdn-*.csv, Qwen3.5's
+/// and Qwen3-Next's gated delta rule; mamba2-*.csv, Mamba-2's convolution): the causal convolution over `channels`
+/// channels of each token (prefill: causal_conv1d_fn over each prompt; decode: causal_conv1d_update, its state of
+/// d_conv - 1 tokens read and written), or the gated delta rule's recurrence (prefill: chunked, chunk_gated_delta_rule;
+/// decode: one step, fused_recurrent_gated_delta_rule), `heads` value heads each with a k_dim x v_dim state in
+/// `state_bytes` bytes a value, `k_heads` key heads. `batch` sequences of `tokens` tokens (decode: 1).
+struct LinearAttentionSample {
+    enum class Kernel { convolution, recurrence };
+    Kernel kernel = Kernel::recurrence;
+    bool prefill = false;
+    double batch = 1, tokens = 1;
+    double channels = 0, conv_width = 4;
+    double heads = 0, k_heads = 0, k_dim = 0, v_dim = 0, state_bytes = 2;
+    const roofline::GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+
+/// One of MLA's absorbed batched multiplies in decode (mla_bmm-*.csv), per head of `heads` on the GPU: before the
+/// attention each token's 128 no-rope query values into the 512-value latent (mla_gen_pre), after it the latent output
+/// back to the 128 values of the head (mla_gen_post); the heads' weights (512 x 128 each) in `format`.
+struct MlaBmmSample {
+    bool before = true;
+    double tokens = 0, heads = 0;
+    roofline::DType format = roofline::DType::bf16;
+    const roofline::GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+    static constexpr double kLatent = 512, kNope = 128;
+};
+
+/// One measured FP8 quantization with a static per-tensor scale (scale_matrix-*.csv): m x k 16-bit values read, as
+/// many FP8 values written.
+struct QuantizeSample {
+    double m = 0, k = 0;
+    const roofline::GpuSpec* gpu = nullptr;
+    double measured_ms = 0;
+};
+
+/// The operator of a measured linear-attention kernel as the operator model counts it (operators.cpp, state_layers():
+/// the convolution and the recurrence are two of the kernels its "linear_attn" holds), all its bytes from memory:
+/// - the convolution: each token's channels read and written in 16 bits (decode: and the convolution's state of
+///   conv_width - 1 tokens read and written), 2 x conv_width FLOPs a channel and token;
+/// - the recurrence: each token's queries and keys (k_heads x k_dim) and values and output (heads x v_dim) read or
+///   written in 16 bits, and in decode each sequence's state (heads x k_dim x v_dim values) read and written once;
+///   the catalog's FLOPs of the recurrence (roofline::gated_deltanet_flops_per_token()) at the 16-bit peak.
+inline roofline::Operator operator_of(const LinearAttentionSample& s) {
+    roofline::Operator op;
+    op.name = "linear_attn";
+    op.kind = roofline::OperatorKind::state;
+    op.layers = 1;
+    const double tokens = s.batch * s.tokens;
+    if (s.kernel == LinearAttentionSample::Kernel::convolution) {
+        op.flops = 2 * s.conv_width * tokens * s.channels;
+        op.bytes = 2 * tokens * s.channels * 2 + (s.prefill ? 0 : 2 * s.batch * s.channels * (s.conv_width - 1) * 2);
+    } else {
+        op.flops = tokens * roofline::gated_deltanet_flops_per_token(s.heads, s.k_dim, s.v_dim);
+        op.bytes = tokens * (2 * s.k_heads * s.k_dim + 2 * s.heads * s.v_dim) * 2 +
+                   (s.prefill ? 0 : 2 * s.batch * s.heads * s.k_dim * s.v_dim * s.state_bytes);
+    }
+    return op;
+}
+
+/// The operator of an MLA batched multiply as the operator model counts it (operators.cpp: the heads' absorbed
+/// matrices are part of qkv_proj): 2 x 512 x 128 FLOPs per head and token in the weights' compute format, the heads'
+/// weights read in their format, each token's inputs and outputs in 16 bits.
+inline roofline::Operator operator_of(const MlaBmmSample& s) {
+    roofline::Operator op;
+    op.name = "mla_bmm";
+    op.layers = 1;
+    op.tokens = s.tokens;
+    op.compute = roofline::compute_dtype(s.format);
+    const double weights = s.heads * MlaBmmSample::kLatent * MlaBmmSample::kNope;
+    op.flops = 2 * s.tokens * weights;
+    op.bytes = weights * roofline::bytes_per_value(s.format) +
+               s.tokens * s.heads * (MlaBmmSample::kLatent + MlaBmmSample::kNope) * 2;
+    return op;
+}
+
+/// The operator of an FP8 quantization: m x k values read in 16 bits and written in 8; no FLOPs counted.
+inline roofline::Operator operator_of(const QuantizeSample& s) {
+    roofline::Operator op;
+    op.name = "quantize";
+    op.layers = 1;
+    op.bytes = s.m * s.k * 3;
+    return op;
+}
+
 /// A sample with the engine that ran it (aiconfigurator's name: trtllm, sglang, vllm, nccl).
 template <class Sample>
 struct Row {
@@ -93,6 +181,9 @@ struct Rows {
     /// captured in a CUDA graph, as they serve; their eager calls left out), 16-bit values.
     std::vector<Row<roofline::CollectiveSample>> engine_allreduce;
     std::vector<Row<DsaModuleSample>> dsa;  ///< DeepSeek-V3.2's DSA modules, prefill and decode
+    std::vector<Row<LinearAttentionSample>> linear_attention;  ///< GDN's convolution and recurrence, Mamba-2's convolution
+    std::vector<Row<MlaBmmSample>> mla_bmm;
+    std::vector<Row<QuantizeSample>> quantize;
     std::string commit;  ///< aiconfigurator's commit the extracts come from
 
     explicit Rows(const std::string& dir) {
@@ -154,6 +245,43 @@ struct Rows {
                                             r.number(prefill ? "isl" : "step"), weights->second, kv->second, gpu,
                                             r.number("latency")}});
                 }
+            } else if (is("/gdn-") || is("/mamba2-")) {
+                const bool gdn = is("/gdn-");
+                for (const measurements::Row& r : rows) {
+                    const std::string& kernel = r["kernel_source"];
+                    LinearAttentionSample x;
+                    x.kernel = kernel.find("conv1d") != std::string::npos ? LinearAttentionSample::Kernel::convolution
+                                                                          : LinearAttentionSample::Kernel::recurrence;
+                    x.prefill = r["phase"] == "context";
+                    x.batch = r.number("batch_size");
+                    x.tokens = x.prefill ? r.number("seq_len") : 1;
+                    x.gpu = gpu;
+                    x.measured_ms = r.number("latency");
+                    if (gdn) {
+                        x.heads = r.number("num_v_heads");
+                        x.k_heads = r.number("num_k_heads");
+                        x.k_dim = r.number("head_k_dim");
+                        x.v_dim = r.number("head_v_dim");
+                        // TensorRT-LLM's collector convolves the keys alone and keeps the state in 16 bits, as
+                        // SGLang's did before 0.5.14 (collector/sglang/collect_gdn.py at 1d12d321); SGLang's since
+                        // 0.5.14 and vLLM's convolve queries, keys and values (2 x keys + values) and keep it in 32
+                        // bits (aiconfigurator's collector/<engine>/collect_gdn.py at the extracts' commit).
+                        const bool trtllm = engine == "trtllm" || (engine == "sglang" && older(s["version"], {0, 5, 14}));
+                        x.channels = x.k_heads * x.k_dim * (trtllm ? 1 : 2) + (trtllm ? 0 : x.heads * x.v_dim);
+                        x.state_bytes = trtllm ? 2 : 4;
+                    } else {  // Mamba-2: x, B and C convolved (nheads x head_dim + 2 x n_groups x d_state channels)
+                        x.channels = r.number("nheads") * r.number("head_dim") + 2 * r.number("n_groups") * r.number("d_state");
+                    }
+                    linear_attention.push_back({engine, x});
+                }
+            } else if (is("/mla_bmm-")) {
+                for (const measurements::Row& r : rows)
+                    if (const auto f = kFormats.find(r["bmm_dtype"]); f != kFormats.end())
+                        mla_bmm.push_back({engine, {r["op_name"] == "mla_gen_pre", r.number("num_tokens"),
+                                                    r.number("num_heads"), f->second, gpu, r.number("latency")}});
+            } else if (is("/scale_matrix-")) {
+                for (const measurements::Row& r : rows)
+                    quantize.push_back({engine, {r.number("m"), r.number("k"), gpu, r.number("latency")}});
             } else if (is("/custom_allreduce-")) {
                 for (const measurements::Row& r : rows) {
                     if (r["allreduce_dtype"] != "bfloat16" || r["kernel_source"].find("eager") != std::string::npos)
@@ -177,6 +305,18 @@ struct Rows {
     Rows& operator=(const Rows&) = delete;
 
 private:
+    /// Whether a version ("0.5.10", "1.3.0rc20") comes before `than` (its leading numbers compared).
+    static bool older(const std::string& version, std::initializer_list<int> than) {
+        std::vector<int> v;
+        for (std::size_t i = 0; i < version.size() && v.size() < than.size();) {
+            if (!std::isdigit(static_cast<unsigned char>(version[i]))) break;
+            std::size_t end = i;
+            while (end < version.size() && std::isdigit(static_cast<unsigned char>(version[end]))) ++end;
+            v.push_back(std::stoi(version.substr(i, end - i)));
+            i = end < version.size() && version[end] == '.' ? end + 1 : version.size();
+        }
+        return std::lexicographical_compare(v.begin(), v.end(), than.begin(), than.end());
+    }
     static roofline::MoeShape moe_shape_of(const measurements::Row& r, roofline::DType format) {
         return {r.number("num_tokens"),  r.number("hidden_size"), r.number("inter_size"),
                 r.number("topk"),        r.number("num_experts"), r.number("moe_tp_size"),

@@ -35,8 +35,7 @@ void read_gated_deltanet(Reader& r, ModelSpec& m) {
     s.out_width = nv * dv;
     s.params = m.hidden * s.in_width + conv * kernel + 2 * nv + dv + s.out_width * m.hidden;
     s.state_values = nv * dk * dv + conv * (kernel - 1);
-    // Per token and value head: decay and rank-1 update of the state (4 dk dv), its product with q (2 dk dv).
-    s.flops_per_token = 6 * nv * dk * dv + 2 * conv * kernel;
+    s.flops_per_token = gated_deltanet_flops_per_token(nv, dk, dv) + 2 * conv * kernel;
     s.heads = nv;
     const std::string dtype = r.text("mamba_ssm_dtype");
     s.state_value_bytes = dtype == "float32" ? 4 : 2;

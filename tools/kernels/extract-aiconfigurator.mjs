@@ -74,6 +74,36 @@ const TABLES = {
       'step', 'latency'],
     cap: 700,
   },
+  // Linear attention's kernels as the collectors run them (Qwen3.5's and Qwen3-Next's gated delta rule: the key
+  // channels' causal convolution and the recurrence, chunked in prefill, one step in decode; Mamba-2's convolution:
+  // the collector measures no scan). Prefill at prompts of powers of 4.
+  'linear_attention/gdn_perf': {
+    keep: r => r.phase === 'generation' || POW4.has(r.seq_len),
+    columns: ['kernel_source', 'phase', 'batch_size', 'seq_len', 'd_model', 'num_k_heads', 'head_k_dim', 'num_v_heads',
+      'head_v_dim', 'latency'],
+    cap: 240,
+  },
+  'linear_attention/mamba2_perf': {
+    keep: r => r.phase === 'generation' || POW4.has(r.seq_len),
+    columns: ['kernel_source', 'phase', 'batch_size', 'seq_len', 'd_model', 'd_state', 'nheads', 'head_dim', 'n_groups',
+      'latency'],
+    cap: 120,
+  },
+  // MLA's absorbed batched multiplies in decode (per head: the queries' no-rope part into the latent, 128 -> 512,
+  // before the attention; the latent output back to the value heads, 512 -> 128, after it).
+  'mla_bmm/mla_bmm_perf': {
+    keep: r => POW2.has(r.num_tokens) && POW2.has(r.num_heads),
+    columns: ['op_name', 'kernel_source', 'bmm_dtype', 'num_tokens', 'num_heads', 'latency'],
+    cap: 200,
+  },
+  // FP8 activation quantization with a static per-tensor scale: m x k 16-bit values read, m x k FP8 values written.
+  // (The quantize folder's computescale_perf is left out: each collector logs the difference of a dynamic and a
+  // static quantization's times, clamped at 0, not a kernel's time.)
+  'quantize/scale_matrix_perf': {
+    keep: r => POW4.has(r.m) && POW2.has(r.k),
+    columns: ['kernel_source', 'quant_dtype', 'm', 'k', 'latency'],
+    cap: 100,
+  },
   // Each engine's own all-reduce (TensorRT-LLM's, SGLang's and vLLM's custom kernels for NVLink, NCCL past them).
   'comm/custom_allreduce_perf': {
     keep: () => true,
@@ -89,7 +119,12 @@ const newer = (a, b) => {
   for (let i = 0; i < Math.max(x.length, y.length); ++i) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) > (y[i] ?? -1)
   return a.length < b.length  // 1.3.0 after 1.3.0rc20
 }
-const ls = path => { try { return git('ls-tree', '--name-only', `HEAD:${path}`).toString().split('\n').filter(Boolean) } catch { return [] } }
+const ls = path => {
+  try {  // a folder the snapshot does not have: no versions (git's complaint not shown)
+    return execFileSync('git', ['-C', repo, 'ls-tree', '--name-only', `HEAD:${path}`], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString().split('\n').filter(Boolean)
+  } catch { return [] }
+}
 const csvCell = v => {
   if (typeof v === 'bigint') v = Number(v)
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toPrecision(6)

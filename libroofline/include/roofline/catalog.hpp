@@ -106,6 +106,13 @@ struct LayerRun {
     double topk = 0;    ///< compressed: the entries an indexer picks (0: all of them); block_sparse: the blocks
 };
 
+/// FLOPs of a gated DeltaNet's recurrence (Qwen3-Next, Qwen3.5) per token, one layer: per value head of a k_dim x
+/// v_dim state, its decay and rank-1 update (4 k_dim v_dim) and its product with the query (2 k_dim v_dim). The
+/// catalog's count (StateLayerSpec::flops_per_token, with the convolution's), and the measured kernels' (issue #44).
+constexpr double gated_deltanet_flops_per_token(double v_heads, double k_dim, double v_dim) noexcept {
+    return 6 * v_heads * k_dim * v_dim;
+}
+
 /// The linear-attention or state-space layers of a model (all of a model's are alike).
 struct StateLayerSpec {
     std::string kind;            ///< "gated_deltanet", "kda" or "mamba2" (empty: none)
