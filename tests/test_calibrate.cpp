@@ -521,25 +521,27 @@ TEST_CASE("the parameter of 0.10: a cost per routed expert a GPU runs, in each M
 
 namespace {
 
-/// A set parameter of 0.14 (moe_layer, sparse_gather): typical and the engines' profiles set it to 1, bound and
-/// llama.cpp leave it 0, bound with it is bound no more, and a profile text writes it only where it is not 0 (0.13
-/// refuses a parameter it does not know), reads it back, and names it when it is out of its range (0 to 4).
-void check_set_parameter(const char* key, double Profile::*field) {
+/// A set parameter of 0.14 (moe_layer, sparse_gather) or 0.15 (state_compute): typical and the engines' profiles set
+/// it (moe_layer and sparse_gather to 1: `one`; state_compute to measured values, tests/test_kernels.cpp), bound and
+/// llama.cpp leave it 0, bound with it is bound no more, and a profile text writes it only where it is not 0 (an
+/// older version refuses a parameter it does not know), reads it back, and names it when it is out of its range.
+void check_set_parameter(const char* key, double Profile::*field, bool one = true) {
     INFO(key);
-    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"}) CHECK(find_profile(name)->*field == 1);
+    for (const char* name : {"typical", "sglang", "vllm", "tensorrt-llm"})
+        CHECK((one ? find_profile(name)->*field == 1 : find_profile(name)->*field > 0));
     CHECK(find_profile("llama.cpp")->*field == 0);
     CHECK(find_profile("bound")->*field == 0);
     Profile almost = *find_profile("bound");
-    almost.*field = 1;
+    almost.*field = 0.5;
     CHECK_FALSE(serving::is_bound(almost));
     Calibration c;
     c.base = "typical";
     c.rows = 3;
     c.profile = neutral();
-    c.profile.*field = 1;
+    c.profile.*field = 0.5;
     const std::string text = profile_text(c);
-    CHECK_THAT(text, Contains(std::string(key) + "=1"));
-    CHECK(profile_from_text(text).*field == 1);
+    CHECK_THAT(text, Contains(std::string(key) + "=0.5"));
+    CHECK(profile_from_text(text).*field == 0.5);
     c.profile.*field = 0;
     const std::string without = profile_text(c);
     CHECK_THAT(without, !Contains(key));
@@ -773,4 +775,34 @@ TEST_CASE("the parameter of 0.14: a sparse prefill's gather of each query's top-
     CHECK(find_profile("typical")->for_vendor("AMD").sparse_gather == 0);
     CHECK(find_profile("vllm")->for_vendor("AMD").sparse_gather == 0);
     check_set_parameter("sparse_gather", &Profile::sparse_gather);
+}
+
+TEST_CASE("the parameter of 0.15: a delta rule's recurrence at the measured kernels' rate", "[calibrate][profile]") {
+    const ModelSpec m = *find_model("qwen3-next-80b-a3b");
+    const GpuSpec gpu = *find_gpu("h200");
+    const DeploymentRef d{m, gpu, DType::bf16, DType::bf16, 4};
+    std::vector<Operator> ops = prefill_operators(d, 1, 32768);
+    const Operator* state = nullptr;
+    for (const Operator& op : ops)
+        if (op.kind == OperatorKind::state) state = &op;
+    REQUIRE(state);
+    // The recurrence (and its convolution) of the 36 Gated DeltaNet layers, their value heads split over the 4 GPUs.
+    CHECK(m.state.kind == "gated_deltanet");
+    CHECK(state->recurrence_flops ==
+          Approx(m.layers_with(Attention::state) * 32768 * m.state.flops_per_token / std::min(4.0, m.state.heads)));
+    CHECK(state->recurrence_flops < state->flops);  // the projections beside it
+    // Timed at state_compute of the BF16 peak where the profile sets it, the projections at the compute roof.
+    Profile p = neutral();
+    const double at_roof = op_ms(ops, gpu, p, "linear_attn");
+    p.state_compute_efficiency = 0.03;
+    const double projections = (state->flops - state->recurrence_flops) / (gpu.peak_tflops(DType::bf16) * 1e9);
+    const double recurrence = state->recurrence_flops / (gpu.peak_tflops(DType::bf16) * 0.03 * 1e9);
+    CHECK(op_ms(ops, gpu, p, "linear_attn") == Approx(projections + recurrence));
+    CHECK(op_ms(ops, gpu, p, "linear_attn") > 2 * at_roof);  // at 32,768 tokens the recurrence is most of the layer
+    CHECK(op_ms(ops, gpu, p, "qkv_proj") == op_ms(ops, gpu, neutral(), "qkv_proj"));
+    // Mamba-2's scan is not measured: its state layers stay at the roof.
+    const ModelSpec nemotron = *find_model("nemotron-3-nano-30b-a3b");
+    for (const Operator& op : prefill_operators(DeploymentRef{nemotron, gpu, DType::bf16, DType::bf16, 1}, 1, 4096))
+        CHECK(op.recurrence_flops == 0);
+    check_set_parameter("state_compute", &Profile::state_compute_efficiency, false);
 }

@@ -595,3 +595,37 @@ TEST_CASE("the kernel extracts stay within the issue's 20 MB", "[kernels]") {
     CHECK(bytes <= 20'000'000);
     CHECK(bytes > 1'000'000);  // the extracts are there
 }
+
+TEST_CASE("the profiles' delta-rule recurrence rate is the measured kernels' (profiles.json set, issue #44)",
+          "[kernels][profile]") {
+    // The median, over the GPU's dense BF16 peak, of the FLOPs per second (the catalog's count,
+    // gated_deltanet_flops_per_token()) of every chunked recurrence of a prefill of 16,384 tokens or more (a batch's
+    // prompts together) on the datacenter Hopper and Blackwell GPUs: typical's of every engine's rows, each engine's
+    // profile of its own.
+    std::map<std::string, std::vector<double>> of_engine;
+    for (const auto& [engine, s] : rows().linear_attention) {
+        const std::string& id = s.gpu->id;
+        const bool datacenter = id == "h100-sxm" || id == "h200" || id == "b200" || id == "gb200" || id == "b300" ||
+                                id == "gb300";
+        if (s.kernel != kernel_rows::LinearAttentionSample::Kernel::recurrence || !s.prefill ||
+            s.batch * s.tokens < 16384 || !datacenter)
+            continue;
+        const double rate = kernel_rows::operator_of(s).flops / (s.measured_ms * 1e9) / s.gpu->peak_tflops(DType::bf16);
+        of_engine[engine].push_back(rate);
+        of_engine["all"].push_back(rate);
+    }
+    const std::pair<const char*, const char*> profiles[] = {
+        {"typical", "all"}, {"sglang", "sglang"}, {"vllm", "vllm"}, {"tensorrt-llm", "trtllm"}};
+    for (const auto& [profile, engine] : profiles) {
+        INFO(profile << " from " << engine << "'s " << of_engine[engine].size() << " rows");
+        REQUIRE(of_engine[engine].size() >= 100);
+        const double measured = median(of_engine[engine]);
+        CHECK(find_profile(profile)->state_compute_efficiency == Approx(measured).margin(5e-5));
+        CHECK(find_profile(profile)->for_vendor("AMD").state_compute_efficiency ==
+              find_profile(profile)->state_compute_efficiency);  // transferred: no AMD kernel measured
+        CHECK(measured < 0.2);  // far from the matrix units' peak: why the profiles set it
+    }
+    // llama.cpp's kernels are not measured; bound computes at the peak.
+    CHECK(find_profile("llama.cpp")->state_compute_efficiency == 0);
+    CHECK(find_profile("bound")->state_compute_efficiency == 0);
+}

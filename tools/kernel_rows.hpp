@@ -113,6 +113,7 @@ struct QuantizeSample {
 /// - the recurrence: each token's queries and keys (k_heads x k_dim) and values and output (heads x v_dim) read or
 ///   written in 16 bits, and in decode each sequence's state (heads x k_dim x v_dim values) read and written once;
 ///   the catalog's FLOPs of the recurrence (roofline::gated_deltanet_flops_per_token()) at the 16-bit peak.
+/// Its FLOPs are recurrence_flops, timed at the profile's state_compute_efficiency where it sets one.
 inline roofline::Operator operator_of(const LinearAttentionSample& s) {
     roofline::Operator op;
     op.name = "linear_attn";
@@ -127,6 +128,7 @@ inline roofline::Operator operator_of(const LinearAttentionSample& s) {
         op.bytes = tokens * (2 * s.k_heads * s.k_dim + 2 * s.heads * s.v_dim) * 2 +
                    (s.prefill ? 0 : 2 * s.batch * s.heads * s.k_dim * s.v_dim * s.state_bytes);
     }
+    op.recurrence_flops = op.flops;  // the step's recurrence_flops hold the recurrence's and the convolution's
     return op;
 }
 

@@ -63,7 +63,7 @@ struct TextParam {
     bool omitted_at_zero;  ///< written only where it is not 0, so that older versions read the text (0.10's expert_us)
     double Profile::*field;
 };
-constexpr std::array<TextParam, 17> kTextParams{{
+constexpr std::array<TextParam, 18> kTextParams{{
     {"bw", 0, 1, true, false, false, &Profile::bandwidth_efficiency},
     {"mfu", 0, 1, true, false, false, &Profile::compute_efficiency},
     {"link", 0, 1, true, false, false, &Profile::interconnect_efficiency},
@@ -81,6 +81,7 @@ constexpr std::array<TextParam, 17> kTextParams{{
     {"attn_compute", 0, 1, false, true, true, &Profile::attention_compute_efficiency},
     {"moe_layer", 0, 4, false, true, true, &Profile::moe_layer},
     {"sparse_gather", 0, 4, false, true, true, &Profile::sparse_gather},
+    {"state_compute", 0, 1, false, true, true, &Profile::state_compute_efficiency},
 }};
 constexpr std::string_view kOverlapKey = "overlap_ep";
 

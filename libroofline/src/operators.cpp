@@ -273,6 +273,10 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     op.tokens = tokens;
     op.layers = layers;
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
+    // A delta rule's recurrence runs in kernels of its own, far from the matrix units' peak (Profile::
+    // state_compute_efficiency); Mamba-2's scan is not measured (docs/accuracy.md): timed as the projections.
+    if (m.state.kind == "gated_deltanet" || m.state.kind == "kda")
+        op.recurrence_flops = layers * tokens * m.state.flops_per_token / split;
     op.bytes = layers * (s.state * s.weight_value_bytes +
                          tokens * (m.hidden + (m.state.in_width + m.state.out_width) / split + m.hidden) * kActivationBytes +
                          2 * sequences * s.state_bytes);
@@ -673,7 +677,12 @@ double estimate(std::vector<Operator>& ops, const GpuSpec& gpu, const Profile& o
                 at.tflops = std::max(tiles, vector);
             }
             if (op.kind == OperatorKind::attention) at = attention_roof(gpu, profile, op.compute);
-            const StepTime time = step_time({timed_flops(op, gpu), timed_bytes(op, profile)}, at);
+            double flops = timed_flops(op, gpu);
+            // A delta rule's recurrence at its own rate: as the FLOPs at the operator's roof that take its time.
+            if (op.recurrence_flops > 0 && profile.state_compute_efficiency > 0)
+                flops += op.recurrence_flops *
+                         (at.tflops / (gpu.peak_tflops(DType::bf16) * profile.state_compute_efficiency) - 1);
+            const StepTime time = step_time({flops, timed_bytes(op, profile)}, at);
             op.ms = time.time_ms * (op.expert_parallel ? profile.expert_imbalance : 1);
             if (op.kind == OperatorKind::experts)
                 op.ms += op.layers * (op.count * profile.expert_overhead_us +

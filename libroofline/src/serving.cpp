@@ -356,7 +356,7 @@ bool is_bound(const Profile& p) noexcept {
            p.max_running_seqs == 0 && p.max_iteration_tokens == 0 && p.vendors.empty() &&
            (p.scaleout_efficiency == 0 || p.scaleout_efficiency == 1) &&
            (p.attention_compute_efficiency == 0 || p.attention_compute_efficiency == 1) && p.moe_layer == 0 &&
-           p.sparse_gather == 0;
+           p.sparse_gather == 0 && p.state_compute_efficiency == 0;
 }
 
 double iteration_ms(const Deployment& d, const Profile& p, const Workload& w, double batch, double prompts) {

@@ -111,6 +111,8 @@ public:
             k.flops0 = zero[i].flops;
             k.bytes0 = zero[i].bytes;
             k.flops1 = (one[i].flops - zero[i].flops) / u;
+            k.recurrence0 = zero[i].recurrence_flops;
+            k.recurrence1 = (one[i].recurrence_flops - zero[i].recurrence_flops) / u;
             k.bytes1 = (one[i].bytes - zero[i].bytes) / u;
             k.link1 = (one[i].link_bytes - zero[i].link_bytes) / u;
             k.out1 = (one[i].scaleout_bytes - zero[i].scaleout_bytes) / u;
@@ -221,7 +223,7 @@ private:
     struct Coefficients {
         Kind kind = Kind::per_token;
         double flops0 = 0, bytes0 = 0, flops1 = 0, bytes1 = 0, link1 = 0, out1 = 0, bytes_per_expert = 0,
-               bytes_per_sequence = 0, tokens1 = 0;
+               bytes_per_sequence = 0, tokens1 = 0, recurrence0 = 0, recurrence1 = 0;
         bool local = false;  ///< Operator::local
     };
 
@@ -269,6 +271,7 @@ private:
                 case Kind::state:  // on an attention group's tokens and sequences
                     op.tokens = local * k.tokens1;
                     op.flops = k.flops0 + local * k.flops1;
+                    op.recurrence_flops = k.recurrence0 + local * k.recurrence1;
                     op.bytes = k.bytes0 + local * k.bytes1 + sequences * k.bytes_per_sequence;
                     break;
                 case Kind::per_token: {

@@ -101,7 +101,7 @@ struct SetParameter {
     double absent;
     double Profile::*field;
 };
-inline constexpr std::array<SetParameter, 7> kSetParameters{{
+inline constexpr std::array<SetParameter, 8> kSetParameters{{
     {"expert_imbalance", 1.0, &Profile::expert_imbalance},
     {"max_running_seqs", 0.0, &Profile::max_running_seqs},
     {"max_iteration_tokens", 0.0, &Profile::max_iteration_tokens},
@@ -109,6 +109,7 @@ inline constexpr std::array<SetParameter, 7> kSetParameters{{
     {"attention_compute_efficiency", 0.0, &Profile::attention_compute_efficiency},
     {"moe_layer", 0.0, &Profile::moe_layer},
     {"sparse_gather", 0.0, &Profile::sparse_gather},
+    {"state_compute_efficiency", 0.0, &Profile::state_compute_efficiency},
 }};
 
 /// What calibrate() (ROOFLINE_CALIBRATE) fits: all but the cost per layer, per all-to-all and per routed expert,

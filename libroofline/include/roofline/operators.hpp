@@ -70,6 +70,11 @@ struct Profile {
     /// whose DSA kernels were measured (aiconfigurator's DeepSeek-V3.2 modules: docs/accuracy.md). 0: the cache read
     /// once (bound: a kernel may keep a short context's entries in the L2; profile texts before 0.14).
     double sparse_gather = 0;
+    /// Fraction of the 16-bit dense peak at which a delta-rule state layer (gated DeltaNet, KDA) computes its
+    /// recurrence (Operator::recurrence_flops), set from the measured kernels (profiles.json "set": the chunked
+    /// recurrence's Triton and FlashInfer kernels of the engines, 2-10% of the peak), not fitted. 0: at the profile's
+    /// compute roof like a matrix multiply (bound; profile texts before 0.15).
+    double state_compute_efficiency = 0;
     /// Engine limits of the serving model (docs/serving-model.md, section 2), set from each engine's documented
     /// defaults, not fitted: the most sequences one scheduler runs at once (vLLM max_num_seqs, SGLang
     /// --max-running-requests, TensorRT-LLM max_batch_size) and the most tokens one iteration carries, decode and
@@ -142,6 +147,9 @@ struct Operator {
     /// query reading its own top-k cached entries, no two queries sharing the read), timed where the profile counts
     /// them (Profile::sparse_gather, timed_bytes()).
     double gather_bytes = 0;
+    /// Of flops, those of a delta-rule state layer's recurrence and convolution (gated DeltaNet, KDA), computed at
+    /// Profile::state_compute_efficiency of the 16-bit dense peak where the profile sets it (timed_flops()).
+    double recurrence_flops = 0;
     double layers = 0;          ///< layers it runs in, once each a forward pass (the profile's layer_overhead_us
                                 ///< counts the most of any operator: the step's layers)
     DType compute = DType::bf16;
