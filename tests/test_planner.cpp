@@ -478,7 +478,7 @@ TEST_CASE("planner formulas reject bad input with an error naming the argument",
                   "ttft_ms");
     const std::string ttft_reason =
         error_of("ROOFLINE_PLAN", {text("llama-3.1-70b"), num(100), num(2000), num(300), num(5), num(50)}).reason();
-    CHECK_THAT(ttft_reason, Contains("the fastest first token, 'gb200'"));
+    CHECK_THAT(ttft_reason, Contains("the fastest first token, 'gb300'"));
     CHECK_THAT(ttft_reason, Contains("a ttft_ms above that is met at a low enough load"));
     CHECK_THAT(ttft_reason, !Contains("per output token for one request"));  // the TPOT's note goes with a TPOT miss
     // Unknown ids, with the formula layer's wording and suggestion.

@@ -245,6 +245,9 @@ int main(int argc, char** argv) try {
         "architecture, phase and KV cache format; mla: DeepSeek's latent attention (kernels.hpp, mla_shape()) the same way; collectives: NCCL's per architecture, collective and number of GPUs; "
         "moe_layer: not fitted, the median over an architecture's GPUs and engines of what a MoE layer of one token "
         "takes beyond a dense MLP's two multiplies of one row, µs (kernels.hpp, moe_layer_us()); "
+        "attention_compute: not fitted, each architecture's median rate of long prefills' attention (16,384 tokens "
+        "or more, every engine) over the datacenter Hopper and Blackwell GPUs' (kernels.hpp, "
+        "attention_compute_ratio()); "
         "not_fitted: rows left out, with the reason. Each fit minimises the sum of |log(predicted / measured)|; its "
         "errors are median absolute percentage errors on its rows ('fitted') and in 10-fold cross-validation over its "
         "shapes: the multiplies' weight shapes (n, k), the MoE layers' (hidden, inter, top-k, experts), attention's "
@@ -279,6 +282,15 @@ int main(int argc, char** argv) try {
                                   {"us", std::round(l.us * 100) / 100},
                                   {"pairs", l.pairs},
                                   {"measured_on", l.gpus}});
+    // Not a fit: each architecture's long prefills' attention rate over the datacenter GPUs' (kernel_rows.hpp,
+    // attention_compute_rates()).
+    j["attention_compute"] = nlohmann::ordered_json::array();
+    for (const kernel_rows::AttentionComputeRate& a : kernel_rows::attention_compute_rates(rows))
+        j["attention_compute"].push_back({{"architecture", a.architecture},
+                                          {"ratio", std::round(a.ratio * 1e4) / 1e4},
+                                          {"rate", std::round(a.rate * 1e4) / 1e4},
+                                          {"rows", a.rows},
+                                          {"measured_on", a.gpus}});
     std::ofstream(out) << j.dump(2) << "\n";
     return 0;
 } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -408,6 +409,51 @@ inline std::vector<MoeLayerLatency> moe_layer_latencies(const Rows& rows) {
         l.us = std::max(0.0, roofline::median(extra[architecture]));
         out.push_back(l);
     }
+    return out;
+}
+
+/// The datacenter Hopper and Blackwell GPUs (H100, H200, B200, GB200, B300, GB300): the GPUs whose long prefills set
+/// the profiles' attention compute (profiles.json "set", attention_compute_efficiency).
+inline bool datacenter_gpu(const roofline::GpuSpec& g) {
+    return g.id == "h100-sxm" || g.id == "h200" || g.id == "b200" || g.id == "gb200" || g.id == "b300" || g.id == "gb300";
+}
+
+/// A long prefill's attention rate: a measured prefill attention row with a 16-bit cache, head size 128 and prompts of
+/// 16,384 tokens or more, its causal FLOPs (4 x batch x heads x head size x pairs) per second over the GPU's dense BF16
+/// peak; nullopt for any other row. The rows the profiles' attention compute and the architectures' ratios are set on.
+inline std::optional<double> long_prefill_attention_rate(const roofline::AttentionSample& r) {
+    const roofline::AttentionShape& s = r.shape;
+    if (!s.prefill || s.kv != roofline::DType::bf16 || s.head_dim != 128 || s.context < 16384) return std::nullopt;
+    const double flops = 4 * s.batch * s.heads * s.head_dim * s.context * (s.context + 1) / 2;
+    return flops / (r.measured_ms * 1e9) / r.gpu->peak_tflops(roofline::DType::bf16);
+}
+
+/// How fast each architecture's long prefills compute attention against the datacenter GPUs': kernels.json
+/// "attention_compute" (kernels.hpp, attention_compute_ratio()). The median over the architecture's GPUs and every
+/// engine of long_prefill_attention_rate(), over the median of the datacenter GPUs' rows (datacenter_gpu(): the rows
+/// whose median is typical's attention_compute_efficiency). Blackwell's exponentials, not its matrix units, bound a
+/// long prefill's attention; Blackwell Ultra doubles their rate.
+struct AttentionComputeRate {
+    std::string architecture;
+    double rate = 0, ratio = 0;
+    std::size_t rows = 0;
+    std::set<std::string> gpus;
+};
+inline std::vector<AttentionComputeRate> attention_compute_rates(const Rows& rows) {
+    std::map<std::string, std::vector<double>> of;
+    std::map<std::string, std::set<std::string>> gpus;
+    std::vector<double> datacenter;
+    for (const auto& [engine, r] : rows.attention)
+        if (const auto rate = long_prefill_attention_rate(r)) {
+            of[r.gpu->architecture].push_back(*rate);
+            gpus[r.gpu->architecture].insert(r.gpu->id);
+            if (datacenter_gpu(*r.gpu)) datacenter.push_back(*rate);
+        }
+    const double reference = roofline::median(datacenter);
+    std::vector<AttentionComputeRate> out;
+    for (const auto& [architecture, rates] : of)
+        out.push_back({architecture, roofline::median(rates), roofline::median(rates) / reference, rates.size(),
+                       gpus[architecture]});
     return out;
 }
 

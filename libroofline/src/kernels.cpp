@@ -67,6 +67,7 @@ struct Catalog {
     std::map<std::tuple<std::string, std::string, bool, DType>, AttentionKernel> attention, mla;
     std::map<std::tuple<std::string, Collective, double>, CollectiveKernel> collective;
     std::vector<std::pair<std::string, double>> moe_layer;  ///< architecture, µs (a few: a scan finds one)
+    std::vector<std::pair<std::string, double>> attention_compute;  ///< architecture, ratio
 };
 
 /// A model's fitted parameters from its kernels.json entry, in its table's order.
@@ -114,6 +115,8 @@ const Catalog& catalog() {
         }
         for (const auto& g : j.at("moe_layer"))
             out.moe_layer.emplace_back(g.at("architecture").get<std::string>(), g.at("us").get<double>());
+        for (const auto& g : j.at("attention_compute"))
+            out.attention_compute.emplace_back(g.at("architecture").get<std::string>(), g.at("ratio").get<double>());
         return out;
     }();
     return c;
@@ -238,6 +241,12 @@ double moe_layer_us(std::string_view architecture) {
     for (const auto& [a, us] : catalog().moe_layer)
         if (a == architecture) return us;
     return 0;
+}
+
+double attention_compute_ratio(std::string_view architecture) {
+    for (const auto& [a, ratio] : catalog().attention_compute)
+        if (a == architecture) return ratio;
+    return 1;
 }
 
 std::vector<double> parameters_of(const GemmKernel& k) {

@@ -618,9 +618,11 @@ double timed_bytes(const Operator& op, const Profile& profile) noexcept {
 }
 
 Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute) {
-    const double efficiency = profile.attention_compute_efficiency > 0
-                                  ? profile.attention_compute_efficiency
-                                  : profile.compute_efficiency * profile.attention_efficiency;
+    // A measured rate, the datacenter GPUs' median, moves with the architecture's (never above the peak).
+    const double efficiency =
+        profile.attention_compute_efficiency > 0
+            ? std::min(1.0, profile.attention_compute_efficiency * attention_compute_ratio(gpu.architecture))
+            : profile.compute_efficiency * profile.attention_efficiency;
     return {gpu.peak_tflops(compute) * efficiency, gpu.hbm_tbs * profile.bandwidth_efficiency * profile.attention_efficiency};
 }
 

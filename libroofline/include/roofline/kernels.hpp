@@ -170,6 +170,14 @@ double l2_bytes(const GpuSpec& gpu) noexcept;
 /// measured kernels (AMD's CDNA, DGX Spark's GB10).
 double moe_layer_us(std::string_view architecture);
 
+/// How fast a long prefill's attention computes on GPUs of an architecture against the datacenter Hopper and
+/// Blackwell GPUs' median (kernels.json "attention_compute", from every engine's measured prefill attention of 16,384
+/// tokens or more: tools/kernel_rows.hpp, attention_compute_rates()): B200's exponentials bound it below Hopper's,
+/// B300's twice as fast go above. A profile's attention_compute_efficiency (that median's rate) is scaled by it
+/// (operators.hpp, attention_roof()). 1 for an architecture without measured kernels (AMD's CDNA: its variants set
+/// their own rate).
+double attention_compute_ratio(std::string_view architecture);
+
 // ---- Fitting (tools/fit-kernels, bench/kernel-accuracy) ----
 
 /// One measured multiply.

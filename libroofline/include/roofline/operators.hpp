@@ -48,8 +48,9 @@ struct Profile {
     double attention_efficiency = 1;
     /// Fraction of the dense peak of its compute dtype that attention's score and value products reach, set from
     /// measured attention kernels (profiles.json "set", per vendor), not fitted: with it, attention_efficiency
-    /// scales only attention's memory roof (the cache's read). 0: compute_efficiency x attention_efficiency, as
-    /// before 0.14 (bound; profile texts without `attn_compute`).
+    /// scales only attention's memory roof (the cache's read). The datacenter Hopper and Blackwell GPUs' median:
+    /// since 0.15 each GPU architecture's measured ratio to it scales it (kernels.hpp, attention_compute_ratio()).
+    /// 0: compute_efficiency x attention_efficiency, as before 0.14 (bound; profile texts without `attn_compute`).
     double attention_compute_efficiency = 0;
     /// Fixed cost of each layer in each forward pass, µs (kernel launches; engines that capture graphs pay little).
     double layer_overhead_us = 0;
@@ -239,8 +240,10 @@ void mixed_operators(const DeploymentRef& d, double batch, double ctx, double pr
                      std::vector<Operator>& ops);
 
 /// The roof attention runs under on `gpu` with `profile` (already its vendor's variant), computing in `compute`:
-/// FLOPs at attention_compute_efficiency of the dense peak (where the profile sets it; else compute_efficiency x
-/// attention_efficiency), bytes at bandwidth_efficiency x attention_efficiency of the memory bandwidth.
+/// FLOPs at attention_compute_efficiency x the GPU architecture's measured ratio (kernels.hpp,
+/// attention_compute_ratio(); since 0.15), at most 1, of the dense peak where the profile sets it, else at
+/// compute_efficiency x attention_efficiency; bytes at bandwidth_efficiency x attention_efficiency of the memory
+/// bandwidth.
 Gpu attention_roof(const GpuSpec& gpu, const Profile& profile, DType compute);
 
 /// An operator's FLOPs as they take time at its compute dtype's roof on `gpu`: its fp8_flops scaled by the ratio of
