@@ -107,7 +107,8 @@ std::vector<std::string> profile_names();
 std::size_t add_named_profiles(std::string_view catalog_json, const std::string& argument = "catalog_json",
                                bool add = true);
 
-enum class Resource { compute, memory, interconnect, overhead };
+/// What bounds an operator's time. One byte: it sits beside Operator's flags (see Operator's last fields).
+enum class Resource : unsigned char { compute, memory, interconnect, overhead };
 std::string_view to_string(Resource r) noexcept;
 
 /// What an operator is, where a profile or the serving model treats it apart from the others; set where the operator
@@ -160,9 +161,11 @@ struct Operator {
     /// Works on one attention group's tokens (the token mixers, the projections and norms beside them, what a GPU
     /// dispatches): with data-parallel attention, an iteration waits for its busiest group (serving.cpp).
     bool local = false;
-    // Filled by estimate():
-    double ms = 0;
+    // Filled by estimate() (`bound` beside the flags above, in their padding: the struct stays at 120 bytes, which a
+    // new one's zeroing takes in a few vector stores; at 128 GCC zeroes it with `rep stos`, a quarter slower per step,
+    // bench/speed; operators.cpp holds it there):
     Resource bound = Resource::memory;
+    double ms = 0;
 };
 
 /// How the `tp` GPUs of a replica share the model (docs/serving-model.md, "Layouts"). The replica's GPUs form
