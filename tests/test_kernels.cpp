@@ -599,11 +599,8 @@ TEST_CASE("the profiles' delta-rule recurrence rate is the measured kernels' (pr
     // profile of its own.
     std::map<std::string, std::vector<double>> of_engine;
     for (const auto& [engine, s] : rows().linear_attention) {
-        const std::string& id = s.gpu->id;
-        const bool datacenter = id == "h100-sxm" || id == "h200" || id == "b200" || id == "gb200" || id == "b300" ||
-                                id == "gb300";
         if (s.kernel != kernel_rows::LinearAttentionSample::Kernel::recurrence || !s.prefill ||
-            s.batch * s.tokens < 16384 || !datacenter)
+            s.batch * s.tokens < 16384 || !kernel_rows::datacenter_gpu(*s.gpu))
             continue;
         const double rate = kernel_rows::operator_of(s).flops / (s.measured_ms * 1e9) / s.gpu->peak_tflops(DType::bf16);
         of_engine[engine].push_back(rate);
