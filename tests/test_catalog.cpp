@@ -53,6 +53,17 @@ TEST_CASE("every GPU number is the catalog file's, and every entry cites its sou
         }
         CHECK(gpu(id, "hbm_tbs") == g["hbm_tbs"].get<double>());
         CHECK(gpu(id, "hbm_gb") == g["hbm_gb"].get<double>());
+        // The memory the serving model takes mem_util of: the driver's total where recorded (with its source, and
+        // no less than 0.95 of the datasheet's: a reported figure is never a typo for another GPU's), else hbm_gb.
+        if (g.contains("memory_reported_gb")) {
+            CHECK(gpu(id, "memory_gb") == Approx(g["memory_reported_gb"].get<double>()).epsilon(1e-12));
+            CHECK(g["memory_reported_gb"].get<double>() >= 0.95 * g["hbm_gb"].get<double>());
+            CHECK(g["memory_reported_gb"].get<double>() <= 1.1 * g["hbm_gb"].get<double>());
+            REQUIRE(g["sources"].contains("memory_reported"));
+            CHECK(g["sources"]["memory_reported"].get<std::string>().find("http") != std::string::npos);
+        } else {
+            CHECK(gpu(id, "memory_gb") == Approx(g["hbm_gb"].get<double>()).epsilon(1e-12));
+        }
         for (const char* source : {"tflops", "memory"}) {
             REQUIRE(g["sources"].contains(source));
             CHECK(g["sources"][source].get<std::string>().find("http") != std::string::npos);
@@ -204,6 +215,7 @@ TEST_CASE("a user's GPU without the 2026 fields keeps working, a bad one is refu
     REQUIRE(roofline_catalog_add_json(R"({"gpus": [{"id": "old-style-gpu", "tflops": {"bf16": 300}, "hbm_tbs": 1.5,
                                           "hbm_gb": 48, "interconnect_tbs": 0.05}]})", &added) == ROOFLINE_OK);
     CHECK(gpu("old-style-gpu", "scaleup_gpus") == 8);  // the default: one node of 8
+    CHECK(gpu("old-style-gpu", "memory_gb") == 48);    // no reported total: the datasheet's
     for (const char* field : {"fp4_tflops", "scaleout_tbs", "power_w"}) {
         INFO(field);
         CHECK(std::isnan(gpu_or_nan("old-style-gpu", field)));  // not given: no answer
@@ -213,7 +225,8 @@ TEST_CASE("a user's GPU without the 2026 fields keeps working, a bad one is refu
         {R"("scaleup_gpus": 0)", "scaleup_gpus"}, {R"("scaleup_gpus": 2.5)", "scaleup_gpus"},
         {R"("scaleup_gpus": "72")", "scaleup_gpus"}, {R"("scaleout_tbs": -0.1)", "scaleout_tbs"},
         {R"("power_w": -700)", "power_w"}, {R"("tflops": {"bf16": 1, "fp4": -1})", "fp4"},
-        {R"("fp4_formats": ["int4"])", "fp4_formats"}, {R"("fp4_formats": "mxfp4")", "fp4_formats"}};
+        {R"("fp4_formats": ["int4"])", "fp4_formats"}, {R"("fp4_formats": "mxfp4")", "fp4_formats"},
+        {R"("memory_reported_gb": -1)", "memory_reported_gb"}, {R"("memory_reported_gb": "85")", "memory_reported_gb"}};
     for (const auto& [field, name] : bad) {
         INFO(field);
         const std::string text = std::string(R"({"gpus": [{"id": "bad-gpu", "tflops": {"bf16": 1}, "hbm_tbs": 1, "hbm_gb": 1, )") +

@@ -298,12 +298,12 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
           "no field of the GPU catalog 'hbm' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
           "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus, usd_per_gpu_hour_reserved, reserved_years, "
-                "usd_per_server); did you mean 'hbm_gb'?");
+                "usd_per_server, memory_gb); did you mean 'hbm_gb'?");
     CHECK(error_of("ROOFLINE_GPU", {text("h100-sxm"), text("HBM-GB")}).reason() ==
           "no field of the GPU catalog 'HBM-GB' (fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops, "
           "int8_tops, int4_tops, hbm_tbs, hbm_gb, l2_mb, interconnect_tbs, usd_per_gpu_hour, fp4_tflops, scaleup_gpus, "
           "scaleout_tbs, power_w, host_link_tbs, idle_w, host_w, server_gpus, usd_per_gpu_hour_reserved, reserved_years, "
-                "usd_per_server); did you mean 'hbm_gb'?");
+                "usd_per_server, memory_gb); did you mean 'hbm_gb'?");
     const Error dtype = error_of("ROOFLINE_FIT_BATCH", {text("llama-3-8b"), text("rtx-4090"), {8192.0}, text("q4km")});
     CHECK(dtype.argument() == "weight_dtype");
     // The model's published checkpoints are choices too (0.14): here only its own, meta-llama/Meta-Llama-3-8B.
@@ -323,7 +323,7 @@ TEST_CASE("errors say where, which argument and why, and unknown ids get the nea
     CHECK(no_fit.status() == Status::no_solution);
     CHECK(no_fit.argument() == "model");
     CHECK(std::string(no_fit.what()) ==
-          "ROOFLINE_FIT_BATCH: the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'");
+          "ROOFLINE_FIT_BATCH: the weights (141 GB per GPU) do not fit in 0.9 of the 85.52 GB of a 'h100-sxm'");
 
     const Error formula_typo = error_of("ROOFLINE_DECOD_MS", {});
     CHECK(formula_typo.status() == Status::unknown_formula);
@@ -376,7 +376,7 @@ TEST_CASE("one formatter of defaults and signatures", "[table][format]") {
 TEST_CASE("ROOFLINE_WHY says ok, or why the call fails", "[why]") {
     auto why = [](std::vector<Arg> args) { return std::get<std::string>(call("ROOFLINE_WHY", args).value); };
     CHECK(why({text("ROOFLINE_FIT_BATCH"), text("llama-3-70b"), text("h100-sxm"), {4096.0}}) ==
-          "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'");
+          "the weights (141 GB per GPU) do not fit in 0.9 of the 85.52 GB of a 'h100-sxm'");
     CHECK(why({text("ROOFLINE_FIT_BATCH"), text("llama-3-8b"), text("h100-sxm"), {4096.0}}) == "ok");
     CHECK(why({text("roofline_decode_ms"), {8.0}, {-1.0}, {0.0}, {3.35}}) ==
           "argument 'batch': must be a whole number >= 1 (got -1)");

@@ -163,7 +163,8 @@ TEST_CASE("a replica's steady state, computed by hand from the operator model", 
 TEST_CASE("the batch that fits: the mean context under bound, the longest under typical", "[serving]") {
     const Deployment d = deploy("llama-3.1-70b", "h100-sxm", DType::fp8, 2);
     const Workload w{2000, 300};
-    const double budget = 0.9 * 80e9 - weight_bytes_per_gpu(d);
+    // 0.9 of the 85.52 GB the driver reports of an "80 GB" H100 SXM (memory_reported_gb, since 0.16).
+    const double budget = 0.9 * 85.52e9 - weight_bytes_per_gpu(d);
     // Without a sliding window the KV cache is linear in the context: the mean over steps is at the mean context.
     const double mean_ctx = 2000 + (300 - 2) / 2.0;
     CHECK(memory_batch(d, bound(), w, 0.9) == std::floor(budget / kv_bytes_per_sequence_per_gpu(d, mean_ctx)));
@@ -179,7 +180,8 @@ TEST_CASE("SLO_BATCH: the largest batch whose decode step meets the target and f
         for (double tpot : {15.0, 25.0, 40.0}) {
             INFO(p->name << " tpot " << tpot);
             const double b = slo_batch(d, *p, 4096, tpot);
-            const double fit = std::floor((0.9 * 80e9 - weight_bytes_per_gpu(d)) / kv_bytes_per_sequence_per_gpu(d, 4096));
+            // 0.9 of the 85.90 GB the driver reports of an "80 GB" A100 (memory_reported_gb, since 0.16).
+            const double fit = std::floor((0.9 * 85.90e9 - weight_bytes_per_gpu(d)) / kv_bytes_per_sequence_per_gpu(d, 4096));
             CHECK(timed(decode_operators(d, b, 4096), d, *p) <= tpot);
             CHECK(b <= fit);
             CHECK((b == fit || timed(decode_operators(d, b + 1, 4096), d, *p) > tpot));

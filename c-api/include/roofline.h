@@ -106,12 +106,12 @@ extern "C" {
 /* ---- Version ---------------------------------------------------------------------------------- */
 
 #define ROOFLINE_VERSION_MAJOR 0
-#define ROOFLINE_VERSION_MINOR 15
+#define ROOFLINE_VERSION_MINOR 16
 #define ROOFLINE_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, for comparisons in the preprocessor. */
 #define ROOFLINE_VERSION_NUMBER \
     (ROOFLINE_VERSION_MAJOR * 10000 + ROOFLINE_VERSION_MINOR * 100 + ROOFLINE_VERSION_PATCH)
-#define ROOFLINE_VERSION_STRING "0.15.0"
+#define ROOFLINE_VERSION_STRING "0.16.0"
 
 #if defined(_WIN32) && defined(ROOFLINE_BUILDING)
 #define ROOFLINE_API __declspec(dllexport)
@@ -533,7 +533,9 @@ ROOFLINE_API int roofline_models(roofline_array** result);
 ** (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack; since 0.14),
 ** usd_per_gpu_hour_reserved (a reserved or committed example price, USD per GPU-hour; since 0.14), reserved_years
 ** (its term, years; since 0.14), usd_per_server (an example purchase price of one server or rack of server_gpus GPUs,
-** USD; since 0.14). ROOFLINE_ERROR_NO_SOLUTION where the GPU has no such figure (fp8 on an
+** USD; since 0.14), memory_gb (the memory the serving functions and the planner take mem_util of, GB: the total
+** the driver reports where the catalog records it, else hbm_gb; since 0.16). ROOFLINE_ERROR_NO_SOLUTION where the
+** GPU has no such figure (fp8 on an
 ** A100, fp4 on an H100, a price or a NIC the catalog does not record).
 */
 ROOFLINE_API int roofline_gpu(const char* gpu, const char* field, double* result);

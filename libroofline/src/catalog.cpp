@@ -17,6 +17,7 @@
 #include "ascii.hpp"
 #include "catalog_data.hpp"
 #include "roofline/error.hpp"
+#include "roofline/units.hpp"
 
 namespace roofline {
 namespace {
@@ -108,6 +109,7 @@ GpuSpec gpu_from_json(const json& g, const std::string& argument) {
     read_fp4_formats(g, s, argument);
     s.hbm_tbs = number(g, "hbm_tbs").value_or(0);
     s.hbm_gb = number(g, "hbm_gb").value_or(0);
+    s.memory_reported_gb = non_negative(g, "memory_reported_gb", 0, s.id, argument);
     s.l2_mb = number(g, "l2_mb").value_or(0);
     s.interconnect_tbs = number(g, "interconnect_tbs").value_or(0);
     s.usd_per_gpu_hour = number(g, "usd_per_gpu_hour").value_or(0);
@@ -545,6 +547,10 @@ std::shared_ptr<const ModelSpec> model_entry(std::string_view id) {
 
 std::uint64_t catalog_generation() noexcept { return added().generation.load(std::memory_order_acquire); }
 
+double memory_bytes(const GpuSpec& g) noexcept {
+    return units::bytes_from_gb(g.memory_reported_gb > 0 ? g.memory_reported_gb : g.hbm_gb);
+}
+
 std::optional<GpuSpec> find_gpu(std::string_view id) {
     if (auto g = gpu_entry(id)) return *g;
     return std::nullopt;
@@ -640,6 +646,7 @@ constexpr GpuField kGpuFields[] = {
     {"usd_per_gpu_hour_reserved", [](const GpuSpec& g) { return g.usd_per_gpu_hour_reserved; }},  // 0.14
     {"reserved_years", [](const GpuSpec& g) { return g.reserved_years; }},                        // 0.14
     {"usd_per_server", [](const GpuSpec& g) { return g.usd_per_server; }},                        // 0.14
+    {"memory_gb", [](const GpuSpec& g) { return units::gb_from_bytes(memory_bytes(g)); }},           // 0.16
 };
 
 struct ModelField {

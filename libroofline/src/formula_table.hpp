@@ -165,14 +165,17 @@ inline constexpr ArgSpec kGpuField = text("field", "field name",
     "running, measured), host_w (W per GPU the rest of its server draws: the system's published maximum), "
     "server_gpus (GPUs of the server or rack it is rented in: 8 for an HGX node, 72 for an NVL72 rack), "
     "usd_per_gpu_hour_reserved (a reserved or committed example price, USD per GPU-hour), reserved_years (its term, "
-    "years), usd_per_server (an example purchase price of a server or rack of server_gpus GPUs, USD).",
+    "years), usd_per_server (an example purchase price of a server or rack of server_gpus GPUs, USD), memory_gb (the "
+    "memory the serving formulas take mem_util of, GB: what the driver reports where the catalog records it, else "
+    "hbm_gb).",
     "GPU 目录的字段：fp32_tflops、tf32_tflops、bf16_tflops、fp16_tflops、fp8_tflops、int8_tops、int4_tops、"
     "hbm_tbs、hbm_gb、l2_mb、interconnect_tbs、usd_per_gpu_hour（按需租用价格的示例；价格很快过时）、"
     "fp4_tflops（稠密 NVFP4/MXFP4 算力）、scaleup_gpus（一个纵向扩展域内的 GPU 数：单机 8，NVL72 机柜 72）、"
     "scaleout_tbs（域外每块 GPU 的网络带宽，TB/s）、power_w（每块 GPU 的功耗，W）、host_link_tbs（GPU 与主机内存之间"
     "每个方向的带宽，TB/s：PCIe 或 NVLink-C2C）、idle_w（GPU 空闲时的实测功耗，W）、host_w（服务器其余部分摊到每块 GPU "
     "的功耗，W：按系统公布的最大功耗）、server_gpus（租用时一台服务器或一个机柜中的 GPU 数：HGX 节点 8，NVL72 机柜 72）、usd_per_gpu_hour_reserved"
-    "（预留或承诺用量示例价，每 GPU 小时美元）、reserved_years（其期限，年）、usd_per_server（一台含 server_gpus 块 GPU 的服务器或机柜的示例购置价，美元）。");
+    "（预留或承诺用量示例价，每 GPU 小时美元）、reserved_years（其期限，年）、usd_per_server（一台含 server_gpus 块 GPU 的服务器或机柜的示例购置价，美元）、"
+    "memory_gb（服务相关公式按 mem_util 取用的显存，GB：目录记有驱动报告的总量时取之，否则取 hbm_gb）。");
 inline constexpr ArgSpec kModelField = text("field", "field name",
     "A field of the model catalog: params_b, active_params_b, params_b_reported, active_params_b_reported, layers, "
     "hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_per_token, shared_experts, expert_ffn, "

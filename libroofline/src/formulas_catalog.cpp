@@ -404,12 +404,13 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     const Deployed deployment = deployed(f, model, gpu, weight_dtype, kv_dtype, tp, {ep, dp_attention, pp});
     const DeploymentRef& d = deployment.ref;
     check_window(f, d.model, ctx, "ctx", "each sequence's");
-    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
+    const double usable = mem_util * memory_bytes(d.gpu);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)
         throw Error::of_call(Status::no_solution, f.name, "model",
                              fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
-                                         units::gb_from_bytes(weights), mem_util, d.gpu.hbm_gb, d.gpu.id));
+                                         units::gb_from_bytes(weights), mem_util, units::gb_from_bytes(memory_bytes(d.gpu)),
+                                         d.gpu.id));
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
 }
 

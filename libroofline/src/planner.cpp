@@ -93,7 +93,7 @@ std::vector<double> replica_sizes(const ModelSpec& m, const GpuSpec& g, DType we
     for (double tp = 1; tp <= domain; tp *= 2) sizes.push_back(tp);
     if (sizes.back() != domain) sizes.push_back(domain);
     const double weights_gb = units::gb_from_bytes(weight_bytes_per_gpu(DeploymentRef{m, g, weights, o.kv, 1}));
-    if (weights_gb > o.mem_util * g.hbm_gb * domain && g.scaleout_tbs > 0)
+    if (weights_gb > o.mem_util * units::gb_from_bytes(memory_bytes(g)) * domain && g.scaleout_tbs > 0)
         for (double n : {2.0, 4.0}) sizes.push_back(domain * n);
     return sizes;
 }
@@ -148,7 +148,7 @@ struct Failures {
         else ++other;
     }
     void memory_of(const Deployment& d, double mem_util) {
-        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d)), usable = mem_util * d.gpu.hbm_gb;
+        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d)), usable = mem_util * units::gb_from_bytes(memory_bytes(d.gpu));
         if (gpu.empty() || w - usable < weights_gb - usable_gb) {
             weights_gb = w, usable_gb = usable, tp = d.tp, gpu = d.gpu.id, weights = d.weights;
         }
@@ -360,7 +360,7 @@ std::vector<Candidate> candidates_of(Search& s, Deployment& d) {
     for (double tp : replica_sizes(s.model, d.gpu, d.weights, s.o)) {
         if (!tp_possible(d.gpu, tp)) continue;
         for (const Layout& layout : layouts_for(s.model, d.gpu, tp)) {
-            if (weight_bytes_per_gpu(as(d, {tp, layout})) >= s.o.mem_util * units::bytes_from_gb(d.gpu.hbm_gb)) {
+            if (weight_bytes_per_gpu(as(d, {tp, layout})) >= s.o.mem_util * memory_bytes(d.gpu)) {
                 ++s.failures.memory;
                 s.failures.memory_of(d, s.o.mem_util);
                 continue;
@@ -797,7 +797,7 @@ std::vector<CurvePoint> curve(const Deployment& d, const Profile& p, const Workl
             for (const Layout& layout : layouts_for(d.model, d.gpu, tp)) {
                 r.tp = tp;
                 r.layout = layout;
-                if (weight_bytes_per_gpu(r) >= o.mem_util * units::bytes_from_gb(d.gpu.hbm_gb)) continue;
+                if (weight_bytes_per_gpu(r) >= o.mem_util * memory_bytes(d.gpu)) continue;
                 curve_of(r, p, w, o, points, fits);
             }
         }

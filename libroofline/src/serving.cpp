@@ -87,14 +87,14 @@ constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batc
 
 /// Memory for weights and KV cache, bytes per GPU; throws when the weights alone do not fit.
 double kv_budget(const Deployment& d, double mem_util) {
-    const double usable = mem_util * units::bytes_from_gb(d.gpu.hbm_gb);
+    const double usable = mem_util * memory_bytes(d.gpu);
     const double weights = weight_bytes_per_gpu(d);
     if (weights >= usable)
         fail(Status::no_solution, "model",
              fmt::format("the weights of '{}' in {} ({:.3g} GB per GPU at tp = {}) do not fit in {} of the {} GB "
                          "of a '{}'",
                          d.model.id, to_string(d.weights), units::gb_from_bytes(weights), d.tp, mem_util,
-                         d.gpu.hbm_gb, d.gpu.id));
+                         units::gb_from_bytes(memory_bytes(d.gpu)), d.gpu.id));
     return usable - weights;
 }
 

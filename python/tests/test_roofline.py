@@ -172,7 +172,7 @@ class Errors(unittest.TestCase):
 
     def test_why(self):
         self.assertEqual(roofline.why("ROOFLINE_FIT_BATCH", "llama-3-70b", "h100-sxm", 4096),
-                         "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'")
+                         "the weights (141 GB per GPU) do not fit in 0.9 of the 85.52 GB of a 'h100-sxm'")
         self.assertEqual(roofline.why("ROOFLINE_FIT_BATCH", "llama-3-8b", "h100-sxm", 4096), "ok")
         self.assertEqual(roofline.why("ROOFLINE_DECODE_MS", 8, -1, 0, 3.35),
                          "argument 'batch': must be a whole number >= 1 (got -1)")

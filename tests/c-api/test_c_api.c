@@ -180,7 +180,7 @@ static void test_bad_input(void) {
     CHECK(roofline_step_ms("llama-3-8b", "h100-sxm", 1, 0, "bf16", "fp9", 1, "bound", &r) == ROOFLINE_ERROR_UNKNOWN_ID);
     CHECK(strcmp(roofline_errarg(), "kv_dtype") == 0 && strstr(roofline_errdetail(), "did you mean 'fp8'?") != NULL);
     CHECK(roofline_fit_batch("llama-3-70b", "h100-sxm", 4096, "bf16", "", 1, 0.9, &r) == ROOFLINE_ERROR_NO_SOLUTION);
-    CHECK(strcmp(roofline_errdetail(), "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(strcmp(roofline_errdetail(), "the weights (141 GB per GPU) do not fit in 0.9 of the 85.52 GB of a 'h100-sxm'") == 0);
     CHECK(roofline_decode_ms(8, 1, 0, 3.35, 989, 128, 2, NULL) == ROOFLINE_ERROR_NULL);
     CHECK(strcmp(roofline_errmsg(), "ROOFLINE_DECODE_MS: argument 'result': is NULL") == 0);
     CHECK(strcmp(roofline_errdetail(), "is NULL") == 0);
@@ -446,7 +446,7 @@ static void test_why(void) {
     const char* why = NULL;
     roofline_array* r = NULL;
     CHECK(roofline_why("ROOFLINE_FIT_BATCH", fit, 3, &why) == ROOFLINE_OK);
-    CHECK(strcmp(why, "the weights (141 GB per GPU) do not fit in 0.9 of the 80 GB of a 'h100-sxm'") == 0);
+    CHECK(strcmp(why, "the weights (141 GB per GPU) do not fit in 0.9 of the 85.52 GB of a 'h100-sxm'") == 0);
     CHECK(roofline_errmsg()[0] == '\0'); /* WHY itself succeeded */
     CHECK(roofline_call("ROOFLINE_WHY", fit_call, 4, &r) == ROOFLINE_OK);
     CHECK(roofline_array_is_text(r, 0, 0) && strcmp(roofline_array_text(r, 0, 0), why) == 0);

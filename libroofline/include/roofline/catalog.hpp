@@ -29,7 +29,11 @@ struct GpuSpec {
     /// The FP4 formats the matrix units take at the fp4 peak (when fp4 > 0); another FP4 format dequantizes.
     bool fp4_nvfp4 = true, fp4_mxfp4 = true;
     double hbm_tbs = 0;           ///< memory bandwidth, TB/s
-    double hbm_gb = 0;            ///< memory, GB
+    double hbm_gb = 0;            ///< memory, GB, as the datasheet states it
+    /// The memory the driver reports (nvidia-smi's total), GB, where the catalog records it (0: not recorded): what an
+    /// engine takes its share of (vLLM's gpu_memory_utilization is of this total). An "80 GB" H100 SXM reports
+    /// 81,559 MiB, 85.52 GB: HBM parts report about their datasheet figure in GiB. memory_bytes() reads it.
+    double memory_reported_gb = 0;
     double l2_mb = 0;             ///< L2 cache, MB (0: not published)
     double interconnect_tbs = 0;  ///< GPU-to-GPU bandwidth per direction within the scale-up domain, TB/s
     /// Example on-demand cloud price of one GPU for an hour, USD (0: none): of the kind `price_offer` names.
@@ -277,6 +281,11 @@ ModelSpec model_from_hf_config(std::string_view json_text, const std::string& id
 /// "mtp"): its mtp_layers decoder layers of the kind of its last layer, with its embedding and lm_head. The
 /// projection of the two hidden states (2 hidden^2 per layer) is left out. Requires mtp_layers > 0.
 ModelSpec mtp_draft(const ModelSpec& target);
+
+/// The memory of one GPU an engine takes its share of, bytes: memory_reported_gb where the catalog records it, else
+/// hbm_gb (the datasheet's; for HBM parts about 7% under what the driver reports). The one place the serving model,
+/// the planner and the memory formulas read a GPU's capacity from (docs/formulas.md, "Units").
+double memory_bytes(const GpuSpec& g) noexcept;
 
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
 std::optional<GpuSpec> find_gpu(std::string_view id);
