@@ -787,7 +787,7 @@ TEST_CASE("the parameter of 0.15: a delta rule's recurrence at the measured kern
         if (op.kind == OperatorKind::state) state = &op;
     REQUIRE(state);
     // The recurrence (and its convolution) of the 36 Gated DeltaNet layers, their value heads split over the 4 GPUs.
-    CHECK(m.state.kind == "gated_deltanet");
+    CHECK(m.state.kind == StateKind::gated_deltanet);
     CHECK(state->recurrence_flops ==
           Approx(m.layers_with(Attention::state) * 32768 * m.state.flops_per_token / std::min(4.0, m.state.heads)));
     CHECK(state->recurrence_flops < state->flops);  // the projections beside it

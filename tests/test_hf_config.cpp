@@ -197,7 +197,7 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         const ModelSpec m = imported("qwen3-next-80b-a3b");
         CHECK(m.layers_with(Attention::state) == 36);
         CHECK(m.layers_with(Attention::full) == 12);
-        CHECK(m.state.kind == "gated_deltanet");
+        CHECK(m.state.kind == StateKind::gated_deltanet);
         CHECK(m.gated_attention);
         CHECK(m.shared_expert_ffn == 512);
     }
@@ -214,7 +214,7 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(m.moe_layers() == std::count(pattern.begin(), pattern.end(), 'E'));
         CHECK(m.layers_with(Mlp::none) == m.layers - m.moe_layers());
         CHECK(!m.gated_mlp);  // relu2
-        CHECK(m.state.kind == "mamba2");
+        CHECK(m.state.kind == StateKind::mamba2);
         CHECK(m.state.state_value_bytes == 4);  // mamba_ssm_cache_dtype float32
     }
     SECTION("Nemotron-H (Infinity in time_step_limit, read as null): dense MLP layers (-)") {
@@ -285,7 +285,7 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         const ModelSpec m = imported("kimi-linear-48b-a3b");
         CHECK(m.layers_with(Attention::state) == 20);
         CHECK(m.layers_with(Attention::full) == 7);
-        CHECK(m.state.kind == "kda");
+        CHECK(m.state.kind == StateKind::kda);
         CHECK(m.mla());
         CHECK(m.q_lora_rank == 0);  // null: q_proj straight from the hidden state
         // Layers 1-3 KDA, layer 4 MLA, ..., layer 27 MLA (counted from 1, as the config counts them).
@@ -351,7 +351,7 @@ TEST_CASE("the layers of each family: kinds, windows and MLPs per layer", "[hf]"
         CHECK(m.layers_with(Attention::full) == 24);
         CHECK(m.layers_with(Mlp::dense) == 1);
         CHECK(m.moe_layers() == 92);
-        CHECK(m.state.kind == "kda");
+        CHECK(m.state.kind == StateKind::kda);
         CHECK(m.mla());
         CHECK(m.gated_attention);           // mla_use_output_gate
         CHECK(m.experts == 896);

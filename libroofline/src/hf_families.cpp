@@ -30,7 +30,7 @@ void read_gated_deltanet(Reader& r, ModelSpec& m) {
     const double kernel = r.required({"linear_conv_kernel_dim"});
     const double conv = 2 * nk * dk + nv * dv;  // the channels the short convolution mixes: q, k, v
     StateLayerSpec& s = m.state;
-    s.kind = "gated_deltanet";
+    s.kind = StateKind::gated_deltanet;
     s.in_width = 2 * nk * dk + 2 * nv * dv + 2 * nv;  // q, k, v, the output gate z, and b, a
     s.out_width = nv * dv;
     s.params = m.hidden * s.in_width + conv * kernel + 2 * nv + dv + s.out_width * m.hidden;
@@ -48,7 +48,7 @@ void read_mamba2(Reader& r, ModelSpec& m) {
     const double kernel = r.number_or("conv_kernel", 4);
     const double inner = heads * head_dim, conv = inner + 2 * groups * state;
     StateLayerSpec& s = m.state;
-    s.kind = "mamba2";
+    s.kind = StateKind::mamba2;
     s.in_width = 2 * inner + 2 * groups * state + heads;  // x, z, B, C, dt
     s.out_width = inner;
     s.params = m.hidden * s.in_width + conv * kernel + conv + 3 * heads + inner + inner * m.hidden;
@@ -92,7 +92,7 @@ void read_kda(Reader& r, ModelSpec& m, const json& c) {
         r.fail("config.json field 'linear_attn_config' has num_heads, head_dim or short_conv_kernel_size beyond any model");
     const double width = heads * dim, rank = dim;  // f_a and g_a project to head_dim
     StateLayerSpec& s = m.state;
-    s.kind = "kda";
+    s.kind = StateKind::kda;
     s.out_width = width;
     if (full_rank_gate) {
         // Kimi-K3 (use_full_rank_gate): the output gate is one projection g_proj (hidden -> width) instead of

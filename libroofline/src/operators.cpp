@@ -280,7 +280,7 @@ void state_layers(OperatorList& ops, const DeploymentRef& d, const Shard& s, dou
     op.flops = layers * tokens * (2 * s.state + m.state.flops_per_token / split);
     // A delta rule's recurrence runs in kernels of its own, far from the matrix units' peak (Profile::
     // state_compute_efficiency); Mamba-2's scan is not measured (docs/accuracy.md): timed as the projections.
-    if (m.state.kind == "gated_deltanet" || m.state.kind == "kda")
+    if (delta_rule(m.state.kind))
         op.recurrence_flops = layers * tokens * m.state.flops_per_token / split;
     op.bytes = layers * (s.state * s.weight_value_bytes +
                          tokens * (m.hidden + (m.state.in_width + m.state.out_width) / split + m.hidden) * kActivationBytes +

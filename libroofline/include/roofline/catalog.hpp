@@ -117,9 +117,16 @@ constexpr double gated_deltanet_flops_per_token(double v_heads, double k_dim, do
     return 6 * v_heads * k_dim * v_dim;
 }
 
+/// The kinds of linear-attention and state-space layers: a gated DeltaNet's and KDA's delta rule (their recurrence
+/// in kernels of its own, timed at Profile::state_compute_efficiency) and Mamba-2's scan.
+enum class StateKind : unsigned char { none, gated_deltanet, kda, mamba2 };
+
+/// A delta rule's recurrence (gated_deltanet, kda), not Mamba-2's scan.
+constexpr bool delta_rule(StateKind k) noexcept { return k == StateKind::gated_deltanet || k == StateKind::kda; }
+
 /// The linear-attention or state-space layers of a model (all of a model's are alike).
 struct StateLayerSpec {
-    std::string kind;            ///< "gated_deltanet", "kda" or "mamba2" (empty: none)
+    StateKind kind = StateKind::none;
     double params = 0;           ///< parameters of one layer (projections, convolution, norms)
     double state_values = 0;     ///< values of one sequence's recurrent and convolution state, one layer
     double flops_per_token = 0;  ///< FLOPs of the recurrence and the convolution per token, one layer
