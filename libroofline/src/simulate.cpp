@@ -759,11 +759,24 @@ private:
         group.load_s += groups_ * e.bytes / (host_tbs_ * 1e12);  // the replica's terms: a group's GPUs hold g times
     }
 
-    /// Frees a running request's cache and puts it first in line, to prefill its prompt and what it generated again.
+    /// Stops a running request and puts it first in line, to prefill its prompt and what it generated again. What it
+    /// computed stays in the prefix cache, evictable, as the engines keep it by default (vLLM's automatic prefix
+    /// caching, SGLang's radix cache, TensorRT-LLM's block reuse): admitted again before it is evicted, the request
+    /// resumes from there (docs/serving-model.md, section 14). The caller makes room (make_room) where it needs it.
     void preempt(Group& group, std::size_t i) {
         Request& r = requests_[i];
-        group.used -= own(r, r.ctx);
+        const double bytes = own(r, r.ctx);
+        const bool keeps_prefix = r.uses_prefix;
         release_prefix(group, r);
+        // As a conversation's history (finish()): its tokens after the shared prefix where it uses one; where an
+        // entry of its conversation is cached already (one it did not hit), or a prefix it computed beside the cached
+        // one, it is freed.
+        if (r.ctx > 0 && !(r.shared && !keeps_prefix) && group.histories.count(r.conversation) == 0) {
+            group.histories[r.conversation] = {r.ctx, bytes, now_, 0, true};
+            group.evictable.insert({now_, r.conversation});
+        } else {
+            group.used -= bytes;
+        }
         r.ctx = 0;
         r.target = r.prompt + r.generated;
         r.running = false;
@@ -779,7 +792,9 @@ private:
         const bool prefix_hit = r.ctx == 0 && r.shared && group.prefix.present;
         const auto history = group.histories.find(r.conversation);
         const bool history_hit = r.ctx == 0 && history != group.histories.end() && (!r.shared || prefix_hit);
-        const double start = history_hit ? history->second.tokens : prefix_hit ? prefix_ : r.ctx;
+        // A history that holds all the request's tokens (one preempted after its prefill) leaves its last one to
+        // compute again, as vLLM does: the next token needs that step; the rest of the entry is freed.
+        const double start = history_hit ? std::min(history->second.tokens, r.target - 1) : prefix_hit ? prefix_ : r.ctx;
         const double tokens = std::min(r.target - start, budget);
         // The chunk's cache; the history's bytes, already held by the prefix cache, become the request's own; what
         // was offloaded to host memory comes back.
@@ -795,6 +810,7 @@ private:
             r.uses_prefix = true;
         }
         if (history_hit) {  // the history's bytes become the request's own
+            group.used -= history->second.bytes - own(r, start);
             group.evictable.erase({history->second.last_use, r.conversation});
             group.histories.erase(history);
         }
@@ -823,7 +839,10 @@ private:
             const double tokens = r.prefilling() ? std::min(r.target - r.ctx, budget) : 1;
             const double need = tokens == 1 && r.ctx >= 1 ? kv_.growth(r.ctx) : held(r.ctx + tokens) - held(r.ctx);
             if (group.used + need > capacity_ && !make_room(group, need))
-                while (group.used + need > capacity_ && group.running.back() != i) preempt(group, group.running.back());
+                while (group.used + need > capacity_ && group.running.back() != i) {
+                    preempt(group, group.running.back());
+                    make_room(group, need);
+                }
             if (group.used + need > capacity_) {  // not even alone with those before it: it waits
                 preempt(group, i);
                 break;
