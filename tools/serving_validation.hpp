@@ -15,6 +15,8 @@
 //   expert_dtype          the routed experts' format when it differs from weight_dtype (MXFP4 or NVFP4 experts
 //                         with 16- or 8-bit attention); default weight_dtype;
 //   phase                 "decode" for a decode pool (above); default empty: prefill and decode colocated.
+//   burst_requests        a burst: that many requests sent at once (request rate inf) and simulated (simulated_burst);
+//   ttft_ms_mean          the burst's published mean TTFT, ms.
 #pragma once
 
 #include <algorithm>
@@ -29,6 +31,7 @@
 #include "roofline/error.hpp"
 #include "roofline/operators.hpp"
 #include "roofline/serving.hpp"
+#include "roofline/simulate.hpp"
 
 #include "measurements.hpp"
 
@@ -144,6 +147,27 @@ inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const r
 /// The same for the row's own deployment.
 inline double predicted_tokens_per_s_per_gpu(const measurements::Row& r, const roofline::Profile& profile) {
     return predicted_tokens_per_s_per_gpu(r, deployment(r), profile);
+}
+
+/// A burst as a benchmark client sends it (burst_requests requests at once), simulated iteration by iteration
+/// (roofline::simulate, docs/serving-model.md section 14) with the row's deployment, lengths and memory share.
+struct Burst {
+    double tokens_per_s_per_gpu = 0;  ///< output tokens over the burst's duration, per GPU
+    double ttft_ms = 0;               ///< mean time to first token, queueing included
+};
+
+/// Whether the row is a burst (its burst_requests given).
+inline bool is_burst(const measurements::Row& r) { return !optional(r, "burst_requests").empty(); }
+
+inline Burst simulated_burst(const measurements::Row& r, const roofline::Profile& profile) {
+    const roofline::Deployment d = deployment(r);
+    roofline::serving::SimulationOptions o;
+    o.requests = r.number("burst_requests");
+    o.arrival_times_s.assign(static_cast<std::size_t>(o.requests), 0.0);
+    o.mem_util = optional_number(r, "mem_util", roofline::defaults::mem_util);
+    const roofline::serving::SimulationResult s =
+        roofline::serving::simulate(d, profile, 1, {r.number("prompt_tokens"), r.number("output_tokens")}, o);
+    return {s.throughput_tok_s / d.tp, s.ttft_ms.mean};
 }
 
 /// The layouts of the row's `tp` GPUs over which `bound` must stay a bound (docs/serving-model.md, section 11):
