@@ -15,7 +15,8 @@
 // and `bound` as open ones, coloured by source family; one `typical` and one `bound` marker per row; beside
 // the plot, the MdAPE per GPU, per model and per layout kind, and the legend.
 // Exit status 1 when `bound` (in the row's layout, or its best over layouts) is below a published throughput
-// (no engine should beat it), 2 on bad arguments.
+// (no engine should beat it), or a burst's simulation under `bound` has a higher mean TTFT or a lower throughput
+// than the published ones; 2 on bad arguments.
 #include <fmt/format.h>
 
 #include <algorithm>

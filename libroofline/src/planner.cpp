@@ -148,7 +148,8 @@ struct Failures {
         else ++other;
     }
     void memory_of(const Deployment& d, double mem_util) {
-        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d)), usable = mem_util * units::gb_from_bytes(memory_bytes(d.gpu));
+        const double w = units::gb_from_bytes(weight_bytes_per_gpu(d));
+        const double usable = mem_util * units::gb_from_bytes(memory_bytes(d.gpu));
         if (gpu.empty() || w - usable < weights_gb - usable_gb) {
             weights_gb = w, usable_gb = usable, tp = d.tp, gpu = d.gpu.id, weights = d.weights;
         }

@@ -291,7 +291,7 @@ ModelSpec mtp_draft(const ModelSpec& target);
 
 /// The memory of one GPU an engine takes its share of, bytes: memory_reported_gb where the catalog records it, else
 /// hbm_gb (the datasheet's; for HBM parts about 7% under what the driver reports). The one place the serving model,
-/// the planner and the memory formulas read a GPU's capacity from (docs/formulas.md, "Units").
+/// the planner and the memory formulas read a GPU's capacity from (docs/formulas.md, the GPU catalog's fields).
 double memory_bytes(const GpuSpec& g) noexcept;
 
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
