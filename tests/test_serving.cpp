@@ -470,17 +470,20 @@ TEST_CASE("no published serving throughput beats bound, typical stays below boun
     REQUIRE(rows.size() >= 9);
     const auto long_prompts = measurements::read(ROOFLINE_SERVING_VALIDATION_LONG);
     REQUIRE(long_prompts.size() >= 4);
+    int bursts = 0;
     for (const auto& r : long_prompts) {
         INFO(r["id"]);
         CHECK(r.number("prompt_tokens") >= 16384);
         // A burst (GPUStack's 100 requests at once) simulated under bound: no published mean TTFT below it, no
         // published throughput above it.
-        REQUIRE(serving_validation::is_burst(r));
+        if (!serving_validation::is_burst(r)) continue;
+        ++bursts;
         const auto b = serving_validation::simulated_burst(r, bound());
         CHECK(b.ttft_ms > 0);
         CHECK(b.ttft_ms <= r.number("ttft_ms_mean"));
         CHECK(b.tokens_per_s_per_gpu >= r.number("output_tokens_per_s_per_gpu"));
     }
+    CHECK(bursts >= 19);
     rows.insert(rows.end(), long_prompts.begin(), long_prompts.end());
     for (const auto& r : rows) {
         INFO(r["id"] << " (" << r["source"] << ")");
