@@ -170,6 +170,13 @@ inline Burst simulated_burst(const measurements::Row& r, const roofline::Profile
     return {s.throughput_tok_s / d.tp, s.ttft_ms.mean};
 }
 
+/// Whether a burst simulated under `bound` stays a bound on the row: a mean TTFT no higher than the published one, a
+/// throughput no lower.
+inline bool bound_holds(const measurements::Row& r, const Burst& bound_burst) {
+    return bound_burst.ttft_ms > 0 && bound_burst.ttft_ms <= r.number("ttft_ms_mean") &&
+           bound_burst.tokens_per_s_per_gpu >= r.number("output_tokens_per_s_per_gpu");
+}
+
 /// The layouts of the row's `tp` GPUs over which `bound` must stay a bound (docs/serving-model.md, section 11):
 /// the row's own; tensor parallelism (all 1); for an MoE model TEP (ep = tp) and DEP (ep = dp_attention = tp);
 /// for any model pipeline stages of tensor-parallel GPUs (pp each divisor of tp above 1). Only the layouts

@@ -547,9 +547,9 @@ std::shared_ptr<const ModelSpec> model_entry(std::string_view id) {
 
 std::uint64_t catalog_generation() noexcept { return added().generation.load(std::memory_order_acquire); }
 
-double memory_bytes(const GpuSpec& g) noexcept {
-    return units::bytes_from_gb(g.memory_reported_gb > 0 ? g.memory_reported_gb : g.hbm_gb);
-}
+double memory_gb(const GpuSpec& g) noexcept { return g.memory_reported_gb > 0 ? g.memory_reported_gb : g.hbm_gb; }
+
+double memory_bytes(const GpuSpec& g) noexcept { return units::bytes_from_gb(memory_gb(g)); }
 
 std::optional<GpuSpec> find_gpu(std::string_view id) {
     if (auto g = gpu_entry(id)) return *g;
@@ -646,7 +646,7 @@ constexpr GpuField kGpuFields[] = {
     {"usd_per_gpu_hour_reserved", [](const GpuSpec& g) { return g.usd_per_gpu_hour_reserved; }},  // 0.14
     {"reserved_years", [](const GpuSpec& g) { return g.reserved_years; }},                        // 0.14
     {"usd_per_server", [](const GpuSpec& g) { return g.usd_per_server; }},                        // 0.14
-    {"memory_gb", [](const GpuSpec& g) { return units::gb_from_bytes(memory_bytes(g)); }},           // 0.16
+    {"memory_gb", [](const GpuSpec& g) { return memory_gb(g); }},                                 // 0.16
 };
 
 struct ModelField {

@@ -409,7 +409,7 @@ double fit_batch(std::string_view model, std::string_view gpu, double ctx, std::
     if (weights >= usable)
         throw Error::of_call(Status::no_solution, f.name, "model",
                              fmt::format("the weights ({:.3g} GB per GPU) do not fit in {} of the {} GB of a '{}'",
-                                         units::gb_from_bytes(weights), mem_util, units::gb_from_bytes(memory_bytes(d.gpu)),
+                                         units::gb_from_bytes(weights), mem_util, memory_gb(d.gpu),
                                          d.gpu.id));
     return finite(f, std::floor((usable - weights) / kv_bytes_per_sequence_per_gpu(d, ctx) * (1 + 1e-12)));
 }

@@ -93,7 +93,7 @@ std::vector<double> replica_sizes(const ModelSpec& m, const GpuSpec& g, DType we
     for (double tp = 1; tp <= domain; tp *= 2) sizes.push_back(tp);
     if (sizes.back() != domain) sizes.push_back(domain);
     const double weights_gb = units::gb_from_bytes(weight_bytes_per_gpu(DeploymentRef{m, g, weights, o.kv, 1}));
-    if (weights_gb > o.mem_util * units::gb_from_bytes(memory_bytes(g)) * domain && g.scaleout_tbs > 0)
+    if (weights_gb > o.mem_util * memory_gb(g) * domain && g.scaleout_tbs > 0)
         for (double n : {2.0, 4.0}) sizes.push_back(domain * n);
     return sizes;
 }
@@ -149,7 +149,7 @@ struct Failures {
     }
     void memory_of(const Deployment& d, double mem_util) {
         const double w = units::gb_from_bytes(weight_bytes_per_gpu(d));
-        const double usable = mem_util * units::gb_from_bytes(memory_bytes(d.gpu));
+        const double usable = mem_util * memory_gb(d.gpu);
         if (gpu.empty() || w - usable < weights_gb - usable_gb) {
             weights_gb = w, usable_gb = usable, tp = d.tp, gpu = d.gpu.id, weights = d.weights;
         }

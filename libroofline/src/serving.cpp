@@ -94,7 +94,7 @@ double kv_budget(const Deployment& d, double mem_util) {
              fmt::format("the weights of '{}' in {} ({:.3g} GB per GPU at tp = {}) do not fit in {} of the {} GB "
                          "of a '{}'",
                          d.model.id, to_string(d.weights), units::gb_from_bytes(weights), d.tp, mem_util,
-                         units::gb_from_bytes(memory_bytes(d.gpu)), d.gpu.id));
+                         memory_gb(d.gpu), d.gpu.id));
     return usable - weights;
 }
 

@@ -695,6 +695,11 @@ private:
             group.used -= bytes;
             return;
         }
+        keep_history(group, r, bytes);
+    }
+
+    /// Keeps a request's cache (`bytes`, already counted in group.used) as its conversation's history, evictable.
+    void keep_history(Group& group, const Request& r, double bytes) {
         group.histories[r.conversation] = {r.ctx, bytes, now_, 0, true};
         group.evictable.insert({now_, r.conversation});
     }
@@ -771,12 +776,10 @@ private:
         // As a conversation's history (finish()): its tokens after the shared prefix where it uses one; where an
         // entry of its conversation is cached already (one it did not hit), or a prefix it computed beside the cached
         // one, it is freed.
-        if (r.ctx > 0 && !(r.shared && !keeps_prefix) && group.histories.count(r.conversation) == 0) {
-            group.histories[r.conversation] = {r.ctx, bytes, now_, 0, true};
-            group.evictable.insert({now_, r.conversation});
-        } else {
+        if (r.ctx > 0 && !(r.shared && !keeps_prefix) && group.histories.count(r.conversation) == 0)
+            keep_history(group, r, bytes);
+        else
             group.used -= bytes;
-        }
         r.ctx = 0;
         r.target = r.prompt + r.generated;
         r.running = false;

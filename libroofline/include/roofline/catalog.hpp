@@ -293,6 +293,8 @@ ModelSpec mtp_draft(const ModelSpec& target);
 /// hbm_gb (the datasheet's; for HBM parts about 7% under what the driver reports). The one place the serving model,
 /// the planner and the memory formulas read a GPU's capacity from (docs/formulas.md, the GPU catalog's fields).
 double memory_bytes(const GpuSpec& g) noexcept;
+/// The same memory in GB (1e9 bytes), as the planner and the formulas report it.
+double memory_gb(const GpuSpec& g) noexcept;
 
 /// The GPU or model of that id (case-insensitive): the built-ins, then those a host added.
 std::optional<GpuSpec> find_gpu(std::string_view id);
