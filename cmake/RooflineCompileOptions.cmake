@@ -22,3 +22,22 @@ if(_roofline_sanitize)
     $<$<BOOL:${ROOFLINE_FUZZ}>:-fsanitize=fuzzer-no-link>)
   target_link_options(roofline_sanitizers INTERFACE -fsanitize=${_roofline_sanitize})
 endif()
+
+# ROOFLINE_INSTRUMENTED: whether this build is sanitized or fuzzed. No speed, fit or accuracy is read from such a
+# build: what none of its tests runs is left out of its `all` (CI's time).
+if(ROOFLINE_SANITIZE OR ROOFLINE_FUZZ)
+  set(ROOFLINE_INSTRUMENTED ON)
+else()
+  set(ROOFLINE_INSTRUMENTED OFF)
+endif()
+
+# roofline_unoptimized_when_sanitized(<target>...): under the sanitizers, these targets' own code compiles at -O0
+# (the presets' Debug is -O1): code that does little at run time but is long to optimise (Catch2's runner, CLI11's
+# and fmt's templates), whose run time is the library's; the library keeps -O1.
+function(roofline_unoptimized_when_sanitized)
+  if(ROOFLINE_SANITIZE)
+    foreach(target IN LISTS ARGN)
+      target_compile_options(${target} PRIVATE -O0)
+    endforeach()
+  endif()
+endfunction()

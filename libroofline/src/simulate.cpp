@@ -653,6 +653,11 @@ private:
     /// KV bytes a running request holds apart from the shared prefix it references.
     double own(const Request& r, double ctx) { return held(ctx) - (r.uses_prefix ? held(prefix_) : 0); }
 
+    /// Whether a request's cache, as it leaves the GPUs (finish, preempt), holds its own copy of the shared prefix:
+    /// one that starts with the prefix but did not reference the cached one (`referenced`, read before release_prefix)
+    /// computed the prefix beside it. Such a cache is not kept as its conversation's history.
+    static bool own_prefix_copy(const Request& r, bool referenced) { return r.shared && !referenced; }
+
     void release_prefix(Group& group, Request& r) {
         if (!r.uses_prefix) return;
         r.uses_prefix = false;
@@ -691,7 +696,7 @@ private:
         }
         // A conversation's history stays cached for its next turn: its tokens after the shared prefix where it uses
         // one (a hit needs the prefix too). One computed beside the cached prefix, with its own copy, is not kept.
-        if (r.next == kNone || (r.shared && !keeps_prefix)) {
+        if (r.next == kNone || own_prefix_copy(r, keeps_prefix)) {
             group.used -= bytes;
             return;
         }
@@ -776,7 +781,7 @@ private:
         // As a conversation's history (finish()): its tokens after the shared prefix where it uses one; where an
         // entry of its conversation is cached already (one it did not hit), or a prefix it computed beside the cached
         // one, it is freed.
-        if (r.ctx > 0 && !(r.shared && !keeps_prefix) && group.histories.count(r.conversation) == 0)
+        if (r.ctx > 0 && !own_prefix_copy(r, keeps_prefix) && group.histories.count(r.conversation) == 0)
             keep_history(group, r, bytes);
         else
             group.used -= bytes;
