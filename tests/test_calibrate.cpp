@@ -44,11 +44,11 @@ std::vector<CalibrationCase> lab_rows() {
             if (m.params_b() * 2 / tp > 70) continue;  // 70B in bf16 fills more than one GPU of 80 GB
             const DeploymentRef d{m, gpu, DType::bf16, DType::bf16, tp};
             for (double batch : {1.0, 16.0, 128.0}) {
-                CalibrationCase c{decode_operators(d, batch, 2048), gpu, "step_ms", 0};
+                CalibrationCase c{decode_operators(d, batch, 2048), gpu, "step_ms", 0, {}};
                 rows.push_back(c);
             }
             for (double prompt : {512.0, 4096.0}) {
-                CalibrationCase c{prefill_operators(d, 1, prompt), gpu, "ttft_ms", 0};
+                CalibrationCase c{prefill_operators(d, 1, prompt), gpu, "ttft_ms", 0, {}};
                 rows.push_back(c);
             }
         }
@@ -648,7 +648,7 @@ TEST_CASE("a profile's variant per GPU vendor: typical on an AMD GPU runs under 
     std::vector<CalibrationCase> rows;
     for (double batch : {1.0, 8.0, 64.0})
         rows.push_back({decode_operators(DeploymentRef{m, mi300x, DType::bf16, DType::bf16, 1}, batch, 2048), mi300x,
-                        "step_ms", 10 + batch / 10});
+                        "step_ms", 10 + batch / 10, {}});
     CHECK(calibrate(rows, typical).profile.vendors.empty());
 }
 
