@@ -62,7 +62,7 @@ Family family_style(const std::string& f) {
         {"mlperf50", {"MLPerf Inference v5.0 (NVIDIA), max load, limits", "#bcbd22"}},
         {"lmsys", {"LMSYS SGLang wide EP, decode pools", "#8c564b"}},
         {"trtllm", {"TensorRT-LLM DeepSeek-R1, DEP8, stated batch", "#17becf"}},
-        {"sglang", {"SGLang: gpt-oss batch 1, DEP4; Kimi K2 on MI325X", "#e377c2"}},
+        {"sglang", {"SGLang: gpt-oss, Qwen3-Next, Kimi K2.5", "#e377c2"}},
         {"atom", {"AMD ATOM on MI355X, limits, batch", "#2ca02c"}},
         {"qwen", {"Qwen docs: SGLang on H20, batch 1", "#000000"}},
         {"mlperf51open", {"MLPerf v5.1 open, MI355X, max load", "#393b79"}},
@@ -263,7 +263,7 @@ int main(int argc, char** argv) {
     }
     const auto rows = measurements::read(path);
     std::map<std::string, std::vector<double>> by_gpu, by_model, by_layout, by_kind, by_family, by_model_kind,
-        by_vendor;  // |%| of typical
+        by_vendor, by_kind_vendor;  // |%| of typical
     std::vector<double> all;
     std::vector<Point> points;
     int above = 0;
@@ -278,8 +278,11 @@ int main(int argc, char** argv) {
         const std::string layout = serving_validation::layout_kind(r);
         by_gpu[r["gpu"]].push_back(std::abs(e_typical));
         by_model[r["model"]].push_back(std::abs(e_typical));
-        by_model_kind[calibration_rows::model_kind(*roofline::find_model(r["model"]))].push_back(std::abs(e_typical));
-        by_vendor[roofline::find_gpu(r["gpu"])->vendor].push_back(std::abs(e_typical));
+        const std::string model_kind = calibration_rows::model_kind(*roofline::find_model(r["model"]));
+        const std::string vendor = roofline::find_gpu(r["gpu"])->vendor;
+        by_model_kind[model_kind].push_back(std::abs(e_typical));
+        by_vendor[vendor].push_back(std::abs(e_typical));
+        by_kind_vendor[fmt::format("{} on {}", model_kind, vendor)].push_back(std::abs(e_typical));
         by_layout[layout].push_back(std::abs(e_typical));
         by_kind[serving_validation::kind_name(kind)].push_back(std::abs(e_typical));
         by_family[serving_validation::family(r)].push_back(std::abs(e_typical));
@@ -304,6 +307,7 @@ int main(int argc, char** argv) {
     group("per GPU vendor", by_vendor, "");
     group("per model", by_model, "");
     group("per model kind (dense, MoE, MLA: MoE with latent attention, hybrid)", by_model_kind, "");
+    group("per model kind and GPU vendor", by_kind_vendor, "");
     group("per layout kind", by_layout, "");
     group("per kind of row", by_kind, "");
     group("per source", by_family, "source ");
