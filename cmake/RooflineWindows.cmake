@@ -50,6 +50,7 @@ ExternalProject_Add(roofline_windows
     -DROOFLINE_BUILD_TESTS=${ROOFLINE_BUILD_TESTS}
     -DROOFLINE_BUILD_EXAMPLES=OFF
     -DROOFLINE_INSTALL=OFF
+    -DROOFLINE_UNITY_BUILD=${ROOFLINE_UNITY_BUILD}
     # The generated sources come from this build's roofline-codegen: none is built for Windows.
     -DROOFLINE_CODEGEN=$<TARGET_FILE:roofline-codegen>
   # Its default target is all it has (the top CMakeLists.txt cuts a cross build short); make's jobs are shared.

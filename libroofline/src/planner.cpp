@@ -27,7 +27,6 @@ namespace {
 
 using namespace detail;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// The formats of Formats::all beside the published checkpoints', each in every module.
 std::vector<DType> uniform_formats(const GpuSpec& gpu) {
@@ -636,7 +635,7 @@ void within_power_budget(Search& s) {
 namespace {
 
 /// The options' own values, checked once for every plan of them (plan(), fleet()): an error names the option.
-void check(const PlanOptions& o) {
+void check_options(const PlanOptions& o) {
     require_fraction("mem_util", o.mem_util);
     require_fraction("headroom", o.headroom);
     require_whole("min_replicas", o.min_replicas, 1);
@@ -662,7 +661,7 @@ std::vector<PlanRow> plan(const ModelSpec& model, double rps, const Workload& w,
     require_positive("rps", rps);
     check(w);
     check(t);
-    check(o);
+    check_options(o);
     const Profile* profile = find_profile(o.profile);
     if (!profile) unknown("profile", unknown_choice("profile", o.profile, profile_names()));
     for (double tp : o.tps) require_whole("tp", tp, 1);
@@ -831,7 +830,7 @@ std::vector<PlanRow> plan(std::string_view model_id, double rps, const Workload&
 
 Fleet fleet(const std::vector<FleetWorkload>& workloads, const PlanOptions& o) {
     if (workloads.empty()) fail(Status::invalid_argument, "workloads", "has no workload: give one row at least");
-    check(o);  // the options once, named as themselves before any workload
+    check_options(o);  // the options once, named as themselves before any workload
     Fleet f;
     f.usd_per_hour = f.kw = 0.0;
     double tokens_per_s = 0;

@@ -77,7 +77,6 @@ using namespace detail;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kSecondsPerHour = 3600;
 constexpr double kTokensPerMillion = 1e6;
 constexpr double kMaxBatch = 1099511627776;  ///< 2^40 sequences: beyond, a batch is not a question of serving

@@ -2,6 +2,7 @@
 // argument, and the searches of one replica without their errors. Private to the core.
 #pragma once
 
+#include <limits>
 #include <string>
 
 #include "roofline/error.hpp"
@@ -9,6 +10,9 @@
 #include "roofline/serving.hpp"
 
 namespace roofline::serving::detail {
+
+/// No limit (a target left out, a search without a bound).
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 [[noreturn]] void fail(Status status, const char* argument, const std::string& reason);
 

@@ -71,7 +71,6 @@ std::optional<Lengths> parse_lengths(std::string_view name) noexcept {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // ---- Random numbers: xoshiro256** seeded by splitmix64, and the distributions from it (the same numbers on every
 // platform: std::*_distribution is not specified to be). -------------------------------------------------------
