@@ -27,7 +27,6 @@ namespace {
 
 using namespace detail;
 
-
 /// The formats of Formats::all beside the published checkpoints', each in every module.
 std::vector<DType> uniform_formats(const GpuSpec& gpu) {
     std::vector<DType> out{DType::bf16};

@@ -71,7 +71,6 @@ std::optional<Lengths> parse_lengths(std::string_view name) noexcept {
 
 namespace {
 
-
 // ---- Random numbers: xoshiro256** seeded by splitmix64, and the distributions from it (the same numbers on every
 // platform: std::*_distribution is not specified to be). -------------------------------------------------------
 
@@ -652,16 +651,24 @@ private:
     /// KV bytes a running request holds apart from the shared prefix it references.
     double own(const Request& r, double ctx) { return held(ctx) - (r.uses_prefix ? held(prefix_) : 0); }
 
-    /// Whether a request's cache, as it leaves the GPUs (finish, preempt), holds its own copy of the shared prefix:
-    /// one that starts with the prefix but did not reference the cached one (`referenced`, read before release_prefix)
-    /// computed the prefix beside it. Such a cache is not kept as its conversation's history.
-    static bool own_prefix_copy(const Request& r, bool referenced) { return r.shared && !referenced; }
-
     void release_prefix(Group& group, Request& r) {
         if (!r.uses_prefix) return;
         r.uses_prefix = false;
         group.prefix.last_use = now_;
         if (--group.prefix.references == 0) group.evictable.insert({now_, kNone});
+    }
+
+    /// What a request leaving the GPUs (finish, preempt) holds: its own KV bytes, apart from the shared prefix it
+    /// references (the reference dropped here), and whether they may stay as its conversation's history: not where it
+    /// starts with the shared prefix but computed its own copy of it beside the cached one.
+    struct Leaving {
+        double bytes;
+        bool keepable;
+    };
+    Leaving leave(Group& group, Request& r) {
+        const Leaving out{own(r, r.ctx), !(r.shared && !r.uses_prefix)};
+        release_prefix(group, r);
+        return out;
     }
 
     /// A request done: its cache freed, or kept for its conversation's next turn (evictable until that turn comes).
@@ -685,9 +692,7 @@ private:
             requests_[next].arrival_s = now_;
             send(next);
         }
-        const double bytes = own(r, r.ctx);
-        const bool keeps_prefix = r.uses_prefix;
-        release_prefix(group, r);
+        const Leaving left = leave(group, r);
         if (r.next != kNone) {
             Request& next = requests_[r.next];
             next.arrival_s = now_ + r.think_s;
@@ -695,11 +700,11 @@ private:
         }
         // A conversation's history stays cached for its next turn: its tokens after the shared prefix where it uses
         // one (a hit needs the prefix too). One computed beside the cached prefix, with its own copy, is not kept.
-        if (r.next == kNone || own_prefix_copy(r, keeps_prefix)) {
-            group.used -= bytes;
+        if (r.next == kNone || !left.keepable) {
+            group.used -= left.bytes;
             return;
         }
-        keep_history(group, r, bytes);
+        keep_history(group, r, left.bytes);
     }
 
     /// Keeps a request's cache (`bytes`, already counted in group.used) as its conversation's history, evictable.
@@ -774,16 +779,14 @@ private:
     /// resumes from there (docs/serving-model.md, section 14). The caller makes room (make_room) where it needs it.
     void preempt(Group& group, std::size_t i) {
         Request& r = requests_[i];
-        const double bytes = own(r, r.ctx);
-        const bool keeps_prefix = r.uses_prefix;
-        release_prefix(group, r);
+        const Leaving left = leave(group, r);
         // As a conversation's history (finish()): its tokens after the shared prefix where it uses one; where an
         // entry of its conversation is cached already (one it did not hit), or a prefix it computed beside the cached
         // one, it is freed.
-        if (r.ctx > 0 && !own_prefix_copy(r, keeps_prefix) && group.histories.count(r.conversation) == 0)
-            keep_history(group, r, bytes);
+        if (r.ctx > 0 && left.keepable && group.histories.count(r.conversation) == 0)
+            keep_history(group, r, left.bytes);
         else
-            group.used -= bytes;
+            group.used -= left.bytes;
         r.ctx = 0;
         r.target = r.prompt + r.generated;
         r.running = false;
