@@ -173,7 +173,7 @@ TEST_CASE("the multiplies' kernel models give the errors kernels.json states on 
             std::abs(warm / s.measured_ms - 1) * 100);
     }
     const std::size_t rows_seen = rows().gemm.size();
-    // docs/accuracy.md, "Kernels": 3.8% to 17.9%
+    // docs/accuracy.md, "Kernels": 3.7% to 16.0%
     check_stated("gemm", errors, [](const nlohmann::json& g) { return joined(g, {"engine", "architecture", "format"}); },
                  kGemmParameters, 20);
     const nlohmann::json j = kernels_json();

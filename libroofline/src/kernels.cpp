@@ -137,7 +137,8 @@ double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& 
     const double in_l2 = warm_l2 ? std::min(bytes, l2_bytes(gpu)) : 0;
     const double rate = gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * s.n / (s.n + k.half_columns_memory);
     const double memory_ms = ((bytes - in_l2) / rate + in_l2 / (rate * k.l2_speedup)) * 1e3;
-    return k.latency_us / 1e3 + std::max(compute_ms, memory_ms);
+    const double tiles = std::ceil(s.m / k.tile) * std::ceil(s.n / k.tile);
+    return k.latency_us / 1e3 + std::max(compute_ms, memory_ms) * (tiles + k.half_tiles) / tiles;
 }
 
 double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) {
@@ -251,11 +252,11 @@ double attention_compute_ratio(std::string_view architecture) {
 
 std::vector<double> parameters_of(const GemmKernel& k) {
     return {k.compute_efficiency, k.half_rows, k.half_columns, k.bandwidth_efficiency, k.half_columns_memory,
-            k.latency_us, k.l2_speedup};
+            k.latency_us, k.l2_speedup, k.tile, k.half_tiles};
 }
 
 GemmKernel gemm_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8)};
 }
 
 std::vector<double> parameters_of(const MoeKernel& k) {

@@ -39,11 +39,17 @@ struct GemmKernel {
     /// Operands that fit in the L2 come at this multiple of the bandwidth when the cache is warm (a benchmark's
     /// repeated calls). A model's step reads each layer's weights once: gemm_kernel_ms(..., warm_l2 = false).
     double l2_speedup = 1;
+    /// The output tile a kernel's thread block computes, rows and columns (CUTLASS's and cuBLAS's 64 to 256).
+    double tile = 128;
+    /// Output tiles at which a multiply reaches half of its rate, both roofs: a multiply of few tiles of C keeps few
+    /// multiprocessors working (a split of k over more of them recovers part); 0: no such term.
+    double half_tiles = 0;
 };
 
 /// The time of one multiply, ms: latency + max(FLOPs / (peak x efficiency x rows' and columns' fill), bytes /
-/// (bandwidth x efficiency x columns' fill)); with `warm_l2`, the bytes up to the GPU's L2 (128 MB where the catalog
-/// gives none) at l2_speedup times the rate.
+/// (bandwidth x efficiency x columns' fill)) x (t + half_tiles) / t, t = ceil(m / tile) x ceil(n / tile) the output
+/// tiles; with `warm_l2`, the bytes up to the GPU's L2 (128 MB where the catalog gives none) at l2_speedup times the
+/// rate.
 double gemm_kernel_ms(const GemmShape& shape, const GpuSpec& gpu, const GemmKernel& kernel, bool warm_l2 = false);
 
 /// A MoE layer's routed experts on one GPU, as one fused kernel runs them (TensorRT-LLM's CUTLASS and DeepGEMM MoE):
@@ -219,6 +225,7 @@ inline constexpr KernelParameter kGemmParameters[] = {
     {"compute_efficiency", 0.25, 1.0},        {"half_rows", 0, 2048, true},  {"half_columns", 0, 2048, true},
     {"bandwidth_efficiency", 0.5, 1.0},       {"half_columns_memory", 0, 32768, true},
     {"latency_us", 0, 50, true},              {"l2_speedup", 1, 10, true},
+    {"tile", 64, 256},                        {"half_tiles", 0, 256, true},
 };
 inline constexpr KernelParameter kMoeParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"half_rows", 0, 512, true},  {"bandwidth_efficiency", 0.3, 1.0},
