@@ -202,7 +202,10 @@ std::string_view to_string(Collective c) noexcept {
 
 double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuSpec& gpu, const CollectiveKernel& k) {
     if (gpus <= 1) return 0;
-    return k.latency_us / 1e3 + bytes * bus_factor(op, gpus) / (gpu.interconnect_tbs * 1e12 * k.bus_efficiency) * 1e3;
+    const double moved = bytes * bus_factor(op, gpus), rate = gpu.interconnect_tbs * 1e12 * k.bus_efficiency;
+    const double ms = k.latency_us / 1e3 + moved / rate * 1e3;
+    if (k.small_efficiency_share <= 0) return ms;
+    return std::min(ms, k.latency_us * k.small_latency_share / 1e3 + moved / (rate * k.small_efficiency_share) * 1e3);
 }
 
 const GemmKernel* find_gemm_kernel(std::string_view engine, std::string_view architecture, DType format) {
@@ -277,8 +280,10 @@ AttentionKernel attention_kernel_of(const std::vector<double>& v) {
     return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
 }
 
-std::vector<double> parameters_of(const CollectiveKernel& k) { return {k.bus_efficiency, k.latency_us}; }
-CollectiveKernel collective_kernel_of(const std::vector<double>& v) { return {v.at(0), v.at(1)}; }
+std::vector<double> parameters_of(const CollectiveKernel& k) {
+    return {k.bus_efficiency, k.latency_us, k.small_latency_share, k.small_efficiency_share};
+}
+CollectiveKernel collective_kernel_of(const std::vector<double>& v) { return {v.at(0), v.at(1), v.at(2), v.at(3)}; }
 
 namespace {
 

@@ -5,7 +5,7 @@
     tools/kernels/kernel-tables.py KERNELS_JSON DOC --check   exits 1 where a table of DOC is not what kernels.json says
 
 Each table sits between `<!-- kernels-KIND:begin -->` and `<!-- kernels-KIND:end -->` (KIND: gemm, moe, attention,
-mla); each cell is a model's median absolute percentage error, fitted / with shapes left out, as kernels.json states it.
+mla, collectives); each cell is a model's median absolute percentage error, fitted / with shapes left out, as kernels.json states it.
 """
 import json
 import sys
@@ -16,6 +16,8 @@ ARCHITECTURES = ["Ampere", "Ada Lovelace", "Hopper", "Blackwell", "Blackwell Ult
 GEMM_FORMATS = ["bf16", "fp8", "fp8_block", "nvfp4"]
 MOE_FORMATS = [("bf16", "bf16"), ("fp8", "fp8"), ("fp8_block", "fp8_block"), ("nvfp4", "nvfp4"),
                ("mxfp4", "mxfp4 (16-bit activations)")]
+COLLECTIVES = [("all_reduce", "all-reduce"), ("all_gather", "all-gather"), ("reduce_scatter", "reduce-scatter"),
+               ("alltoall", "all-to-all")]
 ATTENTION_COLUMNS = [("decode", "bf16"), ("decode", "fp8"), ("prefill", "bf16"), ("prefill", "fp8")]
 GPU_NAMES = {"a100-sxm-80gb": "A100", "l40s": "L40S", "h100-sxm": "H100", "h200": "H200", "b200": "B200",
              "gb200": "GB200", "b300": "B300", "gb300": "GB300", "rtx-pro-6000": "RTX PRO 6000"}
@@ -33,8 +35,8 @@ def find(models, **fields):
     return found[0] if found else None
 
 
-def gpus_of(models, architecture):
-    ids = sorted({g for m in models if m["architecture"] == architecture for g in m["gpus"]},
+def gpus_of(models, architecture, key="gpus"):
+    ids = sorted({g for m in models if m["architecture"] == architecture for g in m[key]},
                  key=list(GPU_NAMES).index)
     return ", ".join(GPU_NAMES[g] for g in ids)
 
@@ -56,6 +58,12 @@ def table(kernels, kind):
             cells = [cell(find(models, engine="trtllm", architecture=a, format=f)) for f, _ in MOE_FORMATS]
             if any(cells):
                 lines.append(f"| {a} ({gpus_of(models, a)}) | " + " | ".join(cells) + " |")
+    elif kind == "collectives":
+        lines += ["| architecture, GPUs | " + " | ".join(h for _, h in COLLECTIVES) + " |", "|---" * (len(COLLECTIVES) + 1) + "|"]
+        for a in ARCHITECTURES:
+            for gpus in sorted({m["gpus"] for m in models if m["architecture"] == a}):
+                cells = [cell(find(models, architecture=a, op=op, gpus=gpus)) for op, _ in COLLECTIVES]
+                lines.append(f"| {a} ({gpus_of(models, a, 'measured_on')}), {gpus:g} | " + " | ".join(cells) + " |")
     else:
         lines += ["| engine, architecture | " + " | ".join(f"{p} {kv}" for p, kv in ATTENTION_COLUMNS) + " |",
                   "|---" * (len(ATTENTION_COLUMNS) + 1) + "|"]
@@ -74,7 +82,7 @@ def main():
     path = sys.argv[2]
     text = open(path, encoding="utf-8").read()
     stale = []
-    for kind in ("gemm", "moe", "attention", "mla"):
+    for kind in ("gemm", "moe", "attention", "mla", "collectives"):
         begin, end = f"<!-- kernels-{kind}:begin -->\n", f"<!-- kernels-{kind}:end -->"
         b, e = text.find(begin), text.find(end)
         if b < 0 or e < b:

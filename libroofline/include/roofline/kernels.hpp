@@ -144,11 +144,17 @@ std::optional<Collective> parse_collective(std::string_view name) noexcept;
 struct CollectiveKernel {
     double bus_efficiency = 1;  ///< of the interconnect's bandwidth per direction (GpuSpec::interconnect_tbs)
     double latency_us = 0;      ///< fixed time of the collective
+    /// Small messages go by a protocol of lower latency and lower rate (NCCL's LL and LL128, which send flags with the
+    /// data): its latency as a share of latency_us, and its efficiency as a share of bus_efficiency (0: no such
+    /// protocol). NCCL takes whichever is faster for the size.
+    double small_latency_share = 0;
+    double small_efficiency_share = 0;
 };
 
 /// The time of one collective over `gpus` GPUs of a scale-up domain, ms: latency + bytes x factor / (interconnect x
-/// efficiency), with nccl-tests' bus factor (all-reduce 2 (g - 1) / g, the others (g - 1) / g) and its size: the
-/// all-reduce's buffer, the all-gather's output, the reduce-scatter's input, the all-to-all's buffer of each GPU.
+/// efficiency), or the small messages' protocol's time where it is shorter (CollectiveKernel::small_latency_share),
+/// with nccl-tests' bus factor (all-reduce 2 (g - 1) / g, the others (g - 1) / g) and its size: the all-reduce's
+/// buffer, the all-gather's output, the reduce-scatter's input, the all-to-all's buffer of each GPU.
 double collective_kernel_ms(Collective op, double gpus, double bytes, const GpuSpec& gpu,
                             const CollectiveKernel& kernel);
 
@@ -237,7 +243,10 @@ inline constexpr KernelParameter kAttentionParameters[] = {
     {"split_tokens", 16, 16384},      {"latency_us", 0, 50, true},         {"sequence_us", 0, 20, true},
     {"token_passes", 0, 40, true},
 };
-inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0}, {"latency_us", 0, 200, true}};
+inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0},
+                                                            {"latency_us", 0, 200, true},
+                                                            {"small_latency_share", 0, 1},
+                                                            {"small_efficiency_share", 0, 1, true}};
 std::vector<double> parameters_of(const GemmKernel& k);
 GemmKernel gemm_kernel_of(const std::vector<double>& parameters);
 std::vector<double> parameters_of(const MoeKernel& k);
