@@ -28,22 +28,21 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-template <std::size_t N>
-std::vector<double> scaled(const std::vector<double>& unit, const KernelParameter (&p)[N]) {
-    std::vector<double> v(N);
-    for (std::size_t i = 0; i < N; ++i) v[i] = p[i].lo + std::clamp(unit[i], 0.0, 1.0) * (p[i].hi - p[i].lo);
+std::vector<double> scaled(const std::vector<double>& unit, std::span<const KernelParameter> p) {
+    std::vector<double> v(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) v[i] = p[i].lo + std::clamp(unit[i], 0.0, 1.0) * (p[i].hi - p[i].lo);
     return v;
 }
 
 /// The fit: from three points of the box (its middle, a quarter and three quarters of each range), the smooth loss
 /// (squared logs) first, then the robust one (|log|), each from a fresh simplex, smaller each time; the best of the
 /// three (a simplex on a non-smooth loss can stall far from the best point).
-template <std::size_t N, class Loss>
-std::vector<double> fit(const KernelParameter (&p)[N], Loss&& loss) {
+template <class Loss>
+std::vector<double> fit(std::span<const KernelParameter> p, Loss&& loss) {
     std::vector<double> best;
     double best_f = 0;
     for (const double start : {0.5, 0.25, 0.75}) {
-        std::vector<double> x(N, start);
+        std::vector<double> x(p.size(), start);
         bool squared = true;
         auto f = [&](const std::vector<double>& u) { return loss(scaled(u, p), squared); };
         double fx = f(x);
@@ -169,7 +168,7 @@ AttentionShape mla_shape(double batch, double context, double heads, DType kv, b
 double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k) {
     // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
-    const double flops = s.batch * s.heads * s.flops_per_pair() * pairs;
+    const double flops = s.batch * s.heads * (s.flops_per_pair() + 2 * k.pair_dims) * pairs;
     const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
     const double bytes =
         s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) +
@@ -272,12 +271,12 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
 }
 
 std::vector<double> parameters_of(const AttentionKernel& k) {
-    return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units, k.split_tokens,
-            k.latency_us,         k.sequence_us,          k.token_passes};
+    return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units,  k.split_tokens,
+            k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims};
 }
 
 AttentionKernel attention_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7)};
 }
 
 std::vector<double> parameters_of(const CollectiveKernel& k) {
@@ -296,8 +295,8 @@ double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
 }
 
 /// The model of a kind fitted on its samples: its parameters' table, the model of a parameter vector.
-template <class Sample, std::size_t N, class Of>
-auto fit_samples(const std::vector<Sample>& samples, const KernelParameter (&parameters)[N], Of of) {
+template <class Sample, class Of>
+auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParameter> parameters, Of of) {
     return of(fit(parameters, [&](const std::vector<double>& v, bool squared) {
         const auto k = of(v);
         double l = 0;
@@ -326,7 +325,17 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
     return fit_samples(samples, kMoeParameters, moe_kernel_of);
 }
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
-    return fit_samples(samples, kAttentionParameters, attention_kernel_of);
+    // Rows of one head shape (DeepSeek's MLA: the latent's) cannot tell the softmax's cost per pair from the products'
+    // efficiency: pair_dims is held at 0 (the last parameter left out of the fit).
+    const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
+        return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
+    });
+    std::span<const KernelParameter> parameters = kAttentionParameters;
+    if (one_shape) parameters = parameters.first(parameters.size() - 1);
+    return fit_samples(samples, parameters, [](std::vector<double> v) {
+        v.resize(std::size(kAttentionParameters), 0);
+        return attention_kernel_of(v);
+    });
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
     return fit_samples(samples, kCollectiveParameters, collective_kernel_of);
