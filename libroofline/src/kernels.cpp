@@ -145,7 +145,8 @@ double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) 
     const double assignments = s.tokens * s.topk / s.ep;
     const double touched = std::min(local, std::ceil(assignments));
     const double rows = touched > 0 ? assignments / touched : 0;
-    const double flops = 2 * matrices * s.hidden * width * assignments;
+    const double computed = k.tile_rows > 0 ? touched * std::ceil(rows / k.tile_rows) * k.tile_rows : assignments;
+    const double flops = 2 * matrices * s.hidden * width * computed;
     const double fill = k.compute_efficiency * rows / (rows + k.half_rows);
     const double compute_ms = flops > 0 ? flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * 1e3 : 0;
     const double bandwidth = gpu.hbm_tbs * 1e12;
@@ -263,11 +264,11 @@ GemmKernel gemm_kernel_of(const std::vector<double>& v) {
 
 std::vector<double> parameters_of(const MoeKernel& k) {
     return {k.compute_efficiency, k.half_rows,  k.bandwidth_efficiency, k.half_columns,
-            k.latency_us,         k.expert_us, k.activation_passes};
+            k.latency_us,         k.expert_us, k.activation_passes,    k.tile_rows};
 }
 
 MoeKernel moe_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7)};
 }
 
 std::vector<double> parameters_of(const AttentionKernel& k) {

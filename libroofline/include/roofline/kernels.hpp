@@ -75,12 +75,16 @@ struct MoeKernel {
     /// Passes over a token's hidden activations (16 bits) for each expert it is routed to on the GPU: gathered to its
     /// experts, quantized, the multiplies' inputs and outputs, scattered back and summed.
     double activation_passes = 0;
+    /// Rows of an expert's tile in the grouped multiplies: each expert's rows are computed in whole tiles of them
+    /// (ceil(r / tile_rows) x tile_rows), so few tokens an expert waste most of a tile. 0: no such padding.
+    double tile_rows = 0;
 };
 
 /// The time of one MoE layer's experts, ms: latency + max(FLOPs / (peak x efficiency x r / (r + half_rows)), weights
 /// of the experts touched / (bandwidth x efficiency x w / (w + half_columns))) + activation_passes x assignments x hidden x 2 bytes / bandwidth
 /// + expert_us x experts touched, where a GPU runs tokens x topk / ep assignments over min(experts / ep, tokens x
-/// topk / ep) experts (balanced routing), r = assignments / experts touched, w = inter / tp.
+/// topk / ep) experts (balanced routing), r = assignments / experts touched, w = inter / tp; the FLOPs of each expert's
+/// rows in whole tiles of tile_rows.
 double moe_kernel_ms(const MoeShape& shape, const GpuSpec& gpu, const MoeKernel& kernel);
 
 /// Attention of one GPU over its heads, as a fused kernel runs it (FlashAttention, FlashInfer, TensorRT-LLM's XQA and
@@ -240,7 +244,7 @@ inline constexpr KernelParameter kGemmParameters[] = {
 inline constexpr KernelParameter kMoeParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"half_rows", 0, 512, true},  {"bandwidth_efficiency", 0.3, 1.0},
     {"half_columns", 0, 8192, true},  {"latency_us", 0, 100, true}, {"expert_us", 0, 10, true},
-    {"activation_passes", 0, 40, true},
+    {"activation_passes", 0, 40, true}, {"tile_rows", 1, 256, true},
 };
 inline constexpr KernelParameter kAttentionParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096, true},
