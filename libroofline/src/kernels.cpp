@@ -137,7 +137,8 @@ double gemm_kernel_ms(const GemmShape& s, const GpuSpec& gpu, const GemmKernel& 
     const double rate = gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * s.n / (s.n + k.half_columns_memory);
     const double memory_ms = ((bytes - in_l2) / rate + in_l2 / (rate * k.l2_speedup)) * 1e3;
     const double tiles = std::ceil(s.m / k.tile) * std::ceil(s.n / k.tile);
-    return k.latency_us / 1e3 + std::max(compute_ms, memory_ms) * (tiles + k.half_tiles) / tiles;
+    const double body = std::max(compute_ms, memory_ms);  // no output tile (m or n 0): no tiles' term
+    return k.latency_us / 1e3 + (tiles > 0 ? body * (tiles + k.half_tiles) / tiles : body);
 }
 
 double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) {
