@@ -172,8 +172,10 @@ double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const At
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
     const double flops = s.batch * s.heads * (s.flops_per_pair() + 2 * k.pair_dims) * pairs;
     const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
+    const double group = s.kv_heads > 0 ? s.heads / s.kv_heads : 1;
+    const double reads = !s.prefill && group > kLargestSharedGroup ? 1 + k.large_group_reads * (group - 1) : 1;
     const double bytes =
-        s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) +
+        s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) * reads +
                    k.token_passes * tokens * (s.heads * s.qk() + s.kv_heads * (s.qk() + s.v())) * kOutputBytes);
     const double compute_ms = flops / (gpu.peak_tflops(DType::bf16) * 1e12 * k.compute_efficiency) * 1e3;
     const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency) * 1e3;
@@ -274,11 +276,11 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
 
 std::vector<double> parameters_of(const AttentionKernel& k) {
     return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units,  k.split_tokens,
-            k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims};
+            k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims, k.large_group_reads};
 }
 
 AttentionKernel attention_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8)};
 }
 
 std::vector<double> parameters_of(const CollectiveKernel& k) {
@@ -327,13 +329,15 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
     return fit_samples(samples, kMoeParameters, moe_kernel_of);
 }
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
-    // Rows of one head shape (DeepSeek's MLA: the latent's) cannot tell the softmax's cost per pair from the products'
-    // efficiency: pair_dims is held at 0 (the last parameter left out of the fit).
+    // Rows of one head shape (DeepSeek's MLA, whose latent all its heads share) cannot tell the softmax's cost per pair
+    // from the products' efficiency, and share one read among any group: pair_dims and large_group_reads, the table's
+    // last two, are held at 0. Prefill rows hold large_group_reads (decode's) at 0.
     const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
         return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
     });
+    const bool prefill = std::all_of(samples.begin(), samples.end(), [](const AttentionSample& s) { return s.shape.prefill; });
     std::span<const KernelParameter> parameters = kAttentionParameters;
-    if (one_shape) parameters = parameters.first(parameters.size() - 1);
+    parameters = parameters.first(parameters.size() - (one_shape ? 2 : prefill ? 1 : 0));
     return fit_samples(samples, parameters, [](std::vector<double> v) {
         v.resize(std::size(kAttentionParameters), 0);
         return attention_kernel_of(v);

@@ -134,12 +134,21 @@ struct AttentionKernel {
     /// fraction of the tensor cores', its maximum and scaling), as dimensions of the products at the 16-bit peak:
     /// a pair costs 2 x (qk_dim + v_dim + pair_dims) FLOPs. It weighs most on small heads.
     double pair_dims = 0;
+    /// Decode of more than kLargestSharedGroup query heads a key-value head: the share of the extra reads of the cache
+    /// by each query head, 1 + large_group_reads x (group - 1) reads in all (TensorRT-LLM's XQA kernels share one read
+    /// among at most 32 query heads; larger groups run as multi-head attention). 0: one read whatever the group.
+    double large_group_reads = 0;
 };
+
+/// The largest group of query heads a key-value head that decode kernels share one read of the cache among
+/// (AttentionKernel::large_group_reads).
+inline constexpr double kLargestSharedGroup = 32;
 
 /// The time of one attention kernel, ms: latency + batch x sequence_us + max(FLOPs / (peak x efficiency), bytes /
 /// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
 /// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the
-/// causal pairs in whole tiles), bytes the cache's values read once and token_passes over each new token's Q, K and V.
+/// causal pairs in whole tiles), bytes the cache's values read once (large groups: AttentionKernel::large_group_reads)
+/// and token_passes over each new token's Q, K and V.
 double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel);
 
 /// The collectives of nccl-tests.
@@ -249,7 +258,7 @@ inline constexpr KernelParameter kMoeParameters[] = {
 inline constexpr KernelParameter kAttentionParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096, true},
     {"split_tokens", 16, 16384},      {"latency_us", 0, 50, true},         {"sequence_us", 0, 20, true},
-    {"token_passes", 0, 40, true},    {"pair_dims", 0, 512, true},
+    {"token_passes", 0, 40, true},    {"pair_dims", 0, 512, true},     {"large_group_reads", 0, 1, true},
 };
 inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0},
                                                             {"latency_us", 0, 200, true},
@@ -265,7 +274,8 @@ std::vector<double> parameters_of(const CollectiveKernel& k);
 CollectiveKernel collective_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
-/// Attention's pair_dims is held at 0 where every sample has one head shape (MLA's), which cannot identify it.
+/// Attention's pair_dims and large_group_reads are held at 0 where every sample has one head shape (MLA's, whose
+/// latent all heads share), which cannot identify them; large_group_reads (decode's) for prefill samples.
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
 MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples);
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples);
