@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include "catalog_data.hpp"
@@ -34,24 +36,55 @@ std::vector<double> scaled(const std::vector<double>& unit, std::span<const Kern
     return v;
 }
 
-/// The fit: from three points of the box (its middle, a quarter and three quarters of each range), the smooth loss
-/// (squared logs) first, then the robust one (|log|), each from a fresh simplex, smaller each time; the best of the
-/// three (a simplex on a non-smooth loss can stall far from the best point).
+/// The step schedule of the fit from `x` over the parameters `free` marks (the others stay as they are): the smooth
+/// loss (squared logs) first, then the robust one (|log|), each from a fresh simplex, smaller each time (a simplex on a
+/// non-smooth loss can stall far from the best point). Returns the point; `fx` its robust loss.
 template <class Loss>
-std::vector<double> fit(std::span<const KernelParameter> p, Loss&& loss) {
+std::vector<double> descend(std::span<const KernelParameter> p, Loss& loss, std::vector<double> x,
+                            const std::vector<bool>& free, double& fx) {
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (free[i]) index.push_back(i);
+    bool squared = true;
+    auto f = [&](const std::vector<double>& sub) {
+        std::vector<double> u = x;
+        for (std::size_t i = 0; i < index.size(); ++i) u[index[i]] = sub[i];
+        return loss(scaled(u, p), squared);
+    };
+    std::vector<double> sub;
+    for (const std::size_t i : index) sub.push_back(x[i]);
+    fx = f(sub);
+    for (const double step : {0.25, 0.1, 0.05, 0.02}) {
+        squared = step == 0.25;
+        if (step == 0.1) fx = f(sub);
+        sub = detail::simplex_descent(f, sub, step, fx);
+    }
+    for (std::size_t i = 0; i < index.size(); ++i) x[index[i]] = sub[i];
+    return x;
+}
+
+/// The fit: the best (robust loss) of four descents over the parameters not `held` (those stay at their lower limit):
+/// from three points of the box (its middle, a quarter and three quarters of each range), and from the best point of
+/// the simpler model, the terms whose lower limit leaves them out held there (each refit with a new term then starts
+/// where the model without it ended).
+template <class Loss>
+std::vector<double> fit(std::span<const KernelParameter> p, Loss&& loss, const std::vector<bool>& held) {
+    std::vector<bool> free(p.size()), kept(p.size());
+    std::vector<double> simple(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        free[i] = !held[i];
+        kept[i] = free[i] && !p[i].lo_leaves_out;
+        simple[i] = kept[i] ? 0.5 : 0;
+    }
+    double fx = 0, best_f = 0;
+    simple = descend(p, loss, simple, kept, fx);
     std::vector<double> best;
-    double best_f = 0;
-    for (const double start : {0.5, 0.25, 0.75}) {
-        std::vector<double> x(p.size(), start);
-        bool squared = true;
-        auto f = [&](const std::vector<double>& u) { return loss(scaled(u, p), squared); };
-        double fx = f(x);
-        for (const double step : {0.25, 0.1, 0.05, 0.02}) {
-            squared = step == 0.25;
-            if (step == 0.1) fx = f(x);
-            x = detail::simplex_descent(f, x, step, fx);
-        }
-        if (best.empty() || fx < best_f) best = x, best_f = fx;
+    for (const double start : {0.5, 0.25, 0.75, -1.0}) {
+        std::vector<double> x = simple;
+        if (start >= 0)
+            for (std::size_t i = 0; i < p.size(); ++i) x[i] = free[i] ? start : 0;
+        x = descend(p, loss, std::move(x), free, fx);
+        if (best.empty() || fx < best_f) best = std::move(x), best_f = fx;
     }
     return scaled(best, p);
 }
@@ -299,8 +332,17 @@ double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
 }
 
 /// The model of a kind fitted on its samples: its parameters' table, the model of a parameter vector.
+/// `held`: the parameters (by name) the samples cannot identify, held at their lower limit.
 template <class Sample, class Of>
-auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParameter> parameters, Of of) {
+auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParameter> parameters, Of of,
+                 std::initializer_list<std::string_view> held = {}) {
+    std::vector<bool> mask(parameters.size());
+    for (const std::string_view name : held) {
+        const auto at = std::find_if(parameters.begin(), parameters.end(),
+                                     [&](const KernelParameter& p) { return p.json == name; });
+        if (at == parameters.end()) throw std::logic_error("kernel fit: no parameter " + std::string(name));
+        mask[static_cast<std::size_t>(at - parameters.begin())] = true;
+    }
     return of(fit(parameters, [&](const std::vector<double>& v, bool squared) {
         const auto k = of(v);
         double l = 0;
@@ -309,7 +351,7 @@ auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParam
             l += squared ? e * e : std::abs(e);
         }
         return l;
-    }));
+    }, mask));
 }
 
 template <class Sample, class Kernel>
@@ -330,18 +372,15 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
 }
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
     // Rows of one head shape (DeepSeek's MLA, whose latent all its heads share) cannot tell the softmax's cost per pair
-    // from the products' efficiency, and share one read among any group: pair_dims and large_group_reads, the table's
-    // last two, are held at 0. Prefill rows hold large_group_reads (decode's) at 0.
+    // from the products' efficiency, and share one read among any group: pair_dims and large_group_reads are held at
+    // 0. Prefill rows hold large_group_reads (decode's) at 0.
     const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
         return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
     });
     const bool prefill = std::all_of(samples.begin(), samples.end(), [](const AttentionSample& s) { return s.shape.prefill; });
-    std::span<const KernelParameter> parameters = kAttentionParameters;
-    parameters = parameters.first(parameters.size() - (one_shape ? 2 : prefill ? 1 : 0));
-    return fit_samples(samples, parameters, [](std::vector<double> v) {
-        v.resize(std::size(kAttentionParameters), 0);
-        return attention_kernel_of(v);
-    });
+    if (one_shape) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"pair_dims", "large_group_reads"});
+    if (prefill) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"large_group_reads"});
+    return fit_samples(samples, kAttentionParameters, attention_kernel_of);
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
     return fit_samples(samples, kCollectiveParameters, collective_kernel_of);
