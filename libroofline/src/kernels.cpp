@@ -200,7 +200,7 @@ AttentionShape mla_shape(double batch, double context, double heads, DType kv, b
     return s;
 }
 
-double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k) {
+double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k, bool warm_l2) {
     // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
     const double flops = s.batch * s.heads * (s.flops_per_pair() + 2 * k.pair_dims) * pairs;
@@ -211,7 +211,8 @@ double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const At
         s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) * reads +
                    k.token_passes * tokens * (s.heads * s.qk() + s.kv_heads * (s.qk() + s.v())) * kOutputBytes);
     const double compute_ms = flops / (gpu.peak_tflops(DType::bf16) * 1e12 * k.compute_efficiency) * 1e3;
-    const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency) * 1e3;
+    const double speedup = warm_l2 && bytes <= l2_bytes(gpu) ? k.l2_speedup : 1;
+    const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * speedup) * 1e3;
     // Work units: a decode kernel splits each sequence's key-value heads by blocks of its context (flash decoding); a
     // prefill kernel gives each query head a tile of split_tokens queries.
     const double units = s.prefill ? s.batch * s.heads * std::ceil(s.context / k.split_tokens)
@@ -309,11 +310,12 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
 
 std::vector<double> parameters_of(const AttentionKernel& k) {
     return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units,  k.split_tokens,
-            k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims, k.large_group_reads};
+            k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims, k.large_group_reads,
+            k.l2_speedup};
 }
 
 AttentionKernel attention_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8), v.at(9)};
 }
 
 std::vector<double> parameters_of(const CollectiveKernel& k) {
@@ -326,7 +328,9 @@ namespace {
 /// Each kind's time of a measured sample under a model (the multiplies' with the benchmark's warm L2).
 double time_of(const GemmSample& s, const GemmKernel& k) { return gemm_kernel_ms(s.shape, *s.gpu, k, true); }
 double time_of(const MoeSample& s, const MoeKernel& k) { return moe_kernel_ms(s.shape, *s.gpu, k); }
-double time_of(const AttentionSample& s, const AttentionKernel& k) { return attention_kernel_ms(s.shape, *s.gpu, k); }
+double time_of(const AttentionSample& s, const AttentionKernel& k) {
+    return attention_kernel_ms(s.shape, *s.gpu, k, true);
+}
 double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
     return collective_kernel_ms(s.op, s.gpus, s.bytes, *s.gpu, k);
 }
@@ -373,13 +377,17 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
     // Rows of one head shape (DeepSeek's MLA, whose latent all its heads share) cannot tell the softmax's cost per pair
     // from the products' efficiency, and share one read among any group: pair_dims and large_group_reads are held at
-    // 0. Prefill rows hold large_group_reads (decode's) at 0.
+    // 0. Prefill rows hold large_group_reads (decode's) at 0, and l2_speedup at 1: a prefill's bytes (its tokens' Q,
+    // K, V and output) fit in the L2 in every row, where the speedup and the bandwidth's efficiency are one factor.
     const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
         return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
     });
     const bool prefill = std::all_of(samples.begin(), samples.end(), [](const AttentionSample& s) { return s.shape.prefill; });
+    if (one_shape && prefill)
+        return fit_samples(samples, kAttentionParameters, attention_kernel_of,
+                           {"pair_dims", "large_group_reads", "l2_speedup"});
     if (one_shape) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"pair_dims", "large_group_reads"});
-    if (prefill) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"large_group_reads"});
+    if (prefill) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"large_group_reads", "l2_speedup"});
     return fit_samples(samples, kAttentionParameters, attention_kernel_of);
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {

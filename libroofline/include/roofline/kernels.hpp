@@ -138,6 +138,10 @@ struct AttentionKernel {
     /// by each query head, 1 + large_group_reads x (group - 1) reads in all (TensorRT-LLM's XQA kernels share one read
     /// among at most 32 query heads; larger groups run as multi-head attention). 0: one read whatever the group.
     double large_group_reads = 0;
+    /// A kernel benchmark's warm L2 (attention_kernel_ms(..., warm_l2 = true)): the bytes, where all of them fit in
+    /// the GPU's L2, come at this multiple of the bandwidth; where they do not, from memory (a cyclic read larger than
+    /// the cache hits nothing). A model's step reads each layer's cache once, among the weights: not warm.
+    double l2_speedup = 1;
 };
 
 /// The largest group of query heads a key-value head that decode kernels share one read of the cache among
@@ -148,8 +152,10 @@ inline constexpr double kLargestSharedGroup = 32;
 /// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
 /// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the
 /// causal pairs in whole tiles), bytes the cache's values read once (large groups: AttentionKernel::large_group_reads)
-/// and token_passes over each new token's Q, K and V.
-double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel);
+/// and token_passes over each new token's Q, K and V; with `warm_l2`, bytes that fit in the GPU's L2 (128 MB where the
+/// catalog gives none) at l2_speedup times the bandwidth.
+double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel,
+                           bool warm_l2 = false);
 
 /// The collectives of nccl-tests.
 enum class Collective { all_reduce, all_gather, reduce_scatter, alltoall };
@@ -259,6 +265,7 @@ inline constexpr KernelParameter kAttentionParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096, true},
     {"split_tokens", 16, 16384},      {"latency_us", 0, 50, true},         {"sequence_us", 0, 20, true},
     {"token_passes", 0, 40, true},    {"pair_dims", 0, 512, true},     {"large_group_reads", 0, 1, true},
+    {"l2_speedup", 1, 10, true},
 };
 inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0},
                                                             {"latency_us", 0, 200, true},
