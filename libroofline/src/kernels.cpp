@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -203,9 +202,11 @@ AttentionShape mla_shape(double batch, double context, double heads, DType kv, b
 double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const AttentionKernel& k, bool warm_l2) {
     // Prefill: the causal pairs as a kernel computes them, in tiles of split_tokens queries (the diagonal's tiles whole).
     const double pairs = s.prefill ? s.context * (s.context + k.split_tokens) / 2 : s.context;
-    const double flops = s.batch * s.heads * (s.flops_per_pair() + 2 * k.pair_dims) * pairs;
-    const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
     const double group = s.kv_heads > 0 ? s.heads / s.kv_heads : 1;
+    // Decode computes each key-value head's group of query heads in whole tiles of group_tile rows.
+    const double padding = !s.prefill && k.group_tile > 1 ? std::ceil(group / k.group_tile) * k.group_tile / group : 1;
+    const double flops = s.batch * s.heads * padding * (s.flops_per_pair() + 2 * k.pair_dims) * pairs;
+    const double tokens = s.prefill ? s.context : 1;  // new tokens of each sequence
     const double reads = !s.prefill && group > kLargestSharedGroup ? 1 + k.large_group_reads * (group - 1) : 1;
     const double bytes =
         s.batch * (s.kv_heads * s.cached() * s.context * bytes_per_value(s.kv) * reads +
@@ -311,11 +312,11 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
 std::vector<double> parameters_of(const AttentionKernel& k) {
     return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units,  k.split_tokens,
             k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims, k.large_group_reads,
-            k.l2_speedup};
+            k.l2_speedup,         k.group_tile};
 }
 
 AttentionKernel attention_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8), v.at(9)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8), v.at(9), v.at(10)};
 }
 
 std::vector<double> parameters_of(const CollectiveKernel& k) {
@@ -339,7 +340,7 @@ double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
 /// `held`: the parameters (by name) the samples cannot identify, held at their lower limit.
 template <class Sample, class Of>
 auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParameter> parameters, Of of,
-                 std::initializer_list<std::string_view> held = {}) {
+                 const std::vector<std::string_view>& held = {}) {
     std::vector<bool> mask(parameters.size());
     for (const std::string_view name : held) {
         const auto at = std::find_if(parameters.begin(), parameters.end(),
@@ -375,20 +376,21 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
     return fit_samples(samples, kMoeParameters, moe_kernel_of);
 }
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
-    // Rows of one head shape (DeepSeek's MLA, whose latent all its heads share) cannot tell the softmax's cost per pair
-    // from the products' efficiency, and share one read among any group: pair_dims and large_group_reads are held at
-    // 0. Prefill rows hold large_group_reads (decode's) at 0, and l2_speedup at 1: a prefill's bytes (its tokens' Q,
-    // K, V and output) fit in the L2 in every row, where the speedup and the bandwidth's efficiency are one factor.
+    // What the rows cannot identify is held. Prefill rows: decode's terms (large groups' reads, the group's tiles) and
+    // the warm L2 (a prefill's bytes, its tokens' Q, K, V and output, fit in the L2 in every row, where the speedup
+    // and the bandwidth's efficiency are one factor). Rows of one head shape (DeepSeek's MLA, whose latent all its
+    // heads share): the softmax's cost per pair (not told from the products' efficiency) and large groups' reads.
+    // GQA decode: the group's tiles (fitted, its groups of 1 to 128 query heads put them anywhere from 4 to 126 rows
+    // and gained at most 2 points of error; MLA's 1 to 128 heads a GPU identify them: FlashMLA's 64).
     const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
         return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
     });
     const bool prefill = std::all_of(samples.begin(), samples.end(), [](const AttentionSample& s) { return s.shape.prefill; });
-    if (one_shape && prefill)
-        return fit_samples(samples, kAttentionParameters, attention_kernel_of,
-                           {"pair_dims", "large_group_reads", "l2_speedup"});
-    if (one_shape) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"pair_dims", "large_group_reads"});
-    if (prefill) return fit_samples(samples, kAttentionParameters, attention_kernel_of, {"large_group_reads", "l2_speedup"});
-    return fit_samples(samples, kAttentionParameters, attention_kernel_of);
+    std::vector<std::string_view> held;
+    if (prefill) held.insert(held.end(), {"large_group_reads", "l2_speedup", "group_tile"});
+    if (one_shape) held.insert(held.end(), {"pair_dims", "large_group_reads"});
+    if (!one_shape && !prefill) held.push_back("group_tile");
+    return fit_samples(samples, kAttentionParameters, attention_kernel_of, held);
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
     return fit_samples(samples, kCollectiveParameters, collective_kernel_of);

@@ -142,6 +142,10 @@ struct AttentionKernel {
     /// the GPU's L2, come at this multiple of the bandwidth; where they do not, from memory (a cyclic read larger than
     /// the cache hits nothing). A model's step reads each layer's cache once, among the weights: not warm.
     double l2_speedup = 1;
+    /// Decode: the query heads a key-value head shares are the rows of the products' tiles, computed in whole tiles of
+    /// group_tile rows (Hopper's wgmma: 64; FlashMLA pads its heads to 64): a small group wastes most of a tile.
+    /// 1: no such padding.
+    double group_tile = 1;
 };
 
 /// The largest group of query heads a key-value head that decode kernels share one read of the cache among
@@ -150,8 +154,8 @@ inline constexpr double kLargestSharedGroup = 32;
 
 /// The time of one attention kernel, ms: latency + batch x sequence_us + max(FLOPs / (peak x efficiency), bytes /
 /// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
-/// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs (decode: context; prefill: context x (context + split_tokens) / 2, the
-/// causal pairs in whole tiles), bytes the cache's values read once (large groups: AttentionKernel::large_group_reads)
+/// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs (decode: context, each key-value head's group of query heads
+/// in whole tiles of group_tile; prefill: context x (context + split_tokens) / 2, the causal pairs in whole tiles), bytes the cache's values read once (large groups: AttentionKernel::large_group_reads)
 /// and token_passes over each new token's Q, K and V; with `warm_l2`, bytes that fit in the GPU's L2 (128 MB where the
 /// catalog gives none) at l2_speedup times the bandwidth.
 double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel,
@@ -265,7 +269,7 @@ inline constexpr KernelParameter kAttentionParameters[] = {
     {"compute_efficiency", 0.1, 1.0}, {"bandwidth_efficiency", 0.3, 1.0}, {"half_units", 0, 4096, true},
     {"split_tokens", 16, 16384},      {"latency_us", 0, 50, true},         {"sequence_us", 0, 20, true},
     {"token_passes", 0, 40, true},    {"pair_dims", 0, 512, true},     {"large_group_reads", 0, 1, true},
-    {"l2_speedup", 1, 10, true},
+    {"l2_speedup", 1, 10, true},      {"group_tile", 1, 128, true},
 };
 inline constexpr KernelParameter kCollectiveParameters[] = {{"bus_efficiency", 0.05, 1.0},
                                                             {"latency_us", 0, 200, true},
@@ -281,8 +285,9 @@ std::vector<double> parameters_of(const CollectiveKernel& k);
 CollectiveKernel collective_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
-/// Attention's pair_dims and large_group_reads are held at 0 where every sample has one head shape (MLA's, whose
-/// latent all heads share), which cannot identify them; large_group_reads (decode's) for prefill samples.
+/// Attention's fits hold what their rows cannot identify at its lower limit: prefill rows decode's terms and the warm
+/// L2, rows of one head shape (MLA's, whose latent all heads share) pair_dims and large_group_reads, GQA decode rows
+/// group_tile (kernels.cpp, fit_attention_kernel()).
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
 MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples);
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples);
