@@ -153,11 +153,12 @@ struct AttentionKernel {
 inline constexpr double kLargestSharedGroup = 32;
 
 /// The time of one attention kernel, ms: latency + batch x sequence_us + max(FLOPs / (peak x efficiency), bytes /
-/// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units); FLOPs
-/// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs (decode: context, each key-value head's group of query heads
-/// in whole tiles of group_tile; prefill: context x (context + split_tokens) / 2, the causal pairs in whole tiles), bytes the cache's values read once (large groups: AttentionKernel::large_group_reads)
-/// and token_passes over each new token's Q, K and V; with `warm_l2`, bytes that fit in the GPU's L2 (128 MB where the
-/// catalog gives none) at l2_speedup times the bandwidth.
+/// (bandwidth x efficiency)) / (u / (u + half_units)), where u is the work units (AttentionKernel::half_units). FLOPs:
+/// 2 x batch x heads x (qk_dim + v_dim + pair_dims) x pairs; decode: context pairs, each key-value head's group of
+/// query heads in whole tiles of group_tile; prefill: context x (context + split_tokens) / 2, the causal pairs in whole
+/// tiles. Bytes: the cache's values read once (large groups: AttentionKernel::large_group_reads) and token_passes over
+/// each new token's Q, K and V; with `warm_l2`, all of them at l2_speedup times the bandwidth where they fit in the
+/// GPU's L2 (128 MB where the catalog gives none).
 double attention_kernel_ms(const AttentionShape& shape, const GpuSpec& gpu, const AttentionKernel& kernel,
                            bool warm_l2 = false);
 
