@@ -262,7 +262,7 @@ int main(int argc, char** argv) try {
                   {"half_columns_memory", "columns (output features of one GPU)"},
                   {"latency_us", "µs"},
                   {"efficiencies", "fractions of the catalog's peak, bandwidth or interconnect bandwidth"},
-                  {"expert_us, sequence_us", "µs (each expert the GPU runs; each sequence)"},
+                  {"expert_us, sequence_us, kv_head_us", "µs (each expert the GPU runs; each sequence; each sequence's key-value head)"},
                   {"tile", "rows and columns of an output tile"},
                   {"half_tiles", "output tiles"},
                   {"tile_rows", "rows (tokens) of an expert's tile"},

@@ -218,7 +218,7 @@ double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const At
     // prefill kernel gives each query head a tile of split_tokens queries.
     const double units = s.prefill ? s.batch * s.heads * std::ceil(s.context / k.split_tokens)
                                    : s.batch * s.kv_heads * (1 + s.context / k.split_tokens);
-    return (k.latency_us + k.sequence_us * s.batch) / 1e3 +
+    return (k.latency_us + (k.sequence_us + k.kv_head_us * s.kv_heads) * s.batch) / 1e3 +
            std::max(compute_ms, memory_ms) * (units + k.half_units) / units;
 }
 
@@ -312,11 +312,11 @@ MoeKernel moe_kernel_of(const std::vector<double>& v) {
 std::vector<double> parameters_of(const AttentionKernel& k) {
     return {k.compute_efficiency, k.bandwidth_efficiency, k.half_units,  k.split_tokens,
             k.latency_us,         k.sequence_us,          k.token_passes, k.pair_dims, k.large_group_reads,
-            k.l2_speedup,         k.group_tile};
+            k.l2_speedup,         k.group_tile,           k.kv_head_us};
 }
 
 AttentionKernel attention_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8), v.at(9), v.at(10)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8), v.at(9), v.at(10), v.at(11)};
 }
 
 std::vector<double> parameters_of(const CollectiveKernel& k) {
@@ -381,15 +381,20 @@ AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples
     // and the bandwidth's efficiency are one factor). Rows of one head shape (DeepSeek's MLA, whose latent all its
     // heads share): the softmax's cost per pair (not told from the products' efficiency) and large groups' reads.
     // GQA decode: the group's tiles (fitted, its groups of 1 to 128 query heads put them anywhere from 4 to 126 rows
-    // and gained at most 2 points of error; MLA's 1 to 128 heads a GPU identify them: FlashMLA's 64).
+    // and gained at most 2 points of error; MLA's 1 to 128 heads a GPU identify them: FlashMLA's 64). Rows of one count
+    // of key-value heads (MLA's decode, one latent): the cost of each sequence's key-value head, sequence_us's twin.
     const bool one_shape = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
         return s.shape.qk() == samples.front().shape.qk() && s.shape.v() == samples.front().shape.v();
     });
     const bool prefill = std::all_of(samples.begin(), samples.end(), [](const AttentionSample& s) { return s.shape.prefill; });
+    const bool one_kv_head_count = std::all_of(samples.begin(), samples.end(), [&](const AttentionSample& s) {
+        return s.shape.kv_heads == samples.front().shape.kv_heads;
+    });
     std::vector<std::string_view> held;
     if (prefill) held.insert(held.end(), {"large_group_reads", "l2_speedup", "group_tile"});
     if (one_shape) held.insert(held.end(), {"pair_dims", "large_group_reads"});
     if (!one_shape && !prefill) held.push_back("group_tile");
+    if (one_kv_head_count) held.push_back("kv_head_us");  // the same term as sequence_us
     return fit_samples(samples, kAttentionParameters, attention_kernel_of, held);
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
