@@ -6,8 +6,8 @@
 
 Each table sits between `<!-- kernels-KIND:begin -->` and `<!-- kernels-KIND:end -->` (KIND: summary, gemm, moe,
 attention, mla, collectives); each cell of the kinds' tables is a model's median absolute percentage error, fitted /
-with shapes left out, as kernels.json states it; the summary counts the models within issue #44's targets (kernels.json
-"targets_percent") with shapes left out.
+with shapes left out, as kernels.json states it; the summary is kernels.json's "summary" (tools/fit-kernels counts
+each kind's models within issue #44's targets, "targets_percent", with shapes left out).
 """
 import json
 import sys
@@ -51,11 +51,9 @@ def table(kernels, kind):
     if kind == "summary":
         lines = ["| kernels | models | within the target, shapes left out | median, shapes left out |", "|---|---|---|---|"]
         for k, name in SUMMARY:
-            target = kernels["targets_percent"][k]
-            errors = sorted(m["mdape_percent"]["shapes_left_out"] for m in kernels[k])
-            within = sum(e <= target for e in errors)
-            median = (errors[(len(errors) - 1) // 2] + errors[len(errors) // 2]) / 2
-            lines.append(f"| {name} | {len(errors)} | {within} (≤ {target}%) | {median:.1f}% |")
+            summary = kernels["summary"][k]
+            lines.append(f"| {name} | {summary['models']} | {summary['within_target']} (≤ {kernels['targets_percent'][k]}%) "
+                         f"| {summary['median_shapes_left_out']:.1f}% |")
         return "\n".join(lines) + "\n"
     models = kernels[kind]
     lines = []
