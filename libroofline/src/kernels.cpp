@@ -215,7 +215,8 @@ double attention_kernel_ms(const AttentionShape& s, const GpuSpec& gpu, const At
     const double speedup = warm_l2 && bytes <= l2_bytes(gpu) ? k.l2_speedup : 1;
     const double memory_ms = bytes / (gpu.hbm_tbs * 1e12 * k.bandwidth_efficiency * speedup) * 1e3;
     // Work units: a decode kernel splits each sequence's key-value heads by blocks of its context (flash decoding); a
-    // prefill kernel gives each query head a tile of split_tokens queries.
+    // prefill kernel gives each query head a tile of split_tokens queries. Their fill scales the roofline's time; the
+    // fixed costs (the kernel's latency, each sequence's and each of its key-value heads') come on top.
     const double units = s.prefill ? s.batch * s.heads * std::ceil(s.context / k.split_tokens)
                                    : s.batch * s.kv_heads * (1 + s.context / k.split_tokens);
     return (k.latency_us + (k.sequence_us + k.kv_head_us * s.kv_heads) * s.batch) / 1e3 +
@@ -392,7 +393,8 @@ AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples
     });
     std::vector<std::string_view> held;
     if (prefill) held.insert(held.end(), {"large_group_reads", "l2_speedup", "group_tile"});
-    if (one_shape) held.insert(held.end(), {"pair_dims", "large_group_reads"});
+    if (one_shape) held.push_back("pair_dims");
+    if (one_shape && !prefill) held.push_back("large_group_reads");  // prefill's holds it already
     if (!one_shape && !prefill) held.push_back("group_tile");
     if (one_kv_head_count) held.push_back("kv_head_us");  // the same term as sequence_us
     return fit_samples(samples, kAttentionParameters, attention_kernel_of, held);
