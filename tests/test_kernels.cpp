@@ -136,6 +136,7 @@ void check_stated(const std::string& kind, std::map<std::string, std::vector<dou
             const double v = g.at("fitted").at(std::string(p.json)).get<double>();
             CHECK(v >= p.lo);
             CHECK(v <= p.hi);
+            CHECK(j.at("units").at(std::string(p.json)).get<std::string>() == p.unit);  // each parameter says its unit
         }
     }
 }
@@ -643,7 +644,9 @@ TEST_CASE("kernels.json's summary counts each kind's models within issue #44's t
     // The summary docs/accuracy.md and roofline-kernel-accuracy print (tools/fit-kernels writes it), recounted from
     // the models' stated errors.
     const nlohmann::json j = kernels_json();
-    REQUIRE(j.at("targets_percent").size() == 5);
+    REQUIRE(j.at("targets_percent").size() == std::size(kKernelTargets));
+    for (const KernelTarget& t : kKernelTargets)  // the targets are kernels.hpp's
+        CHECK(j.at("targets_percent").at(std::string(t.kind)).get<int>() == t.percent);
     for (const auto& [kind, target] : j.at("targets_percent").items()) {
         INFO(kind);
         std::vector<double> errors;

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <thread>
 #include <tuple>
 
@@ -258,25 +259,20 @@ int main(int argc, char** argv) try {
         "heads, the collectives' sizes ('shapes_left_out': each fold predicted by a fit that never saw its shapes). "
         "docs/accuracy.md, 'Kernels', discusses them.";
     j["source"] = fmt::format("tests/data/kernels (SOURCES.csv): ai-dynamo/aiconfigurator@{}", commit);
-    // Each fitted parameter's unit (kernels.hpp says what each is).
-    j["units"] = {{"half_rows", "rows (tokens)"},
-                  {"half_columns", "columns (output features of one GPU)"},
-                  {"half_columns_memory", "columns (output features of one GPU)"},
-                  {"latency_us", "µs"},
-                  {"efficiencies", "fractions of the catalog's peak, bandwidth or interconnect bandwidth"},
-                  {"expert_us, sequence_us, kv_head_us", "µs (each expert the GPU runs; each sequence; each sequence's key-value head)"},
-                  {"tile", "rows and columns of an output tile"},
-                  {"half_tiles", "output tiles"},
-                  {"tile_rows", "rows (tokens) of an expert's tile"},
-                  {"activation_passes, token_passes", "passes over 16-bit values (a token's hidden activations; its Q, K, V)"},
-                  {"half_units", "work units (attention: sequences x heads x blocks)"},
-                  {"split_tokens", "tokens (a decode block of the context; a prefill tile of queries)"},
-                  {"pair_dims", "dimensions of the products per score (2 FLOPs each)"},
-                  {"large_group_reads", "share of the extra reads of the cache by each query head"},
-                  {"l2_speedup", "multiple of the memory bandwidth (a benchmark's warm L2)"},
-                  {"group_tile", "rows (query heads) of a decode tile"},
-                  {"small_latency_share, small_efficiency_share", "shares of latency_us and bus_efficiency"}};
-    j["targets_percent"] = {{"gemm", 10}, {"moe", 10}, {"attention", 10}, {"mla", 10}, {"collectives", 15}};
+    // Each fitted parameter's unit, from the parameters' tables (kernels.hpp).
+    j["units"] = nlohmann::ordered_json::object();
+    for (const std::span<const KernelParameter> table : {std::span<const KernelParameter>(kGemmParameters),
+                                                         std::span<const KernelParameter>(kMoeParameters),
+                                                         std::span<const KernelParameter>(kAttentionParameters),
+                                                         std::span<const KernelParameter>(kCollectiveParameters)})
+        for (const KernelParameter& p : table) {
+            auto& unit = j["units"][std::string(p.json)];
+            if (!unit.is_null() && unit != p.unit)
+                throw std::logic_error(fmt::format("kernels.hpp: {} has two units", p.json));
+            unit = std::string(p.unit);
+        }
+    j["targets_percent"] = nlohmann::ordered_json::object();
+    for (const KernelTarget& t : kKernelTargets) j["targets_percent"][std::string(t.kind)] = t.percent;
     if (folds) j["summary"] = nlohmann::ordered_json::object();  // filled below, once every kind is written
     auto write = [&](const char* kind, const auto& groups, const char* gpus_key) {
         j[kind] = nlohmann::ordered_json::array();
