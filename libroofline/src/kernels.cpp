@@ -206,7 +206,16 @@ double moe_kernel_ms(const MoeShape& s, const GpuSpec& gpu, const MoeKernel& k) 
     const double computed = k.tile_rows > 0 ? touched * std::ceil(rows / k.tile_rows) * k.tile_rows : assignments;
     const double flops = 2 * matrices * s.hidden * width * computed;
     const double fill = k.compute_efficiency * rows / (rows + k.half_rows);
-    const double compute_ms = flops > 0 ? flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * 1e3 : 0;
+    // Each grouped multiply's share of the FLOPs at (t + half_tiles) / t of its time, t its output tiles.
+    const double row_tiles = touched * std::ceil(rows / kMoeOutputTile);
+    auto tiles_factor = [&](double columns) {
+        const double tiles = row_tiles * std::ceil(columns / kMoeOutputTile);
+        return tiles > 0 ? (tiles + k.half_tiles) / tiles : 1;
+    };
+    const double up_share = (matrices - 1) / matrices;
+    const double tile_factor = up_share * tiles_factor((matrices - 1) * width) + (1 - up_share) * tiles_factor(s.hidden);
+    const double compute_ms =
+        flops > 0 ? flops / (gpu.peak_tflops(compute_dtype(s.format)) * 1e12 * fill) * tile_factor * 1e3 : 0;
     const double bandwidth = gpu.hbm_tbs * 1e12;
     const double weights = touched * matrices * s.hidden * width * bytes_per_value(s.format);
     const double memory_ms = weights / (bandwidth * k.bandwidth_efficiency * width / (width + k.half_columns)) * 1e3;
@@ -328,11 +337,12 @@ GemmKernel gemm_kernel_of(const std::vector<double>& v) {
 
 std::vector<double> parameters_of(const MoeKernel& k) {
     return {k.compute_efficiency, k.half_rows,  k.bandwidth_efficiency, k.half_columns,
-            k.latency_us,         k.expert_us, k.activation_passes,    k.tile_rows};
+            k.latency_us,         k.expert_us, k.activation_passes,    k.tile_rows,
+            k.half_tiles};
 }
 
 MoeKernel moe_kernel_of(const std::vector<double>& v) {
-    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7)};
+    return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), v.at(6), v.at(7), v.at(8)};
 }
 
 std::vector<double> parameters_of(const AttentionKernel& k) {

@@ -78,13 +78,23 @@ struct MoeKernel {
     /// Rows of an expert's tile in the grouped multiplies: each expert's rows are computed in whole tiles of them
     /// (ceil(r / tile_rows) x tile_rows), so few tokens an expert waste most of a tile. 0: no such padding.
     double tile_rows = 0;
+    /// Output tiles at which each grouped multiply (the gate and up projections, (matrices - 1) x w columns; the down
+    /// projection, hidden columns) reaches half its compute rate, counted in tiles of kMoeOutputTile x kMoeOutputTile
+    /// (each expert's rows in whole tiles): few tiles keep few multiprocessors working, and each wave's last tiles
+    /// leave some idle. 0: no such term.
+    double half_tiles = 0;
 };
+
+/// The rows and columns of the output tile that MoeKernel::half_tiles counts (CUTLASS's grouped multiplies' common
+/// 128 x 128; the fitted half_tiles carries what other tiles change).
+inline constexpr double kMoeOutputTile = 128;
 
 /// The time of one MoE layer's experts, ms: latency + max(FLOPs / (peak x efficiency x r / (r + half_rows)), weights
 /// of the experts touched / (bandwidth x efficiency x w / (w + half_columns))) + activation_passes x assignments x hidden x 2 bytes / bandwidth
 /// + expert_us x experts touched, where a GPU runs tokens x topk / ep assignments over min(experts / ep, tokens x
 /// topk / ep) experts (balanced routing), r = assignments / experts touched, w = inter / tp; the FLOPs of each expert's
-/// rows in whole tiles of tile_rows.
+/// rows in whole tiles of tile_rows; each grouped multiply's FLOPs at (t + half_tiles) / t of its time, t its output
+/// tiles (MoeKernel::half_tiles).
 double moe_kernel_ms(const MoeShape& shape, const GpuSpec& gpu, const MoeKernel& kernel);
 
 /// Attention of one GPU over its heads, as a fused kernel runs it (FlashAttention, FlashInfer, TensorRT-LLM's XQA and
@@ -290,6 +300,7 @@ inline constexpr KernelParameter kMoeParameters[] = {
     {"expert_us", "µs (each expert the GPU runs)", 0, 10, true},
     {"activation_passes", "passes over a token's hidden activations in 16 bits", 0, 40, true},
     {"tile_rows", "rows (tokens) of an expert's tile", 1, 256, true},
+    {"half_tiles", "output tiles", 0, 2048, true},
 };
 inline constexpr KernelParameter kAttentionParameters[] = {
     {"compute_efficiency", kernel_units::compute, 0.1, 1.0},
