@@ -64,7 +64,7 @@ struct MoeShape {
 
 /// The parameters of one architecture's fused MoE kernel in one format.
 struct MoeKernel {
-    double compute_efficiency = 1;    ///< of the format's dense peak, with many rows per expert
+    double compute_efficiency = 1;    ///< of the format's dense peak, with many rows per expert and many tiles
     double half_rows = 0;             ///< rows (tokens) per expert at which half of it is reached
     double bandwidth_efficiency = 1;  ///< of the memory bandwidth, reading the experts' weights
     /// Each expert's columns on the GPU (inter / tp) at which the weights' read reaches half of bandwidth_efficiency:
