@@ -281,8 +281,8 @@ void check_attention_models(const std::string& kind, const std::vector<kernel_ro
 }  // namespace
 
 TEST_CASE("the attention kernel models give the errors kernels.json states on the measured attention", "[kernels]") {
-    // docs/accuracy.md, "Kernels": 3.4% to 25.0%
-    check_attention_models("attention", rows().attention, find_attention_kernel, 26);
+    // docs/accuracy.md, "Kernels": 3.2% to 19.4% (25.0% before the prefill's warm L2)
+    check_attention_models("attention", rows().attention, find_attention_kernel, 20);
     CHECK(kernels_json().at("attention").size() >= 50);
 }
 
@@ -300,6 +300,31 @@ TEST_CASE("a benchmark's warm L2 speeds a decode's read of the cache only where 
     CHECK(attention_kernel_ms(shape(beyond), gpu, k, true) == Approx(cold_ms(beyond)));
     k.l2_speedup = 1;
     CHECK(attention_kernel_ms(shape(fits), gpu, k, true) == Approx(cold_ms(fits)));
+}
+
+TEST_CASE("a prefill benchmark's queries and keys come from the warm L2 only while they fit (SGLang's on L40S)",
+          "[kernels]") {
+    // 64 query heads of 128 over one key-value head, sequences of 16 tokens: 128 of them (2,048 tokens, 67 MB of Q
+    // and output) take 0.026 ms, 256 (4,096 tokens, 134 MB: beyond L40S's 96 MB L2) 0.198 ms, 7.7 times as long for
+    // twice the tokens. The fitted prefill model (kernels.json) gives both within 15%, its warm L2 above 2 times the
+    // memory's bandwidth; with the L2 held at 1 (the prefill fits before) 2.5 and 0.6 times the measured.
+    const AttentionKernel* k = find_attention_kernel("sglang", "Ada Lovelace", true, DType::bf16);
+    REQUIRE(k != nullptr);
+    CHECK(k->l2_speedup > 2);
+    std::map<double, std::pair<double, double>> by_batch;  // measured, modelled ms
+    for (const auto& [engine, s] : rows().attention)
+        if (engine == "sglang" && s.gpu->id == "l40s" && s.shape.prefill && s.shape.kv == DType::bf16 &&
+            s.shape.heads == 64 && s.shape.kv_heads == 1 && s.shape.head_dim == 128 && s.shape.context == 16)
+            by_batch[s.shape.batch] = {s.measured_ms, attention_kernel_ms(s.shape, *s.gpu, *k, true)};
+    REQUIRE(by_batch.count(128) == 1);
+    REQUIRE(by_batch.count(256) == 1);
+    for (const double batch : {128.0, 256.0}) {
+        const auto [measured, modelled] = by_batch.at(batch);
+        INFO("batch " << batch << ": measured " << measured << " ms, modelled " << modelled << " ms");
+        CHECK(modelled == Approx(measured).epsilon(0.15));
+    }
+    CHECK(by_batch.at(256).first / by_batch.at(128).first > 5);
+    CHECK(by_batch.at(256).second / by_batch.at(128).second > 5);
 }
 
 TEST_CASE("a decode computes a key-value head's group of query heads in whole tiles of group_tile rows", "[kernels]") {

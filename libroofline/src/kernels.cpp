@@ -88,29 +88,38 @@ std::vector<double> fit_from_starts(std::span<const KernelParameter> p, Loss& lo
     return best;
 }
 
-/// The fit: fit_from_starts(), nested in the model without its table's last term that the rows identify and whose
-/// lower limit leaves it out (the newest term: each table grows at its end). That model's best point, as it is and
-/// as a fifth start with the term free, is a candidate too, so a term added to a table never ends with a higher loss
-/// than the fit without it had (four MLA prefill fits did before, stopping in another valley). Twice the descents.
+/// The fit: fit_from_starts(), nested in the model without its newest term: the last of `newer` (the terms each
+/// table's model gained, oldest first), or where `newer` is empty the table's last term that the rows identify and
+/// whose lower limit leaves it out (each table grows at its end). That model's best point, itself fitted so (nested in
+/// the model without the term before), as it is and as a further start with the term free, is a candidate too, so a
+/// term added to a model never ends with a higher loss than the fit without it had (four MLA prefill fits did before,
+/// stopping in another valley). In the unit box; `best_f` its robust loss.
 template <class Loss>
-std::vector<double> fit(std::span<const KernelParameter> p, Loss&& loss, const std::vector<bool>& held) {
-    double best_f = 0;
+std::vector<double> fit_nested(std::span<const KernelParameter> p, Loss& loss, const std::vector<bool>& held,
+                               std::vector<std::size_t> newer, double& best_f) {
     std::vector<double> best = fit_from_starts(p, loss, held, best_f);
-    std::size_t newest = p.size();
-    for (std::size_t i = 0; i < p.size(); ++i)
-        if (!held[i] && p[i].lo_leaves_out) newest = i;
-    if (newest < p.size()) {
-        std::vector<bool> without = held;
-        without[newest] = true;
-        double f = 0;
-        std::vector<double> x = fit_from_starts(p, loss, without, f);
-        if (f < best_f) best = x, best_f = f;
-        std::vector<bool> free(p.size());
-        for (std::size_t i = 0; i < p.size(); ++i) free[i] = !held[i];
-        x = descend(p, loss, std::move(x), free, f);
-        if (f < best_f) best = std::move(x), best_f = f;
-    }
-    return scaled(best, p);
+    if (newer.empty())
+        for (std::size_t i = 0; i < p.size(); ++i)
+            if (!held[i] && p[i].lo_leaves_out) newer = {i};
+    if (newer.empty() || held[newer.back()]) return best;
+    std::vector<bool> without = held;
+    without[newer.back()] = true;
+    newer.pop_back();
+    double f = 0;
+    std::vector<double> x = newer.empty() ? fit_from_starts(p, loss, without, f) : fit_nested(p, loss, without, newer, f);
+    if (f < best_f) best = x, best_f = f;
+    std::vector<bool> free(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) free[i] = !held[i];
+    x = descend(p, loss, std::move(x), free, f);
+    if (f < best_f) best = std::move(x), best_f = f;
+    return best;
+}
+
+template <class Loss>
+std::vector<double> fit(std::span<const KernelParameter> p, Loss&& loss, const std::vector<bool>& held,
+                        const std::vector<std::size_t>& newer) {
+    double f = 0;
+    return scaled(fit_nested(p, loss, held, newer, f), p);
 }
 
 double bus_factor(Collective op, double gpus) {
@@ -373,17 +382,22 @@ double time_of(const CollectiveSample& s, const CollectiveKernel& k) {
 }
 
 /// The model of a kind fitted on its samples: its parameters' table, the model of a parameter vector.
-/// `held`: the parameters (by name) the samples cannot identify, held at their lower limit.
+/// `held`: the parameters (by name) the samples cannot identify, held at their lower limit; `newer`: the terms the model
+/// gained, oldest first, the fit nested in the model without each (fit_nested(); empty: the table's newest).
 template <class Sample, class Of>
 auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParameter> parameters, Of of,
-                 const std::vector<std::string_view>& held = {}) {
-    std::vector<bool> mask(parameters.size());
-    for (const std::string_view name : held) {
+                 const std::vector<std::string_view>& held = {}, const std::vector<std::string_view>& newer = {}) {
+    auto index = [&](std::string_view name) {
         const auto at = std::find_if(parameters.begin(), parameters.end(),
                                      [&](const KernelParameter& p) { return p.json == name; });
         if (at == parameters.end()) throw std::logic_error("kernel fit: no parameter " + std::string(name));
-        mask[static_cast<std::size_t>(at - parameters.begin())] = true;
-    }
+        return static_cast<std::size_t>(at - parameters.begin());
+    };
+    std::vector<bool> mask(parameters.size());
+    for (const std::string_view name : held) mask[index(name)] = true;
+    std::vector<std::size_t> newer_index;
+    for (const std::string_view name : newer)
+        if (!mask[index(name)]) newer_index.push_back(index(name));
     return of(fit(parameters, [&](const std::vector<double>& v, bool squared) {
         const auto k = of(v);
         double l = 0;
@@ -392,7 +406,7 @@ auto fit_samples(const std::vector<Sample>& samples, std::span<const KernelParam
             l += squared ? e * e : std::abs(e);
         }
         return l;
-    }, mask));
+    }, mask, newer_index));
 }
 
 template <class Sample, class Kernel>
@@ -412,10 +426,12 @@ MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples) {
     return fit_samples(samples, kMoeParameters, moe_kernel_of);
 }
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples) {
-    // What the rows cannot identify is held. Prefill rows: decode's terms (large groups' reads, the group's tiles) and
-    // the warm L2 (a prefill's bytes, its tokens' Q, K, V and output, fit in the L2 in every row, where the speedup
-    // and the bandwidth's efficiency are one factor). Rows of one head shape (DeepSeek's MLA, whose latent all its
-    // heads share): the softmax's cost per pair (not told from the products' efficiency) and large groups' reads.
+    // What the rows cannot identify is held. Prefill rows: decode's terms (large groups' reads, the group's tiles); not
+    // the warm L2, which a prefill's Q, K, V and output outgrow in many rows (on L40S 64 query heads of 128 over 2,048
+    // tokens take 0.026 ms, over 4,096 0.198 ms, where their 134 MB of Q and output outgrow its 96 MB: held once, as if
+    // they fitted in every row, it is the prefill's newest term, the fit nested in the model without it). Rows of one
+    // head shape (DeepSeek's MLA, whose latent all its heads share): the softmax's cost per pair (not told from the
+    // products' efficiency) and large groups' reads.
     // GQA decode: the group's tiles (fitted, its groups of 1 to 128 query heads put them anywhere from 4 to 126 rows
     // and gained at most 2 points of error; MLA's 1 to 128 heads a GPU identify them: FlashMLA's 64). Rows of one count
     // of key-value heads (MLA's decode, one latent): the cost of each sequence's key-value head, sequence_us's twin.
@@ -427,12 +443,14 @@ AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples
         return s.shape.kv_heads == samples.front().shape.kv_heads;
     });
     std::vector<std::string_view> held;
-    if (prefill) held.insert(held.end(), {"large_group_reads", "l2_speedup", "group_tile"});
+    if (prefill) held.insert(held.end(), {"large_group_reads", "group_tile"});
     if (one_shape) held.push_back("pair_dims");
     if (one_shape && !prefill) held.push_back("large_group_reads");  // prefill's holds it already
     if (!one_shape && !prefill) held.push_back("group_tile");
     if (one_kv_head_count) held.push_back("kv_head_us");  // the same term as sequence_us
-    return fit_samples(samples, kAttentionParameters, attention_kernel_of, held);
+    std::vector<std::string_view> newer;  // the terms the model gained, oldest first (the fit nests in each)
+    if (prefill) newer = {"kv_head_us", "l2_speedup"};
+    return fit_samples(samples, kAttentionParameters, attention_kernel_of, held, newer);
 }
 CollectiveKernel fit_collective_kernel(const std::vector<CollectiveSample>& samples) {
     return fit_samples(samples, kCollectiveParameters, collective_kernel_of);
