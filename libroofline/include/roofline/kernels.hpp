@@ -343,8 +343,9 @@ CollectiveKernel collective_kernel_of(const std::vector<double>& parameters);
 
 /// The parameters that minimise the sum of |log(predicted / measured)| over the samples (measured with a warm L2).
 /// Attention's fits hold what their rows cannot identify at its lower limit: prefill rows decode's terms (not the warm
-/// L2: a prefill's Q, K and V outgrow it in many rows), rows of one head shape (MLA's, whose latent all heads share) pair_dims and large_group_reads, GQA decode rows
-/// group_tile, rows of one count of key-value heads (MLA's decode) kv_head_us (kernels.cpp, fit_attention_kernel()).
+/// L2: a prefill's Q, K and V outgrow it in many rows), rows of one head shape (MLA's, whose latent all heads share)
+/// pair_dims and large_group_reads, GQA decode rows group_tile, rows of one count of key-value heads (MLA's decode)
+/// kv_head_us (kernels.cpp, fit_attention_kernel()).
 GemmKernel fit_gemm_kernel(const std::vector<GemmSample>& samples);
 MoeKernel fit_moe_kernel(const std::vector<MoeSample>& samples);
 AttentionKernel fit_attention_kernel(const std::vector<AttentionSample>& samples);
